@@ -1,0 +1,169 @@
+//! Reading attributes: ours (`#[entity(...)]`, `#[schema(...)]`) strictly,
+//! serde's renames leniently (serde reports its own mistakes).
+
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, Ident, LitStr, Token};
+
+use crate::ast::Kind;
+use crate::case::RenameRule;
+use crate::errors::Errors;
+
+/// Attributes on the struct.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `#[entity(key = "...")]`.
+    pub key: Option<LitStr>,
+    /// serde's `rename_all` (the deserialize side).
+    pub rename_all: Option<RenameRule>,
+}
+
+/// Attributes on a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// The `pk` token of `#[entity(pk)]`.
+    pub pk: Option<Ident>,
+    /// The `nested` token of `#[entity(nested)]` / `#[schema(nested)]`.
+    pub nested: Option<Ident>,
+    /// serde's `rename` (the deserialize side).
+    pub rename: Option<String>,
+}
+
+pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for attr in attrs {
+        if attr.path().is_ident(kind.attribute()) {
+            let parsed = attr.parse_nested_meta(|meta| {
+                if kind == Kind::Entity && meta.path.is_ident("key") {
+                    let key: LitStr = meta.value()?.parse()?;
+                    if out.key.is_some() {
+                        errors.at(&meta.path, "duplicate `key`: an entity has one key");
+                    } else if key.value().is_empty() {
+                        errors.at(&key, "the entity key must not be empty");
+                    } else {
+                        out.key = Some(key);
+                    }
+                    return Ok(());
+                }
+                errors.at(&meta.path, unknown_container(kind, &meta));
+                skip(&meta)
+            });
+            if let Err(error) = parsed {
+                errors.push(error);
+            }
+        } else if attr.path().is_ident("serde") {
+            let _lenient = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename_all") {
+                    if let Some(name) = deserialize_side(&meta)? {
+                        out.rename_all = RenameRule::from_name(&name);
+                    }
+                    return Ok(());
+                }
+                skip(&meta)
+            });
+        }
+    }
+    out
+}
+
+pub fn field(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs {
+        if attr.path().is_ident(kind.attribute()) {
+            let parsed = attr.parse_nested_meta(|meta| {
+                let Some(ident) = meta.path.get_ident() else {
+                    errors.at(&meta.path, unknown_field(kind, &meta));
+                    return skip(&meta);
+                };
+                let slot = match ident.to_string().as_str() {
+                    "pk" if kind == Kind::Entity => &mut out.pk,
+                    "nested" => &mut out.nested,
+                    _ => {
+                        errors.at(&meta.path, unknown_field(kind, &meta));
+                        return skip(&meta);
+                    }
+                };
+                if slot.is_some() {
+                    errors.at(ident, format!("duplicate `{ident}`"));
+                }
+                *slot = Some(ident.clone());
+                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                    errors.at_span(meta.input.span(), format!("`{ident}` takes no value"));
+                    skip(&meta)?;
+                }
+                Ok(())
+            });
+            if let Err(error) = parsed {
+                errors.push(error);
+            }
+        } else if attr.path().is_ident("serde") {
+            let _lenient = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    if let Some(name) = deserialize_side(&meta)? {
+                        out.rename = Some(name);
+                    }
+                    return Ok(());
+                }
+                skip(&meta)
+            });
+        }
+    }
+    out
+}
+
+fn unknown_container(kind: Kind, meta: &ParseNestedMeta) -> String {
+    let name = path_text(meta);
+    match kind {
+        Kind::Entity if name == "pk" || name == "nested" => {
+            format!("`{name}` goes on a field: `#[entity({name})]`")
+        }
+        Kind::Entity => format!("unknown attribute `{name}`: on the struct, `#[entity(...)]` takes `key = \"...\"`"),
+        Kind::Schema if name == "nested" => "`nested` goes on a field: `#[schema(nested)]`".to_owned(),
+        Kind::Schema => format!("unknown attribute `{name}`: `#[schema(...)]` takes `nested`, on a field"),
+    }
+}
+
+fn unknown_field(kind: Kind, meta: &ParseNestedMeta) -> String {
+    let name = path_text(meta);
+    match kind {
+        Kind::Entity if name == "key" => "`key` goes on the struct: `#[entity(key = \"...\")]`".to_owned(),
+        Kind::Entity => format!("unknown attribute `{name}`: on a field, `#[entity(...)]` takes `pk` or `nested`"),
+        Kind::Schema => format!("unknown attribute `{name}`: on a field, `#[schema(...)]` takes `nested`"),
+    }
+}
+
+fn path_text(meta: &ParseNestedMeta) -> String {
+    let path = &meta.path;
+    quote::quote!(#path).to_string().replace(' ', "")
+}
+
+/// The name a serde `rename`/`rename_all` gives when deserializing:
+/// `rename = "x"` or `rename(deserialize = "x")`.
+fn deserialize_side(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    if meta.input.peek(Token![=]) {
+        let name: LitStr = meta.value()?.parse()?;
+        return Ok(Some(name.value()));
+    }
+    let mut found = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("deserialize") {
+            let name: LitStr = inner.value()?.parse()?;
+            found = Some(name.value());
+            return Ok(());
+        }
+        skip(&inner)
+    })?;
+    Ok(found)
+}
+
+/// Consumes the value of an item we do not read: `= expr` or `(...)`.
+fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.input.parse::<Token![=]>()?;
+        meta.input.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _content;
+        syn::parenthesized!(_content in meta.input);
+    }
+    Ok(())
+}
+

@@ -1,0 +1,198 @@
+//! Writes the impls of a checked input.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::DeriveInput;
+
+use crate::ast::{Field, Input, Kind};
+use crate::errors::Errors;
+use crate::valid;
+
+pub fn derive(input: &DeriveInput, kind: Kind) -> TokenStream {
+    let mut errors = Errors::default();
+    let parsed = Input::parse(input, kind, &mut errors);
+    let pk = valid::check(input, &parsed, &mut errors);
+    match errors.finish() {
+        Ok(()) => match (kind, pk) {
+            (Kind::Entity, Some(pk)) => entity(&parsed, pk),
+            _ => schema(&parsed),
+        },
+        Err(compile_errors) => {
+            let fallback = fallback(&parsed);
+            quote!(#compile_errors #fallback)
+        }
+    }
+}
+
+fn entity(input: &Input, pk: &Field) -> TokenStream {
+    let ident = input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let key = input.key();
+    let pk_ident = pk.ident;
+    let pk_name = pk_ident.to_string();
+    let has_nested = input.nested().next().is_some();
+    let normalize = normalize_fields(input);
+    let denormalize = denormalize_fields(input);
+    let entity_at = entity_at_fields(input);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::restcache::Entity for #ident #ty_generics #where_clause {
+            const KEY: &'static str = #key;
+            const PK_FIELD: &'static str = #pk_name;
+            const HAS_NESTED: bool = #has_nested;
+
+            fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
+                ::restcache::PkValue::to_pk(&self.#pk_ident)
+            }
+
+            fn normalize_nested(
+                &mut self,
+                cx: &mut ::restcache::Normalizer<'_>,
+            ) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
+                #normalize
+            }
+
+            fn denormalize_nested(
+                &self,
+                cx: &mut ::restcache::Denormalizer<'_, '_>,
+            ) -> ::restcache::Denorm<Self> {
+                #denormalize
+            }
+
+            fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
+                #entity_at
+                ::restcache::__private::Some(#key)
+            }
+        }
+    }
+}
+
+fn schema(input: &Input) -> TokenStream {
+    let ident = input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let normalize = normalize_fields(input);
+    let denormalize = denormalize_fields(input);
+    let entity_at = entity_at_fields(input);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
+            fn normalize(
+                &mut self,
+                cx: &mut ::restcache::Normalizer<'_>,
+            ) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
+                #normalize
+            }
+
+            fn denormalize(
+                &self,
+                cx: &mut ::restcache::Denormalizer<'_, '_>,
+            ) -> ::restcache::Denorm<Self> {
+                #denormalize
+            }
+
+            fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
+                #entity_at
+                ::restcache::__private::None
+            }
+        }
+    }
+}
+
+/// Normalizes each nested field in order, locating errors in the field.
+fn normalize_fields(input: &Input) -> TokenStream {
+    let steps = input.nested().map(|field| {
+        let (member, ty, wire) = (field.ident, field.ty, &field.wire);
+        quote_spanned! {ty.span()=>
+            <#ty as ::restcache::Schema>::normalize(&mut self.#member, cx)
+                .map_err(|e| ::restcache::__private::in_field(e, #wire))?;
+        }
+    });
+    quote! {
+        let _ = &cx;
+        #(#steps)*
+        ::restcache::__private::Ok(())
+    }
+}
+
+/// Denormalizes every nested field (all of them, so that each consumes its
+/// references), cloning `self` only when one changed.
+fn denormalize_fields(input: &Input) -> TokenStream {
+    let steps = input.nested().map(|field| {
+        let (member, ty) = (field.ident, field.ty);
+        quote_spanned! {ty.span()=>
+            match <#ty as ::restcache::Schema>::denormalize(&self.#member, cx) {
+                ::restcache::Denorm::Same => {}
+                ::restcache::Denorm::Changed(value) => {
+                    rebuilt.get_or_insert_with(|| ::restcache::__private::Clone::clone(self)).#member = value;
+                }
+                ::restcache::Denorm::Missing => missing = true,
+            }
+        }
+    });
+    quote! {
+        let _ = &cx;
+        let mut rebuilt: ::restcache::__private::Option<Self> = ::restcache::__private::None;
+        let mut missing = false;
+        #(#steps)*
+        match (missing, rebuilt) {
+            (true, _) => ::restcache::Denorm::Missing,
+            (false, ::restcache::__private::Some(value)) => ::restcache::Denorm::Changed(value),
+            (false, ::restcache::__private::None) => ::restcache::Denorm::Same,
+        }
+    }
+}
+
+/// Follows `path` into the nested field it starts with.
+fn entity_at_fields(input: &Input) -> TokenStream {
+    let steps = input.nested().map(|field| {
+        let (ty, wire) = (field.ty, &field.wire);
+        quote! {
+            if ::restcache::__private::is_field(first, #wire) {
+                if let ::restcache::__private::Some(inner) = <#ty as ::restcache::Schema>::entity_at(rest) {
+                    return ::restcache::__private::Some(inner);
+                }
+            }
+        }
+    });
+    quote! {
+        if let ::restcache::__private::Some((first, rest)) = path.split_first() {
+            let _ = (first, rest);
+            #(#steps)*
+        }
+    }
+}
+
+/// An impl that keeps one mistake from causing more errors where the type
+/// is used; never run, since the crate does not compile.
+fn fallback(input: &Input) -> TokenStream {
+    let ident = input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    match input.kind {
+        Kind::Entity => {
+            let key = input.key();
+            quote! {
+                impl #impl_generics ::restcache::Entity for #ident #ty_generics #where_clause {
+                    const KEY: &'static str = #key;
+                    const PK_FIELD: &'static str = "";
+                    fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
+                        ::restcache::__private::None
+                    }
+                }
+            }
+        }
+        Kind::Schema => quote! {
+            impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
+                fn normalize(&mut self, _: &mut ::restcache::Normalizer<'_>) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
+                    ::restcache::__private::Ok(())
+                }
+                fn denormalize(&self, _: &mut ::restcache::Denormalizer<'_, '_>) -> ::restcache::Denorm<Self> {
+                    ::restcache::Denorm::Same
+                }
+                fn entity_at(_: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
+                    ::restcache::__private::None
+                }
+            }
+        },
+    }
+}

@@ -1,0 +1,73 @@
+//! Checks a parsed input; every mistake is collected, spanned on its token.
+
+use syn::{Data, DeriveInput, Fields, Ident};
+
+use crate::ast::{Field, Input, Kind};
+use crate::errors::Errors;
+
+/// Checks `parsed` and returns its pk field (entities only).
+pub fn check<'a>(input: &DeriveInput, parsed: &'a Input<'a>, errors: &mut Errors) -> Option<&'a Field<'a>> {
+    let Some(fields) = &parsed.fields else {
+        shape(input, parsed.kind, errors);
+        return None;
+    };
+    let pk = match parsed.kind {
+        Kind::Entity => primary_key(parsed.ident, fields, errors),
+        Kind::Schema => None,
+    };
+    if let Some(pk) = pk {
+        if let Some(nested) = &pk.attrs.nested {
+            errors.at(nested, "the primary key cannot be `nested`: it identifies the record itself");
+        }
+    }
+    pk
+}
+
+/// Reports an input that is not a struct with named fields.
+fn shape(input: &DeriveInput, kind: Kind, errors: &mut Errors) {
+    let derive = kind.derive_name();
+    match &input.data {
+        Data::Enum(data) => errors.at(
+            data.enum_token,
+            format!("`#[derive({derive})]` is for structs with named fields, not enums"),
+        ),
+        Data::Union(data) => errors.at(
+            data.union_token,
+            format!("`#[derive({derive})]` is for structs with named fields, not unions"),
+        ),
+        Data::Struct(data) => match &data.fields {
+            Fields::Unnamed(fields) => errors.at(
+                fields,
+                format!("`#[derive({derive})]` needs named fields: a tuple struct has no field names to read from JSON"),
+            ),
+            _ => errors.at(
+                &input.ident,
+                format!("`#[derive({derive})]` needs a struct with named fields"),
+            ),
+        },
+    }
+}
+
+/// The field marked `#[entity(pk)]`, else the field `id`.
+fn primary_key<'a>(ident: &Ident, fields: &'a [Field<'a>], errors: &mut Errors) -> Option<&'a Field<'a>> {
+    let mut marked = fields.iter().filter(|f| f.attrs.pk.is_some());
+    if let Some(first) = marked.next() {
+        for extra in marked {
+            if let Some(token) = &extra.attrs.pk {
+                errors.at(
+                    token,
+                    format!("a second primary key: `{}` is already the pk; an entity has one", first.ident),
+                );
+            }
+        }
+        return Some(first);
+    }
+    let id = fields.iter().find(|f| f.ident == "id");
+    if id.is_none() {
+        errors.at(
+            ident,
+            format!("`{ident}` has no primary key: add a field `id`, or mark the field that identifies a record with `#[entity(pk)]`"),
+        );
+    }
+    id
+}

@@ -1,0 +1,102 @@
+//! The error of putting a response into the store.
+
+use thiserror::Error;
+
+use crate::path::{FieldPath, Segment};
+
+/// Why a response could not be stored. The store is left exactly as it was.
+///
+/// Every variant names the entity key concerned (where there is one) and the
+/// path of the field at fault, in wire names.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Default, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// let mut store = Store::new();
+/// let err = store.set_json::<Vec<Rc<Todo>>>("todos", r#"[{"id": 1, "title": 5}]"#, Meta::default()).unwrap_err();
+/// match &err {
+///     SchemaError::Decode { entity, path, .. } => {
+///         assert_eq!(*entity, Some("Todo"));
+///         assert_eq!(path.to_string(), "[0].title");
+///     }
+///     other => panic!("{other}"),
+/// }
+/// assert!(err.to_string().contains("[0].title"));
+/// ```
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// A record has no usable primary key (absent, null or empty).
+    #[error("`{entity}` record at `{path}` has no usable primary key (`{field}` is missing, null or empty)")]
+    MissingPk {
+        /// The entity key of the record.
+        entity: &'static str,
+        /// The pk field, as the Rust struct names it.
+        field: &'static str,
+        /// Where the record is in the response.
+        path: FieldPath,
+    },
+    /// The response's JSON does not fit the schema (wrong type, missing
+    /// field, not JSON at all).
+    #[error("response does not fit the schema{}: at `{path}`: {message} (line {line}, column {column})", entity_clause(*.entity))]
+    Decode {
+        /// The innermost entity around the field at fault, if any.
+        entity: Option<&'static str>,
+        /// The field at fault.
+        path: FieldPath,
+        /// What serde said.
+        message: String,
+        /// Line in the JSON text (1-based; 0 when unknown).
+        line: usize,
+        /// Column in the JSON text (1-based; 0 when unknown).
+        column: usize,
+    },
+    /// Two different Rust types claim the same entity key.
+    #[error("entity key `{key}` is claimed by both `{first}` and `{second}`; give one of them another `#[entity(key = ...)]`")]
+    KeyConflict {
+        /// The contested key.
+        key: &'static str,
+        /// The type already registered under it.
+        first: &'static str,
+        /// The type that tried to register under it.
+        second: &'static str,
+    },
+}
+
+fn entity_clause(entity: Option<&'static str>) -> String {
+    entity.map(|e| format!(" of `{e}`")).unwrap_or_default()
+}
+
+impl SchemaError {
+    /// The same error, located one step further from the root.
+    pub(crate) fn within(mut self, segment: Segment) -> Self {
+        match &mut self {
+            SchemaError::MissingPk { path, .. } | SchemaError::Decode { path, .. } => {
+                path.prepend(segment)
+            }
+            SchemaError::KeyConflict { .. } => {}
+        }
+        self
+    }
+
+    /// The entity key the error names, if any.
+    pub fn entity(&self) -> Option<&'static str> {
+        match self {
+            SchemaError::MissingPk { entity, .. } => Some(entity),
+            SchemaError::Decode { entity, .. } => *entity,
+            SchemaError::KeyConflict { key, .. } => Some(key),
+        }
+    }
+
+    /// The path of the field at fault (empty for a key conflict).
+    pub fn path(&self) -> Option<&FieldPath> {
+        match self {
+            SchemaError::MissingPk { path, .. } | SchemaError::Decode { path, .. } => Some(path),
+            SchemaError::KeyConflict { .. } => None,
+        }
+    }
+}

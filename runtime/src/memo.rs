@@ -1,0 +1,160 @@
+//! Memoized reads: a read with nothing changed hands out the same `Rc`.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use crate::denormalize::Reader;
+use crate::entity::Entity;
+use crate::pk::PkValue;
+use crate::schema::Schema;
+use crate::store::{Read, Store};
+use crate::table::Deps;
+
+/// The last output of one record with nested entities.
+pub(crate) struct EntityMemo<E> {
+    pub output: Rc<E>,
+    /// The entity references of `output`.
+    pub deps: Deps,
+    /// The slot version `output` was built from.
+    pub version: u64,
+    /// Stamps of every table `output` depends on.
+    pub mask: u64,
+    /// The store clock when `output` was last checked.
+    pub at: u64,
+}
+
+/// The last output of one result.
+pub(crate) struct ResultMemo {
+    /// An `Rc<S>` of the result's schema.
+    pub output: Rc<dyn Any>,
+    pub deps: Deps,
+    pub version: u64,
+    pub mask: u64,
+    pub at: u64,
+}
+
+/// The memo entries of one entity table, by slot.
+pub(crate) struct EntityMemos<E>(Vec<Option<EntityMemo<E>>>);
+
+impl<E> EntityMemos<E> {
+    pub fn take(&mut self, slot: u32) -> Option<EntityMemo<E>> {
+        self.0.get_mut(slot as usize).and_then(Option::take)
+    }
+
+    pub fn put(&mut self, slot: u32, entry: Option<EntityMemo<E>>) {
+        let slot = slot as usize;
+        if self.0.len() <= slot {
+            self.0.resize_with(slot + 1, || None);
+        }
+        self.0[slot] = entry;
+    }
+}
+
+/// The entries of a memo; belongs to one store.
+#[derive(Default)]
+pub(crate) struct MemoState {
+    entities: Vec<Option<Box<dyn Any>>>,
+    pub results: FxHashMap<String, ResultMemo>,
+}
+
+impl MemoState {
+    /// The entries of the entity table `table`, whose type is `E`.
+    pub fn entities<E: Entity>(&mut self, table: u32) -> &mut EntityMemos<E> {
+        let table = table as usize;
+        if self.entities.len() <= table {
+            self.entities.resize_with(table + 1, || None);
+        }
+        let cell = &mut self.entities[table];
+        if !cell.as_ref().is_some_and(|c| c.is::<EntityMemos<E>>()) {
+            *cell = Some(Box::new(EntityMemos::<E>(Vec::new())));
+        }
+        match cell.as_mut().and_then(|c| c.downcast_mut()) {
+            Some(memos) => memos,
+            None => unreachable!("the cell was just filled with this type"),
+        }
+    }
+}
+
+/// Remembers the values reads handed out, so that a read whose inputs did
+/// not change returns the *same* `Rc` in O(1), and a read after a change
+/// rebuilds only what changed: values that hold a changed record are new,
+/// every other value keeps its identity.
+///
+/// A memo belongs to the store it reads: used with another store, it starts
+/// over.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Default, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// let mut store = Store::new();
+/// store.set_json::<Vec<Rc<Todo>>>("todos", r#"[{"id":1,"title":"a"},{"id":2,"title":"b"}]"#, Meta::default())?;
+/// let mut memo = Memo::new();
+/// let first = memo.read::<Vec<Rc<Todo>>>(&store, "todos").into_value().unwrap();
+/// let again = memo.read::<Vec<Rc<Todo>>>(&store, "todos").into_value().unwrap();
+/// assert!(Rc::ptr_eq(&first, &again));
+///
+/// store.set_entity(Todo { id: 2, title: "B".into() }, Meta::default())?;
+/// let after = memo.read::<Vec<Rc<Todo>>>(&store, "todos").into_value().unwrap();
+/// assert_eq!(after[1].title, "B");
+/// assert!(Rc::ptr_eq(&first[0], &after[0])); // todo 1 did not change
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+#[derive(Default)]
+pub struct Memo {
+    store: u64,
+    state: MemoState,
+}
+
+impl Memo {
+    /// An empty memo.
+    pub fn new() -> Self {
+        Memo::default()
+    }
+
+    /// Reads the result under `key`, as [`Store::read`] does, remembering.
+    pub fn read<S: Schema>(&mut self, store: &Store, key: &str) -> Read<S> {
+        Reader::new(store, Some(self.state_for(store))).result::<S>(key)
+    }
+
+    /// Reads one record, as [`Store::get_entity`] does, remembering.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct User { id: u64 }
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Post { id: u64, #[entity(nested)] author: Rc<User> }
+    ///
+    /// let mut store = Store::new();
+    /// store.set_entity(Post { id: 1, author: Rc::new(User { id: 9 }) }, Meta::default())?;
+    /// let mut memo = Memo::new();
+    /// let a = memo.entity::<Post>(&store, 1u64).into_value().unwrap();
+    /// let b = memo.entity::<Post>(&store, 1u64).into_value().unwrap();
+    /// assert!(Rc::ptr_eq(&a, &b));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Read<E> {
+        Reader::new(store, Some(self.state_for(store))).entity_by_pk::<E>(pk.to_pk())
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.state = MemoState::default();
+    }
+
+    fn state_for(&mut self, store: &Store) -> &mut MemoState {
+        if self.store != store.id {
+            self.store = store.id;
+            self.state = MemoState::default();
+        }
+        &mut self.state
+    }
+}

@@ -1,0 +1,220 @@
+//! Primary keys: the identity of a record inside its entity table.
+
+use std::fmt;
+
+use compact_str::{CompactString, ToCompactString};
+
+/// The identity of a record: the string form of its primary key.
+///
+/// The contract identifies a record by `pk()` as a string, so the number `5`
+/// and the string `"5"` name the same record. `Pk` keeps that rule while
+/// storing canonical decimal numbers as integers (no allocation, cheap to
+/// hash); any other text is kept inline when short.
+///
+/// ```
+/// use restcache::Pk;
+///
+/// assert_eq!(Pk::from(5u64), Pk::from("5"));
+/// assert_ne!(Pk::from("05"), Pk::from(5u64)); // "05" is another string
+/// assert_eq!(Pk::from("project-502").to_string(), "project-502");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pk(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Repr {
+    /// A canonical decimal: digits only, no leading zero unless it is `0`.
+    Number(u64),
+    Text(CompactString),
+}
+
+impl Pk {
+    /// The pk of a string form; the empty string is not a usable pk.
+    ///
+    /// ```
+    /// use restcache::Pk;
+    /// assert!(Pk::parse("").is_none());
+    /// assert_eq!(Pk::parse("42"), Some(Pk::from(42u64)));
+    /// ```
+    pub fn parse(text: &str) -> Option<Pk> {
+        if text.is_empty() {
+            return None;
+        }
+        Some(match canonical_number(text) {
+            Some(n) => Pk(Repr::Number(n)),
+            None => Pk(Repr::Text(CompactString::new(text))),
+        })
+    }
+}
+
+/// `Some(n)` when `text` is exactly how `n` prints in decimal.
+fn canonical_number(text: &str) -> Option<u64> {
+    let bytes = text.as_bytes();
+    if bytes.len() > 20 || (bytes.len() > 1 && bytes[0] == b'0') {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in bytes {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(n)
+}
+
+impl From<u64> for Pk {
+    fn from(n: u64) -> Self {
+        Pk(Repr::Number(n))
+    }
+}
+
+impl From<&str> for Pk {
+    /// The pk of a string form. An empty string gives an empty text pk,
+    /// which the store refuses as a record identity; use [`Pk::parse`] to
+    /// tell the two apart.
+    fn from(text: &str) -> Self {
+        Pk::parse(text).unwrap_or(Pk(Repr::Text(CompactString::default())))
+    }
+}
+
+impl fmt::Display for Pk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Number(n) => write!(f, "{n}"),
+            Repr::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+impl fmt::Debug for Pk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pk({:?})", self.to_string())
+    }
+}
+
+/// A field type that can serve as a primary key.
+///
+/// Implemented for the integer types, strings and `Option`s of them. `None`,
+/// the empty string and a negative number's sign are handled by the string
+/// form: `None` and `""` are no pk at all.
+///
+/// ```
+/// use restcache::{Pk, PkValue};
+///
+/// assert_eq!(7u32.to_pk(), Some(Pk::from(7u64)));
+/// assert_eq!(Some(String::from("abc")).to_pk(), Some(Pk::from("abc")));
+/// assert_eq!(None::<u64>.to_pk(), None);
+/// assert_eq!((-3i64).to_pk().unwrap().to_string(), "-3");
+/// ```
+pub trait PkValue {
+    /// The pk this value names, or `None` when it names none.
+    fn to_pk(&self) -> Option<Pk>;
+}
+
+macro_rules! unsigned_pk {
+    ($($t:ty),*) => {$(
+        impl PkValue for $t {
+            fn to_pk(&self) -> Option<Pk> {
+                Some(Pk::from(*self as u64))
+            }
+        }
+    )*};
+}
+unsigned_pk!(u8, u16, u32, u64, usize);
+
+macro_rules! signed_pk {
+    ($($t:ty),*) => {$(
+        impl PkValue for $t {
+            fn to_pk(&self) -> Option<Pk> {
+                Some(match u64::try_from(*self) {
+                    Ok(n) => Pk::from(n),
+                    Err(_) => Pk(Repr::Text(self.to_compact_string())),
+                })
+            }
+        }
+    )*};
+}
+signed_pk!(i8, i16, i32, i64, isize);
+
+impl PkValue for u128 {
+    fn to_pk(&self) -> Option<Pk> {
+        Pk::parse(&self.to_compact_string())
+    }
+}
+
+impl PkValue for str {
+    fn to_pk(&self) -> Option<Pk> {
+        Pk::parse(self)
+    }
+}
+
+impl PkValue for String {
+    fn to_pk(&self) -> Option<Pk> {
+        Pk::parse(self)
+    }
+}
+
+impl PkValue for CompactString {
+    fn to_pk(&self) -> Option<Pk> {
+        Pk::parse(self)
+    }
+}
+
+impl PkValue for std::rc::Rc<str> {
+    fn to_pk(&self) -> Option<Pk> {
+        Pk::parse(self)
+    }
+}
+
+impl PkValue for Pk {
+    fn to_pk(&self) -> Option<Pk> {
+        match &self.0 {
+            Repr::Text(s) if s.is_empty() => None,
+            _ => Some(self.clone()),
+        }
+    }
+}
+
+impl<T: PkValue + ?Sized> PkValue for &T {
+    fn to_pk(&self) -> Option<Pk> {
+        (**self).to_pk()
+    }
+}
+
+impl<T: PkValue> PkValue for Option<T> {
+    fn to_pk(&self) -> Option<Pk> {
+        self.as_ref().and_then(PkValue::to_pk)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_and_its_string_form_are_one_pk() {
+        assert_eq!(Pk::from(5u64), Pk::parse("5").unwrap());
+        assert_eq!(5i32.to_pk(), "5".to_pk());
+        assert_eq!(Pk::from(0u64), Pk::parse("0").unwrap());
+        assert_eq!(u64::MAX.to_pk(), u64::MAX.to_string().to_pk());
+    }
+
+    #[test]
+    fn non_canonical_digits_stay_text() {
+        for text in ["05", "00", "+5", "5 ", "18446744073709551616", "-1"] {
+            let pk = Pk::parse(text).unwrap();
+            assert_eq!(pk.to_string(), text);
+            assert!(matches!(pk.0, Repr::Text(_)), "{text}");
+        }
+        assert_eq!((-1i64).to_pk(), Pk::parse("-1"));
+    }
+
+    #[test]
+    fn empty_and_none_are_no_pk() {
+        assert_eq!(Pk::parse(""), None);
+        assert_eq!(String::new().to_pk(), None);
+        assert_eq!(Some("").to_pk(), None);
+        assert_eq!(Pk::from("").to_pk(), None);
+    }
+}

@@ -1,0 +1,198 @@
+//! Schemas: the shapes a response can take, and how entities sit in them.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::rc::Rc;
+
+use crate::denormalize::{Denorm, Denormalizer};
+use crate::entity::Entity;
+use crate::error::SchemaError;
+use crate::normalize::Normalizer;
+use crate::path::Segment;
+
+/// A response shape whose entities the store can split out and join back.
+///
+/// Implemented for `Rc<E>` of every [`Entity`] (one record), `Vec<S>` (a
+/// list), `Option<S>`, `HashMap<String, S>`, and for envelope structs
+/// through `#[derive(Schema)]` (entity fields marked `#[schema(nested)]`,
+/// every other field kept as it came).
+///
+/// Entities are held as `Rc<E>`: the record lives once in the store and
+/// every result that shows it shares that allocation, so a read whose
+/// inputs did not change hands out the very same pointers.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// #[derive(Schema, Clone, Debug, Deserialize)]
+/// struct Page {
+///     #[schema(nested)]
+///     data: Vec<Rc<Todo>>,
+///     next: Option<String>,
+/// }
+///
+/// let mut store = Store::new();
+/// store.set_json::<Page>("page 1", r#"{"data": [{"id": 1, "title": "a"}], "next": "2"}"#, Meta::default())?;
+/// let page = store.read::<Page>("page 1").into_value().unwrap();
+/// assert_eq!(page.next.as_deref(), Some("2"));
+/// assert!(Rc::ptr_eq(&page.data[0], &store.get_entity::<Todo>(1u64).into_value().unwrap()));
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a schema restcache can normalize",
+    label = "not a schema",
+    note = "a nested field holds `Rc<E>` of an `#[derive(Entity)]` type, a `Vec`, `Option` or `HashMap<String, _>` of schemas, or a `#[derive(Schema)]` struct",
+    note = "an entity held by value (`E` instead of `Rc<E>`) is not a schema: wrap it in `Rc`"
+)]
+pub trait Schema: Clone + 'static {
+    /// Moves every entity in `self` into the store, replacing each by the
+    /// store's copy and recording where it lives.
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError>;
+
+    /// Brings `self`, a value that normalize or an earlier read produced, up
+    /// to date with the store.
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self>;
+
+    /// The key of the innermost entity at `path` inside a value of this
+    /// schema, if any (for error reports).
+    fn entity_at(path: &[Segment]) -> Option<&'static str>;
+}
+
+impl<E: Entity> Schema for Rc<E> {
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        cx.entity(self)
+    }
+
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        match cx.entity::<E>() {
+            Some(current) if Rc::ptr_eq(self, &current) => Denorm::Same,
+            Some(current) => Denorm::Changed(current),
+            None => Denorm::Missing,
+        }
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        E::entity_at(path)
+    }
+}
+
+impl<S: Schema> Schema for Vec<S> {
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        for (index, item) in self.iter_mut().enumerate() {
+            item.normalize(cx).map_err(|e| e.within(Segment::Index(index)))?;
+        }
+        Ok(())
+    }
+
+    /// Items whose entity is gone (deleted, invalidated) are dropped.
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        let mut rebuilt: Option<Vec<S>> = None;
+        for (index, item) in self.iter().enumerate() {
+            let mark = cx.mark();
+            let outcome = item.denormalize(cx);
+            if rebuilt.is_none() && matches!(outcome, Denorm::Same) {
+                continue;
+            }
+            let list = rebuilt.get_or_insert_with(|| {
+                let mut list = Vec::with_capacity(self.len());
+                list.extend_from_slice(&self[..index]);
+                list
+            });
+            match outcome {
+                Denorm::Same => list.push(item.clone()),
+                Denorm::Changed(value) => list.push(value),
+                Denorm::Missing => cx.rewind(mark),
+            }
+        }
+        rebuilt.map_or(Denorm::Same, Denorm::Changed)
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        match path.split_first() {
+            Some((Segment::Index(_), rest)) => S::entity_at(rest),
+            _ => None,
+        }
+    }
+}
+
+impl<S: Schema> Schema for Option<S> {
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        match self {
+            Some(value) => value.normalize(cx),
+            None => Ok(()),
+        }
+    }
+
+    /// A value whose entity is gone becomes `None`.
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        let mark = cx.mark();
+        match self.as_ref().map(|value| value.denormalize(cx)) {
+            None | Some(Denorm::Same) => Denorm::Same,
+            Some(Denorm::Changed(value)) => Denorm::Changed(Some(value)),
+            Some(Denorm::Missing) => {
+                cx.rewind(mark);
+                Denorm::Changed(None)
+            }
+        }
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        S::entity_at(path)
+    }
+}
+
+/// Entries are visited in key order, so a map and its rebuilt copy line up
+/// with the entity references recorded when it was stored.
+impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<String, S, H> {
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        let mut entries: Vec<(&String, &mut S)> = self.iter_mut().collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (key, value) in entries {
+            value
+                .normalize(cx)
+                .map_err(|e| e.within(Segment::Key(Cow::Owned(key.clone()))))?;
+        }
+        Ok(())
+    }
+
+    /// Entries whose entity is gone are dropped.
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        let mut keys: Vec<&String> = self.keys().collect();
+        keys.sort_unstable();
+        let mut changed = false;
+        let mut outcomes = Vec::with_capacity(keys.len());
+        for key in keys {
+            let mark = cx.mark();
+            let outcome = self[key].denormalize(cx);
+            if matches!(outcome, Denorm::Missing) {
+                cx.rewind(mark);
+            }
+            changed |= !matches!(outcome, Denorm::Same);
+            outcomes.push((key, outcome));
+        }
+        if !changed {
+            return Denorm::Same;
+        }
+        let mut rebuilt = HashMap::with_capacity_and_hasher(outcomes.len(), H::default());
+        for (key, outcome) in outcomes {
+            match outcome {
+                Denorm::Same => drop(rebuilt.insert(key.clone(), self[key].clone())),
+                Denorm::Changed(value) => drop(rebuilt.insert(key.clone(), value)),
+                Denorm::Missing => {}
+            }
+        }
+        Denorm::Changed(rebuilt)
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        match path.split_first() {
+            Some((Segment::Key(_), rest)) => S::entity_at(rest),
+            _ => None,
+        }
+    }
+}

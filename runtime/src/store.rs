@@ -1,0 +1,455 @@
+//! The normalized store: entity tables, results by key, and their meta.
+
+use std::any::{Any, TypeId};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rustc_hash::FxHashMap;
+use serde::de::DeserializeOwned;
+
+use crate::denormalize::Reader;
+use crate::entity::Entity;
+use crate::error::SchemaError;
+use crate::json::from_json;
+use crate::meta::{Meta, Timestamp};
+use crate::normalize::Normalizer;
+use crate::pk::{Pk, PkValue};
+use crate::schema::Schema;
+use crate::table::{AnyTable, Dep, Former, Table};
+
+/// What a read finds under a key.
+///
+/// ```
+/// use restcache::{Read, Meta};
+/// use std::rc::Rc;
+///
+/// let read = Read::Found(Rc::new(5), Meta::default());
+/// assert_eq!(read.value().map(|v| **v), Some(5));
+/// assert!(Read::<i32>::Invalid.value().is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read<T> {
+    /// The value, with the meta of the response that stored it.
+    Found(Rc<T>, Meta),
+    /// Stored once, but invalidated or deleted, or it needs an entity that
+    /// was; a read should fetch again.
+    Invalid,
+    /// Nothing was ever stored under the key.
+    Absent,
+}
+
+impl<T> Read<T> {
+    /// The value, if found.
+    pub fn value(&self) -> Option<&Rc<T>> {
+        match self {
+            Read::Found(value, _) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The value, if found.
+    pub fn into_value(self) -> Option<Rc<T>> {
+        match self {
+            Read::Found(value, _) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The meta, if found.
+    pub fn meta(&self) -> Option<&Meta> {
+        match self {
+            Read::Found(_, meta) => Some(meta),
+            _ => None,
+        }
+    }
+}
+
+/// A result stored under a key (e.g. `GET https://api.example/todos`).
+pub(crate) struct ResultSlot {
+    /// `None` once invalidated.
+    pub value: Option<Rc<dyn Any>>,
+    pub deps: Vec<Dep>,
+    pub meta: Meta,
+    pub version: u64,
+}
+
+impl Clone for ResultSlot {
+    fn clone(&self) -> Self {
+        ResultSlot {
+            value: self.value.clone(),
+            deps: self.deps.clone(),
+            meta: self.meta,
+            version: self.version,
+        }
+    }
+}
+
+/// How to take back one step of a write that failed.
+pub(crate) enum Undo {
+    Replaced { table: u32, slot: u32, former: Former },
+    Added { table: u32 },
+}
+
+/// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
+pub(crate) const STAMPS: usize = 64;
+
+static NEXT_STORE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The normalized cache: every record stored once per (entity key, pk),
+/// results stored by key as references to those records, and the meta
+/// (fetch time, expiry) of each.
+///
+/// A write is whole or nothing: when any part of a response is bad, the
+/// store is left exactly as it was. Of two responses that touch one record,
+/// the one whose request *started* later wins, whatever order they arrive in.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Deserialize)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Todo { id: u64, user_id: u64, title: String, completed: bool }
+///
+/// let mut store = Store::new();
+/// let at = |ms| Meta { fetched_at: Timestamp::from_millis(ms), ..Meta::default() };
+/// store.set_json::<Vec<Rc<Todo>>>("GET /todos", r#"[{"id":1,"userId":1,"title":"a","completed":false}]"#, at(1))?;
+/// store.set_json::<Rc<Todo>>("GET /todos/1", r#"{"id":1,"userId":1,"title":"a","completed":true}"#, at(2))?;
+///
+/// // The list shows the newer copy of todo 1: it is stored once.
+/// let list = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
+/// assert!(list[0].completed);
+/// assert_eq!(store.entity_count("Todo"), 1);
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+pub struct Store {
+    pub(crate) id: u64,
+    pub(crate) tables: Vec<Box<dyn AnyTable>>,
+    by_type: FxHashMap<TypeId, u32>,
+    by_key: FxHashMap<&'static str, u32>,
+    pub(crate) results: FxHashMap<String, ResultSlot>,
+    /// Counts writes; every write takes the next value as its version.
+    pub(crate) clock: u64,
+    /// The last write to any table stamped `t % STAMPS`.
+    pub(crate) changed_at: [u64; STAMPS],
+    pub(crate) journal: Vec<Undo>,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::new()
+    }
+}
+
+impl Clone for Store {
+    /// A copy that evolves on its own; records are shared, not copied.
+    fn clone(&self) -> Self {
+        Store {
+            id: NEXT_STORE_ID.fetch_add(1, Ordering::Relaxed),
+            tables: self.tables.iter().map(|t| t.clone_table()).collect(),
+            by_type: self.by_type.clone(),
+            by_key: self.by_key.clone(),
+            results: self.results.clone(),
+            clock: self.clock,
+            changed_at: self.changed_at,
+            journal: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut map = f.debug_map();
+        for (key, &t) in &self.by_key {
+            map.entry(key, &self.tables[t as usize].live());
+        }
+        map.entry(&"results", &self.results.len()).finish()
+    }
+}
+
+impl Store {
+    /// An empty store.
+    pub fn new() -> Self {
+        Store {
+            id: NEXT_STORE_ID.fetch_add(1, Ordering::Relaxed),
+            tables: Vec::new(),
+            by_type: FxHashMap::default(),
+            by_key: FxHashMap::default(),
+            results: FxHashMap::default(),
+            clock: 0,
+            changed_at: [0; STAMPS],
+            journal: Vec::new(),
+        }
+    }
+
+    /// Stores `value` under `key`: its entities are merged into their
+    /// tables, the result keeps references to them.
+    ///
+    /// On error nothing changes. A result whose stored copy started later
+    /// than `meta.fetched_at` is kept (its entities still merge by their own
+    /// fetch times).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set("todos", vec![Rc::new(Todo { id: 1 }), Rc::new(Todo { id: 2 })], Meta::default())?;
+    /// assert_eq!(store.entity_count("Todo"), 2);
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn set<S: Schema>(&mut self, key: &str, mut value: S, meta: Meta) -> Result<(), SchemaError> {
+        let version = self.tick();
+        let deps = Normalizer::run(self, meta, version, |cx| value.normalize(cx))?;
+        if self.results.get(key).is_some_and(|old| old.meta.fetched_at > meta.fetched_at) {
+            return Ok(());
+        }
+        let slot = ResultSlot {
+            value: Some(Rc::new(value)),
+            deps,
+            meta,
+            version,
+        };
+        match self.results.get_mut(key) {
+            Some(existing) => *existing = slot,
+            None => drop(self.results.insert(key.to_owned(), slot)),
+        }
+        Ok(())
+    }
+
+    /// Parses `text` as the schema `S` and stores it under `key`.
+    ///
+    /// JSON that does not fit `S` gives [`SchemaError::Decode`] naming the
+    /// entity and the field path; the store is unchanged.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// assert!(store.set_json::<Vec<Rc<Todo>>>("todos", "<html>oops</html>", Meta::default()).is_err());
+    /// assert!(matches!(store.read::<Vec<Rc<Todo>>>("todos"), Read::Absent));
+    /// ```
+    pub fn set_json<S: Schema + DeserializeOwned>(
+        &mut self,
+        key: &str,
+        text: &str,
+        meta: Meta,
+    ) -> Result<(), SchemaError> {
+        let value = from_json::<S>(text)?;
+        self.set(key, value, meta)
+    }
+
+    /// Merges one record (and its nested entities) into its table, without
+    /// a result; returns the store's copy.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    ///
+    /// let mut store = Store::new();
+    /// let stored = store.set_entity(Todo { id: 3, title: "x".into() }, Meta::default())?;
+    /// assert!(Rc::ptr_eq(&stored, &store.get_entity::<Todo>(3u64).into_value().unwrap()));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn set_entity<E: Entity>(&mut self, record: E, meta: Meta) -> Result<Rc<E>, SchemaError> {
+        let version = self.tick();
+        let mut record = Rc::new(record);
+        Normalizer::run(self, meta, version, |cx| record.normalize(cx))?;
+        Ok(record)
+    }
+
+    /// Reads the result under `key` as `S`, joining its entities back in,
+    /// without remembering anything: an unchanged store gives back the
+    /// records it holds, a changed one gives freshly built values. Use a
+    /// [`Memo`](crate::Memo) for reads that keep their identity.
+    ///
+    /// A result stored with another schema type reads as `Invalid`.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set("one", Rc::new(Todo { id: 1 }), Meta::default())?;
+    /// assert_eq!(store.read::<Rc<Todo>>("one").value().map(|t| t.id), Some(1));
+    /// assert!(matches!(store.read::<Rc<Todo>>("two"), Read::Absent));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn read<S: Schema>(&self, key: &str) -> Read<S> {
+        Reader::new(self, None).result::<S>(key)
+    }
+
+    /// Reads one record by pk, joining its nested entities back in.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set_entity(Todo { id: 7 }, Meta::default())?;
+    /// assert!(store.get_entity::<Todo>("7").value().is_some()); // "7" and 7 are one pk
+    /// assert!(matches!(store.get_entity::<Todo>(8u64), Read::Absent));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn get_entity<E: Entity>(&self, pk: impl PkValue) -> Read<E> {
+        Reader::new(self, None).entity_by_pk::<E>(pk.to_pk())
+    }
+
+    /// Invalidates one record as of `at`: direct reads of it are `Invalid`,
+    /// lists that hold it drop it on their next read, and responses whose
+    /// request started before `at` do not bring it back. Returns whether the
+    /// record was known.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set("todos", vec![Rc::new(Todo { id: 1 }), Rc::new(Todo { id: 2 })], Meta::default())?;
+    /// assert!(store.invalidate_entity::<Todo>(1u64, Timestamp::from_millis(5)));
+    /// assert!(matches!(store.get_entity::<Todo>(1u64), Read::Invalid));
+    /// assert_eq!(store.read::<Vec<Rc<Todo>>>("todos").into_value().unwrap().len(), 1);
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn invalidate_entity<E: Entity>(&mut self, pk: impl PkValue, at: Timestamp) -> bool {
+        self.invalidate_entity_key(E::KEY, pk, at)
+    }
+
+    /// [`invalidate_entity`](Store::invalidate_entity) by entity key, for
+    /// code that knows the key but not the type.
+    pub fn invalidate_entity_key(&mut self, key: &str, pk: impl PkValue, at: Timestamp) -> bool {
+        let (Some(&table), Some(pk)) = (self.by_key.get(key), pk.to_pk()) else {
+            return false;
+        };
+        let version = self.tick();
+        let known = self.tables[table as usize].invalidate(&pk, at, version);
+        if known {
+            self.stamp(table, version);
+        }
+        known
+    }
+
+    /// Invalidates the result under `key` as of `at`: its reads are
+    /// `Invalid` until a response that started at or after `at` is stored.
+    /// Returns whether the key was known.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set("one", Rc::new(Todo { id: 1 }), Meta::default())?;
+    /// store.invalidate_result("one", Timestamp::from_millis(1));
+    /// assert!(matches!(store.read::<Rc<Todo>>("one"), Read::Invalid));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn invalidate_result(&mut self, key: &str, at: Timestamp) -> bool {
+        let version = self.tick();
+        let Some(slot) = self.results.get_mut(key) else {
+            return false;
+        };
+        slot.value = None;
+        slot.deps.clear();
+        slot.meta.fetched_at = slot.meta.fetched_at.max(at);
+        slot.meta.expires_at = at;
+        slot.version = version;
+        true
+    }
+
+    /// The meta of the result under `key` (also when invalidated).
+    pub fn result_meta(&self, key: &str) -> Option<Meta> {
+        self.results.get(key).map(|slot| slot.meta)
+    }
+
+    /// The meta of one record (also when invalidated).
+    pub fn entity_meta<E: Entity>(&self, pk: impl PkValue) -> Option<Meta> {
+        let table = *self.by_key.get(E::KEY)?;
+        self.tables[table as usize].meta(&pk.to_pk()?)
+    }
+
+    /// How many readable records the table `key` holds.
+    pub fn entity_count(&self, key: &str) -> usize {
+        self.by_key.get(key).map_or(0, |&t| self.tables[t as usize].live())
+    }
+
+    /// How many result keys the store holds (invalidated ones included).
+    pub fn result_count(&self) -> usize {
+        self.results.len()
+    }
+
+    /// The result keys the store holds, in no particular order.
+    pub fn result_keys(&self) -> impl Iterator<Item = &str> {
+        self.results.keys().map(String::as_str)
+    }
+
+    /// Takes the next write version.
+    pub(crate) fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// Records that table `table` changed at `version`.
+    pub(crate) fn stamp(&mut self, table: u32, version: u64) {
+        self.changed_at[table as usize % STAMPS] = version;
+    }
+
+    /// The table of `E`, created on first use.
+    pub(crate) fn table_index<E: Entity>(&mut self) -> Result<u32, SchemaError> {
+        if let Some(&table) = self.by_type.get(&TypeId::of::<E>()) {
+            return Ok(table);
+        }
+        if let Some(&other) = self.by_key.get(E::KEY) {
+            return Err(SchemaError::KeyConflict {
+                key: E::KEY,
+                first: self.tables[other as usize].type_name(),
+                second: std::any::type_name::<E>(),
+            });
+        }
+        let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
+        self.tables.push(Box::new(Table::<E>::new()));
+        self.by_type.insert(TypeId::of::<E>(), table);
+        self.by_key.insert(E::KEY, table);
+        Ok(table)
+    }
+
+    /// The table of `E`, if it has one.
+    pub(crate) fn find_table<E: Entity>(&self) -> Option<u32> {
+        self.by_type.get(&TypeId::of::<E>()).copied()
+    }
+
+    pub(crate) fn table<E: Entity>(&self, table: u32) -> Option<&Table<E>> {
+        self.tables.get(table as usize)?.as_any().downcast_ref()
+    }
+
+    pub(crate) fn table_mut<E: Entity>(&mut self, table: u32) -> Option<&mut Table<E>> {
+        self.tables.get_mut(table as usize)?.as_any_mut().downcast_mut()
+    }
+
+    /// The slot of `pk` in `E`'s table.
+    pub(crate) fn locate<E: Entity>(&self, pk: &Pk) -> Option<Dep> {
+        let table = self.find_table::<E>()?;
+        let slot = self.table::<E>(table)?.slot_of(pk)?;
+        Some(Dep { table, slot })
+    }
+}

@@ -1,0 +1,147 @@
+//! Entity tables: one per entity type, each record stored once per pk.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::entity::Entity;
+use crate::meta::{Meta, Timestamp};
+use crate::pk::Pk;
+
+/// Where a record lives: its table and its slot in that table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dep {
+    pub table: u32,
+    pub slot: u32,
+}
+
+/// The entity references of one stored value, in the order its schema
+/// visits them.
+pub(crate) type Deps = SmallVec<[Dep; 2]>;
+
+/// One record and what the store knows of it.
+pub(crate) struct Slot<E> {
+    pub pk: Pk,
+    /// `None` once the record was invalidated (or deleted).
+    pub record: Option<Rc<E>>,
+    /// The entities the record's nested fields point at.
+    pub deps: Deps,
+    pub meta: Meta,
+    /// The store write that last changed this slot.
+    pub version: u64,
+}
+
+impl<E> Clone for Slot<E> {
+    fn clone(&self) -> Self {
+        Slot {
+            pk: self.pk.clone(),
+            record: self.record.clone(),
+            deps: self.deps.clone(),
+            meta: self.meta,
+            version: self.version,
+        }
+    }
+}
+
+/// The records of one entity type.
+pub(crate) struct Table<E> {
+    pub index: FxHashMap<Pk, u32>,
+    pub slots: Vec<Slot<E>>,
+}
+
+impl<E> Table<E> {
+    pub fn new() -> Self {
+        Table {
+            index: FxHashMap::default(),
+            slots: Vec::new(),
+        }
+    }
+
+    pub fn slot_of(&self, pk: &Pk) -> Option<u32> {
+        self.index.get(pk).copied()
+    }
+}
+
+/// A slot's former contents, kept until a write commits.
+pub(crate) struct Former {
+    pub record: Option<Rc<dyn Any>>,
+    pub deps: Deps,
+    pub meta: Meta,
+    pub version: u64,
+}
+
+/// What the store does with a table whose entity type it does not know.
+pub(crate) trait AnyTable {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn clone_table(&self) -> Box<dyn AnyTable>;
+    fn type_name(&self) -> &'static str;
+    /// Number of records that can be read (not invalidated).
+    fn live(&self) -> usize;
+    /// Drops the record (keeping its slot so the invalidation is ordered
+    /// like any write); `false` when the pk is unknown.
+    fn invalidate(&mut self, pk: &Pk, at: Timestamp, version: u64) -> bool;
+    fn meta(&self, pk: &Pk) -> Option<Meta>;
+    /// Puts back what a slot held before a write that failed.
+    fn restore(&mut self, slot: u32, former: Former);
+    /// Removes the newest slot, added by a write that failed.
+    fn pop(&mut self);
+}
+
+impl<E: Entity> AnyTable for Table<E> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn clone_table(&self) -> Box<dyn AnyTable> {
+        Box::new(Table {
+            index: self.index.clone(),
+            slots: self.slots.clone(),
+        })
+    }
+
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<E>()
+    }
+
+    fn live(&self) -> usize {
+        self.slots.iter().filter(|s| s.record.is_some()).count()
+    }
+
+    fn invalidate(&mut self, pk: &Pk, at: Timestamp, version: u64) -> bool {
+        let Some(index) = self.slot_of(pk) else {
+            return false;
+        };
+        let slot = &mut self.slots[index as usize];
+        slot.record = None;
+        slot.deps.clear();
+        slot.meta.fetched_at = slot.meta.fetched_at.max(at);
+        slot.meta.expires_at = at;
+        slot.version = version;
+        true
+    }
+
+    fn meta(&self, pk: &Pk) -> Option<Meta> {
+        self.slot_of(pk).map(|i| self.slots[i as usize].meta)
+    }
+
+    fn restore(&mut self, slot: u32, former: Former) {
+        let slot = &mut self.slots[slot as usize];
+        slot.record = former.record.and_then(|r| r.downcast::<E>().ok());
+        slot.deps = former.deps;
+        slot.meta = former.meta;
+        slot.version = former.version;
+    }
+
+    fn pop(&mut self) {
+        if let Some(slot) = self.slots.pop() {
+            self.index.remove(&slot.pk);
+        }
+    }
+}
