@@ -1,0 +1,123 @@
+//! The contract's records and envelopes, shared by the integration tests.
+#![allow(dead_code)]
+
+use std::rc::Rc;
+
+use chrono::{DateTime, Utc};
+use restcache::prelude::*;
+
+/// A request that started at `ms` milliseconds.
+pub fn at(ms: u64) -> Meta {
+    Meta {
+        fetched_at: Timestamp::from_millis(ms),
+        date: Timestamp::from_millis(ms),
+        expires_at: Timestamp::from_millis(ms + 60_000),
+    }
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[entity(key = "Todo")]
+pub struct Todo {
+    pub id: u64,
+    pub user_id: u64,
+    pub title: String,
+    pub completed: bool,
+}
+
+/// The wire form carries `id` as a string; the record holds an optional number.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Profile {
+    #[serde(with = "restcache::wire::opt_number_as_string")]
+    pub id: Option<u64>,
+    pub img: String,
+    pub full_name: String,
+    pub bio: String,
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comment {
+    pub post_id: u64,
+    pub id: u64,
+    pub name: String,
+    pub email: String,
+    pub body: String,
+}
+
+/// `date` is parsed as a date-time; a record without one is dated now.
+#[derive(Entity, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Birthday {
+    pub id: Option<String>,
+    pub name: String,
+    pub image: String,
+    pub source: String,
+    pub date: DateTime<Utc>,
+}
+
+impl Default for Birthday {
+    fn default() -> Self {
+        Birthday {
+            id: None,
+            name: String::new(),
+            image: String::new(),
+            source: String::new(),
+            date: Utc::now(),
+        }
+    }
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PaginatedPost {
+    pub id: Option<u64>,
+    pub title: String,
+    pub content: String,
+}
+
+/// The contract shows only a numeric `id`; the rest is what a user record
+/// plausibly holds, all optional on the wire.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct User {
+    pub id: u64,
+    pub username: String,
+    pub email: String,
+    pub is_manager: bool,
+}
+
+/// Wrapped detail: `{data: Todo}`.
+#[derive(Schema, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TodoDetail {
+    #[schema(nested)]
+    pub data: Rc<Todo>,
+}
+
+/// Wrapped list: `{data: [Todo]}`.
+#[derive(Schema, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TodoList {
+    #[schema(nested)]
+    pub data: Vec<Rc<Todo>>,
+}
+
+/// Upcoming birthdays: `{withinSevenDays: [Birthday], withinThirtyDays: [Birthday]}`.
+#[derive(Schema, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpcomingBirthdays {
+    #[schema(nested)]
+    pub within_seven_days: Vec<Rc<Birthday>>,
+    #[schema(nested)]
+    pub within_thirty_days: Vec<Rc<Birthday>>,
+}
+
+/// Paginated posts: `{results: [PaginatedPost], nextPage, lastPage}`.
+#[derive(Schema, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaginatedPosts {
+    #[schema(nested)]
+    pub results: Vec<Rc<PaginatedPost>>,
+    pub next_page: String,
+    pub last_page: String,
+}

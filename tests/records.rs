@@ -1,0 +1,125 @@
+//! The contract's six records: identity, defaults, wire forms, serde
+//! attributes, and storing each in the store.
+
+mod common;
+
+use std::rc::Rc;
+
+use chrono::{TimeZone, Utc};
+use common::*;
+use restcache::prelude::*;
+
+#[test]
+fn keys_default_to_the_struct_name_or_the_attribute() {
+    assert_eq!(Todo::KEY, "Todo");
+    assert_eq!(Profile::KEY, "Profile");
+    assert_eq!(Comment::KEY, "Comment");
+    assert_eq!(Birthday::KEY, "Birthday");
+    assert_eq!(PaginatedPost::KEY, "PaginatedPost");
+    assert_eq!(User::KEY, "User");
+}
+
+#[test]
+fn todo_defaults_and_camel_case_wire_form() {
+    assert_eq!(
+        Todo::default(),
+        Todo { id: 0, user_id: 0, title: String::new(), completed: false }
+    );
+    let todo: Todo = serde_json::from_str(r#"{"userId": 3, "id": 5, "title": "x", "completed": true}"#).unwrap();
+    assert_eq!(todo.user_id, 3);
+    assert_eq!(todo.pk(), Some(Pk::from("5")));
+    let partial: Todo = serde_json::from_str(r#"{"id": 6}"#).unwrap();
+    assert_eq!(partial, Todo { id: 6, ..Todo::default() });
+}
+
+#[test]
+fn profile_id_arrives_as_a_string_and_is_held_as_a_number() {
+    let profile: Profile = serde_json::from_str(r#"{"id": "42", "img": "a.png", "fullName": "Ada", "bio": "b"}"#).unwrap();
+    assert_eq!(profile.id, Some(42));
+    assert_eq!(profile.full_name, "Ada");
+    assert_eq!(profile.pk(), Some(Pk::from(42u64)));
+    assert_eq!(Profile::default().id, None);
+    assert_eq!(Profile::default().pk(), None);
+    let wire = serde_json::to_value(&profile).unwrap();
+    assert_eq!(wire["id"], "42");
+}
+
+#[test]
+fn comment_body_keeps_its_newlines() {
+    let text = r#"[{"postId": 1, "id": 1, "name": "n", "email": "e@x", "body": "line one\nline two\n\nline four"}]"#;
+    let mut store = Store::new();
+    store.set_json::<Vec<Rc<Comment>>>("GET /comments", text, at(1)).unwrap();
+    let comments = store.read::<Vec<Rc<Comment>>>("GET /comments").into_value().unwrap();
+    assert_eq!(comments[0].body, "line one\nline two\n\nline four");
+    assert_eq!(comments[0].body.lines().count(), 4);
+}
+
+#[test]
+fn birthday_date_is_a_date_time_defaulting_to_now() {
+    let birthday: Birthday =
+        serde_json::from_str(r#"{"id": "b1", "name": "Ada", "date": "1815-12-10T00:00:00Z"}"#).unwrap();
+    assert_eq!(birthday.date, Utc.with_ymd_and_hms(1815, 12, 10, 0, 0, 0).unwrap());
+    assert_eq!(birthday.pk(), Some(Pk::from("b1")));
+
+    let before = Utc::now();
+    let undated: Birthday = serde_json::from_str(r#"{"id": "b2"}"#).unwrap();
+    assert!(undated.date >= before && undated.date <= Utc::now());
+    assert_eq!(Birthday::default().id, None);
+
+    let err = restcache::from_json::<Rc<Birthday>>(r#"{"id": "b3", "date": "not a date"}"#).unwrap_err();
+    assert_eq!(err.entity(), Some("Birthday"));
+    assert_eq!(err.path().unwrap().to_string(), "date");
+}
+
+#[test]
+fn paginated_post_id_may_be_null_but_cannot_be_stored_without_one() {
+    let post: PaginatedPost = serde_json::from_str(r#"{"id": null, "title": "t"}"#).unwrap();
+    assert_eq!(post.id, None);
+    assert_eq!(PaginatedPost::default(), PaginatedPost { id: None, title: String::new(), content: String::new() });
+
+    let mut store = Store::new();
+    let err = store.set_json::<Rc<PaginatedPost>>("GET /post?page=1", r#"{"id": null, "title": "t"}"#, at(1)).unwrap_err();
+    assert!(matches!(err, SchemaError::MissingPk { entity: "PaginatedPost", field: "id", .. }), "{err}");
+}
+
+#[test]
+fn user_is_identified_by_its_numeric_id() {
+    let mut store = Store::new();
+    store.set_json::<Rc<User>>("POST /current_user/", r#"{"id": 9, "username": "ada"}"#, at(1)).unwrap();
+    let by_number = store.get_entity::<User>(9u64).into_value().unwrap();
+    let by_string = store.get_entity::<User>("9").into_value().unwrap();
+    assert!(Rc::ptr_eq(&by_number, &by_string));
+    assert_eq!(by_number.username, "ada");
+}
+
+#[test]
+fn a_number_and_its_string_form_name_one_record() {
+    // Profile 42 arrives once with a numeric pk, once as the string "42".
+    let mut store = Store::new();
+    store.set_json::<Rc<Profile>>("a", r#"{"id": 42, "fullName": "old"}"#, at(1)).unwrap();
+    store.set_json::<Rc<Profile>>("b", r#"{"id": "42", "fullName": "new"}"#, at(2)).unwrap();
+    assert_eq!(store.entity_count("Profile"), 1);
+    let a = store.read::<Rc<Profile>>("a").into_value().unwrap();
+    assert_eq!(a.full_name, "new");
+}
+
+#[test]
+fn serde_deserialize_with_composes() {
+    fn upper<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        String::deserialize(d).map(|s| s.to_uppercase())
+    }
+    #[derive(Entity, Clone, Debug, Default, Deserialize)]
+    struct Tag {
+        #[entity(pk)]
+        #[serde(rename = "tagName", deserialize_with = "upper")]
+        name: String,
+        #[serde(default)]
+        uses: u32,
+    }
+    let mut store = Store::new();
+    store.set_json::<Vec<Rc<Tag>>>("tags", r#"[{"tagName": "rust"}]"#, at(1)).unwrap();
+    let tag = store.get_entity::<Tag>("RUST").into_value().unwrap();
+    assert_eq!(tag.uses, 0);
+    let err = restcache::from_json::<Vec<Rc<Tag>>>(r#"[{"tagName": 5}]"#).unwrap_err();
+    assert_eq!(err.path().unwrap().to_string(), "[0].tagName");
+}
