@@ -35,6 +35,7 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
     let normalize = normalize_fields(input);
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
+    let same = same_fields(input);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::restcache::Entity for #ident #ty_generics #where_clause {
@@ -60,6 +61,10 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
                 #denormalize
             }
 
+            fn same_nested(&self, other: &Self) -> bool {
+                #same
+            }
+
             fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
                 #entity_at
                 ::restcache::__private::Some(#key)
@@ -74,6 +79,7 @@ fn schema(input: &Input) -> TokenStream {
     let normalize = normalize_fields(input);
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
+    let same = same_fields(input);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
@@ -89,6 +95,10 @@ fn schema(input: &Input) -> TokenStream {
                 cx: &mut ::restcache::Denormalizer<'_, '_>,
             ) -> ::restcache::Denorm<Self> {
                 #denormalize
+            }
+
+            fn same_entities(&self, other: &Self) -> bool {
+                #same
             }
 
             fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
@@ -143,6 +153,20 @@ fn denormalize_fields(input: &Input) -> TokenStream {
     }
 }
 
+/// Whether every nested field holds the same entities as `other`'s.
+fn same_fields(input: &Input) -> TokenStream {
+    let checks = input.nested().map(|field| {
+        let (member, ty) = (field.ident, field.ty);
+        quote_spanned! {ty.span()=>
+            && <#ty as ::restcache::Schema>::same_entities(&self.#member, &other.#member)
+        }
+    });
+    quote! {
+        let _ = other;
+        true #(#checks)*
+    }
+}
+
 /// Follows `path` into the nested field it starts with.
 fn entity_at_fields(input: &Input) -> TokenStream {
     let steps = input.nested().map(|field| {
@@ -188,6 +212,9 @@ fn fallback(input: &Input) -> TokenStream {
                 }
                 fn denormalize(&self, _: &mut ::restcache::Denormalizer<'_, '_>) -> ::restcache::Denorm<Self> {
                     ::restcache::Denorm::Same
+                }
+                fn same_entities(&self, _: &Self) -> bool {
+                    true
                 }
                 fn entity_at(_: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
                     ::restcache::__private::None

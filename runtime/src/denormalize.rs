@@ -9,7 +9,7 @@ use crate::memo::{EntityMemo, MemoState, ResultMemo};
 use crate::pk::Pk;
 use crate::schema::Schema;
 use crate::store::{Read, STAMPS, Store};
-use crate::table::{Dep, Deps};
+use crate::table::Dep;
 
 /// How a value compares with the store.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,8 +23,8 @@ pub enum Denorm<T> {
 }
 
 /// The state of one read, handed to [`Schema::denormalize`](crate::Schema::denormalize):
-/// the entity references of the value being walked, in the order its
-/// schema visits them.
+/// the entity references of the stored value being walked, in the order
+/// its schema visits them.
 pub struct Denormalizer<'r, 's> {
     reader: &'r mut Reader<'s>,
     input: &'r [Dep],
@@ -37,22 +37,7 @@ impl Denormalizer<'_, '_> {
     pub(crate) fn entity<E: Entity>(&mut self) -> Option<Rc<E>> {
         let dep = *self.input.get(self.next)?;
         self.next += 1;
-        let current = self.reader.entity::<E>(dep)?;
-        if self.reader.memo.is_some() {
-            self.reader.out.push(dep);
-        }
-        Some(current)
-    }
-
-    /// Where the references recorded so far end; [`rewind`](Self::rewind)
-    /// forgets what a value recorded after it when the value is dropped.
-    pub(crate) fn mark(&self) -> usize {
-        self.reader.out.len()
-    }
-
-    /// Forgets the references recorded since `mark`.
-    pub(crate) fn rewind(&mut self, mark: usize) {
-        self.reader.out.truncate(mark);
+        self.reader.entity::<E>(dep)
     }
 }
 
@@ -60,9 +45,7 @@ impl Denormalizer<'_, '_> {
 pub(crate) struct Reader<'s> {
     store: &'s Store,
     memo: Option<&'s mut MemoState>,
-    /// Entity references of the values being rebuilt, innermost last.
-    out: Vec<Dep>,
-    /// Stamps of the tables the innermost value being read touched.
+    /// Stamps of the tables the value being read touched so far.
     mask: u64,
 }
 
@@ -70,14 +53,34 @@ fn stamp_bit(table: u32) -> u64 {
     1 << (table as usize % STAMPS)
 }
 
+/// The output of a walk over the stored value `stored`: the previous
+/// output when it holds the same entities (so it keeps its identity), else
+/// the stored value or the rebuilt one.
+fn settle<T>(
+    outcome: Denorm<T>,
+    stored: &Rc<T>,
+    previous: Option<Rc<T>>,
+    same: impl Fn(&T, &T) -> bool,
+) -> Option<Rc<T>> {
+    let fresh = match outcome {
+        Denorm::Missing => return None,
+        Denorm::Same => {
+            if let Some(previous) = previous.filter(|p| Rc::ptr_eq(p, stored) || same(p, stored)) {
+                return Some(previous);
+            }
+            return Some(Rc::clone(stored));
+        }
+        Denorm::Changed(value) => value,
+    };
+    match previous {
+        Some(previous) if same(&previous, &fresh) => Some(previous),
+        _ => Some(Rc::new(fresh)),
+    }
+}
+
 impl<'s> Reader<'s> {
     pub fn new(store: &'s Store, memo: Option<&'s mut MemoState>) -> Self {
-        Reader {
-            store,
-            memo,
-            out: Vec::new(),
-            mask: 0,
-        }
+        Reader { store, memo, mask: 0 }
     }
 
     /// Whether nothing a value stamped `(mask, at)` depends on was written
@@ -97,26 +100,23 @@ impl<'s> Reader<'s> {
         true
     }
 
-    /// Walks `base` (whose references are `deps`) against the store.
-    /// Returns the outcome, the references of the outcome and the stamps it
-    /// touched.
+    /// Runs `denormalize` over a stored value whose references are `deps`;
+    /// returns its outcome and the stamps of every table it touched.
     fn walk<T>(
         &mut self,
         deps: &[Dep],
         own: u64,
         denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> Denorm<T>,
-    ) -> (Denorm<T>, Deps, u64) {
-        let start = self.out.len();
+    ) -> (Denorm<T>, u64) {
         let outer = std::mem::replace(&mut self.mask, own);
         let outcome = denormalize(&mut Denormalizer {
             reader: self,
             input: deps,
             next: 0,
         });
-        let out = self.out.drain(start..).collect();
         let mask = std::mem::replace(&mut self.mask, outer);
         self.mask |= mask;
-        (outcome, out, mask)
+        (outcome, mask)
     }
 
     /// The current copy of the record at `dep`, nested entities joined.
@@ -129,43 +129,30 @@ impl<'s> Reader<'s> {
             return Some(Rc::clone(record));
         }
         let Some(memo) = self.memo.as_deref_mut() else {
-            let (outcome, _, _) = self.walk(&slot.deps, 0, |cx| record.denormalize_nested(cx));
-            return match outcome {
-                Denorm::Same => Some(Rc::clone(record)),
-                Denorm::Changed(value) => Some(Rc::new(value)),
-                Denorm::Missing => None,
-            };
+            let (outcome, _) = self.walk(&slot.deps, 0, |cx| record.denormalize_nested(cx));
+            return settle(outcome, record, None, E::same_nested);
         };
-        let remembered = memo.entities::<E>(dep.table).take(dep.slot);
-        if let Some(entry) = &remembered {
-            if entry.version == slot.version && self.fresh(entry.mask, entry.at) {
-                let output = Rc::clone(&entry.output);
-                self.mask |= entry.mask;
-                self.memo_mut().entities::<E>(dep.table).put(dep.slot, remembered);
-                return Some(output);
+        let previous = memo
+            .entities::<E>(dep.table)
+            .get(dep.slot)
+            .filter(|entry| entry.version == slot.version)
+            .map(|entry| (Rc::clone(&entry.output), entry.mask, entry.at));
+        if let Some((output, mask, at)) = &previous {
+            if self.fresh(*mask, *at) {
+                self.mask |= mask;
+                return Some(Rc::clone(output));
             }
         }
-        // Rebuild from the last output when only nested entities changed,
-        // so that what did not change keeps its identity.
-        let (base, deps) = match &remembered {
-            Some(entry) if entry.version == slot.version => (&entry.output, &entry.deps[..]),
-            _ => (record, &slot.deps[..]),
-        };
-        let (outcome, out, mask) = self.walk(deps, stamp_bit(dep.table), |cx| base.denormalize_nested(cx));
-        let output = match outcome {
-            Denorm::Same => Rc::clone(base),
-            Denorm::Changed(value) => Rc::new(value),
-            Denorm::Missing => return None,
-        };
-        let entry = EntityMemo {
-            output: Rc::clone(&output),
-            deps: out,
+        let (outcome, mask) = self.walk(&slot.deps, stamp_bit(dep.table), |cx| record.denormalize_nested(cx));
+        let output = settle(outcome, record, previous.map(|p| p.0), E::same_nested);
+        let entry = output.as_ref().map(|output| EntityMemo {
+            output: Rc::clone(output),
             version: slot.version,
             mask,
             at: store.clock,
-        };
-        self.memo_mut().entities::<E>(dep.table).put(dep.slot, Some(entry));
-        Some(output)
+        });
+        self.memo_mut().entities::<E>(dep.table).put(dep.slot, entry);
+        output
     }
 
     fn memo_mut(&mut self) -> &mut MemoState {
@@ -174,10 +161,10 @@ impl<'s> Reader<'s> {
 
     /// One record by pk.
     pub fn entity_by_pk<E: Entity>(mut self, pk: Option<Pk>) -> Read<E> {
-        let Some(dep) = pk.and_then(|pk| self.store.locate::<E>(&pk)) else {
+        let store = self.store;
+        let Some(dep) = pk.and_then(|pk| store.locate::<E>(&pk)) else {
             return Read::Absent;
         };
-        let store = self.store;
         let Some(slot) = store.table::<E>(dep.table).and_then(|t| t.slots.get(dep.slot as usize)) else {
             return Read::Absent;
         };
@@ -197,48 +184,38 @@ impl<'s> Reader<'s> {
             return Read::Invalid;
         };
         let Some(memo) = self.memo.as_deref_mut() else {
-            let (outcome, _, _) = self.walk(&slot.deps, 0, |cx| stored.denormalize(cx));
-            return match outcome {
-                Denorm::Same => Read::Found(stored, slot.meta),
-                Denorm::Changed(value) => Read::Found(Rc::new(value), slot.meta),
-                Denorm::Missing => Read::Invalid,
+            let (outcome, _) = self.walk(&slot.deps, 0, |cx| stored.denormalize(cx));
+            return match settle(outcome, &stored, None, S::same_entities) {
+                Some(value) => Read::Found(value, slot.meta),
+                None => Read::Invalid,
             };
         };
-        let remembered = memo.results.remove_entry(key);
-        let previous = remembered.as_ref().and_then(|(_, entry)| {
-            let output = Rc::clone(&entry.output).downcast::<S>().ok()?;
-            (entry.version == slot.version).then_some((output, entry))
-        });
-        if let Some((output, entry)) = &previous {
-            if self.fresh(entry.mask, entry.at) {
-                let output = Rc::clone(output);
-                if let Some((key, entry)) = remembered {
-                    self.memo_mut().results.insert(key, entry);
-                }
-                return Read::Found(output, slot.meta);
+        let previous = memo
+            .results
+            .get(key)
+            .filter(|entry| entry.version == slot.version)
+            .and_then(|entry| Some((Rc::clone(&entry.output).downcast::<S>().ok()?, entry.mask, entry.at)));
+        if let Some((output, mask, at)) = &previous {
+            if self.fresh(*mask, *at) {
+                return Read::Found(Rc::clone(output), slot.meta);
             }
         }
-        // Rebuild from the last output when only entities changed, so that
-        // what did not change keeps its identity.
-        let (base, deps) = match &previous {
-            Some((output, entry)) => (Rc::clone(output), &entry.deps[..]),
-            None => (stored, &slot.deps[..]),
-        };
-        let (outcome, out, mask) = self.walk(deps, 0, |cx| base.denormalize(cx));
-        let output = match outcome {
-            Denorm::Same => base,
-            Denorm::Changed(value) => Rc::new(value),
-            Denorm::Missing => return Read::Invalid,
+        let (outcome, mask) = self.walk(&slot.deps, 0, |cx| stored.denormalize(cx));
+        let Some(output) = settle(outcome, &stored, previous.map(|p| p.0), S::same_entities) else {
+            self.memo_mut().results.remove(key);
+            return Read::Invalid;
         };
         let entry = ResultMemo {
             output: Rc::clone(&output) as Rc<dyn Any>,
-            deps: out,
             version: slot.version,
             mask,
             at: store.clock,
         };
-        let key = remembered.map_or_else(|| key.to_owned(), |(key, _)| key);
-        self.memo_mut().results.insert(key, entry);
+        let results = &mut self.memo_mut().results;
+        match results.get_mut(key) {
+            Some(existing) => *existing = entry,
+            None => drop(results.insert(key.to_owned(), entry)),
+        }
         Read::Found(output, slot.meta)
     }
 }

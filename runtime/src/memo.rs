@@ -10,13 +10,10 @@ use crate::entity::Entity;
 use crate::pk::PkValue;
 use crate::schema::Schema;
 use crate::store::{Read, Store};
-use crate::table::Deps;
 
 /// The last output of one record with nested entities.
 pub(crate) struct EntityMemo<E> {
     pub output: Rc<E>,
-    /// The entity references of `output`.
-    pub deps: Deps,
     /// The slot version `output` was built from.
     pub version: u64,
     /// Stamps of every table `output` depends on.
@@ -29,7 +26,6 @@ pub(crate) struct EntityMemo<E> {
 pub(crate) struct ResultMemo {
     /// An `Rc<S>` of the result's schema.
     pub output: Rc<dyn Any>,
-    pub deps: Deps,
     pub version: u64,
     pub mask: u64,
     pub at: u64,
@@ -39,8 +35,8 @@ pub(crate) struct ResultMemo {
 pub(crate) struct EntityMemos<E>(Vec<Option<EntityMemo<E>>>);
 
 impl<E> EntityMemos<E> {
-    pub fn take(&mut self, slot: u32) -> Option<EntityMemo<E>> {
-        self.0.get_mut(slot as usize).and_then(Option::take)
+    pub fn get(&self, slot: u32) -> Option<&EntityMemo<E>> {
+        self.0.get(slot as usize).and_then(Option::as_ref)
     }
 
     pub fn put(&mut self, slot: u32, entry: Option<EntityMemo<E>>) {

@@ -58,6 +58,11 @@ pub trait Schema: Clone + 'static {
     /// to date with the store.
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self>;
 
+    /// Whether `self` and `other`, two reads of one stored value, hold the
+    /// very same entity allocations (what is not an entity comes from the
+    /// stored value in both). A memo keeps its last output when this holds.
+    fn same_entities(&self, other: &Self) -> bool;
+
     /// The key of the innermost entity at `path` inside a value of this
     /// schema, if any (for error reports).
     fn entity_at(path: &[Segment]) -> Option<&'static str>;
@@ -74,6 +79,10 @@ impl<E: Entity> Schema for Rc<E> {
             Some(current) => Denorm::Changed(current),
             None => Denorm::Missing,
         }
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        Rc::ptr_eq(self, other)
     }
 
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
@@ -93,7 +102,6 @@ impl<S: Schema> Schema for Vec<S> {
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
         let mut rebuilt: Option<Vec<S>> = None;
         for (index, item) in self.iter().enumerate() {
-            let mark = cx.mark();
             let outcome = item.denormalize(cx);
             if rebuilt.is_none() && matches!(outcome, Denorm::Same) {
                 continue;
@@ -106,10 +114,14 @@ impl<S: Schema> Schema for Vec<S> {
             match outcome {
                 Denorm::Same => list.push(item.clone()),
                 Denorm::Changed(value) => list.push(value),
-                Denorm::Missing => cx.rewind(mark),
+                Denorm::Missing => {}
             }
         }
         rebuilt.map_or(Denorm::Same, Denorm::Changed)
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_entities(b))
     }
 
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
@@ -130,14 +142,18 @@ impl<S: Schema> Schema for Option<S> {
 
     /// A value whose entity is gone becomes `None`.
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
-        let mark = cx.mark();
         match self.as_ref().map(|value| value.denormalize(cx)) {
             None | Some(Denorm::Same) => Denorm::Same,
             Some(Denorm::Changed(value)) => Denorm::Changed(Some(value)),
-            Some(Denorm::Missing) => {
-                cx.rewind(mark);
-                Denorm::Changed(None)
-            }
+            Some(Denorm::Missing) => Denorm::Changed(None),
+        }
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Some(a), Some(b)) => a.same_entities(b),
+            (None, None) => true,
+            _ => false,
         }
     }
 
@@ -167,11 +183,7 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
         let mut changed = false;
         let mut outcomes = Vec::with_capacity(keys.len());
         for key in keys {
-            let mark = cx.mark();
             let outcome = self[key].denormalize(cx);
-            if matches!(outcome, Denorm::Missing) {
-                cx.rewind(mark);
-            }
             changed |= !matches!(outcome, Denorm::Same);
             outcomes.push((key, outcome));
         }
@@ -187,6 +199,11 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
             }
         }
         Denorm::Changed(rebuilt)
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self.iter().all(|(key, a)| other.get(key).is_some_and(|b| a.same_entities(b)))
     }
 
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
