@@ -1,1 +1,136 @@
-fn main() {}
+//! Normalize / denormalize benchmarks on the fixture of `../shared/bench`,
+//! named as its README lists so `../shared/bench/compare.py` can put them
+//! beside the JavaScript reference.
+//!
+//!     cargo bench --bench normalize
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use restcache::prelude::*;
+
+#[path = "fixture.rs"]
+mod fixture;
+
+use fixture::{Project, Projects, Todo, Todos};
+
+const PROJECTS: &str = "GET /projects";
+const TODOS: &str = "GET /todos";
+
+fn meta(ms: u64) -> Meta {
+    Meta::fetched(Timestamp::from_millis(ms), Timestamp::from_millis(ms), Duration::from_secs(60))
+}
+
+/// Freshly parsed input, as a response handed to the store would be.
+fn parsed<T: serde::de::DeserializeOwned>(text: &str) -> T {
+    serde_json::from_str(text).expect("the fixture parses")
+}
+
+fn bench(c: &mut Criterion) {
+    let (projects_text, todos_text) = fixture::texts();
+
+    let mut store = Store::new();
+    store.set(PROJECTS, parsed::<Projects>(&projects_text), meta(1)).unwrap();
+    store.set(TODOS, parsed::<Todos>(&todos_text), meta(1)).unwrap();
+    sanity(&store);
+
+    c.bench_function("parse_projects_1000", |b| {
+        b.iter_with_large_drop(|| parsed::<Projects>(black_box(&projects_text)))
+    });
+    c.bench_function("parse_normalize_projects_1000", |b| {
+        b.iter_batched(
+            Store::new,
+            |mut store| {
+                store.set_json::<Projects>(PROJECTS, black_box(&projects_text), meta(1)).unwrap();
+                store
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
+    normalize_cases::<Projects>(c, "projects_1000", PROJECTS, &projects_text, &store);
+    normalize_cases::<Todos>(c, "todos_10000", TODOS, &todos_text, &store);
+    denormalize_cases::<Projects>(c, "projects_1000", PROJECTS, &store);
+    denormalize_cases::<Todos>(c, "todos_10000", TODOS, &store);
+    entity_cases::<Project>(c, "project", "project-502", &store);
+    entity_cases::<Todo>(c, "todo", "5000", &store);
+}
+
+fn normalize_cases<S: Schema + serde::de::DeserializeOwned>(
+    c: &mut Criterion,
+    name: &str,
+    key: &str,
+    text: &str,
+    populated: &Store,
+) {
+    c.bench_function(&format!("normalize_{name}"), |b| {
+        b.iter_batched(
+            || (parsed::<S>(text), Store::new()),
+            |(value, mut store)| {
+                store.set(key, value, meta(1)).unwrap();
+                store
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    c.bench_function(&format!("normalize_{name}_into_store"), |b| {
+        b.iter_batched(
+            || (parsed::<S>(text), populated.clone()),
+            |(value, mut store)| {
+                store.set(key, value, meta(2)).unwrap();
+                store
+            },
+            BatchSize::LargeInput,
+        )
+    });
+}
+
+fn denormalize_cases<S: Schema>(c: &mut Criterion, name: &str, key: &str, store: &Store) {
+    c.bench_function(&format!("denormalize_{name}_nocache"), |b| {
+        b.iter(|| store.read::<S>(black_box(key)))
+    });
+    c.bench_function(&format!("denormalize_{name}_memo_cold"), |b| {
+        b.iter_batched(
+            Memo::new,
+            |mut memo| {
+                let read = memo.read::<S>(store, black_box(key));
+                (memo, read)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    let mut memo = Memo::new();
+    let first = memo.read::<S>(store, key).into_value().unwrap();
+    let again = memo.read::<S>(store, key).into_value().unwrap();
+    assert!(std::rc::Rc::ptr_eq(&first, &again), "a warm read returns the same value");
+    c.bench_function(&format!("denormalize_{name}_memo_warm"), |b| {
+        b.iter(|| memo.read::<S>(store, black_box(key)))
+    });
+}
+
+fn entity_cases<E: Entity>(c: &mut Criterion, name: &str, pk: &str, store: &Store) {
+    c.bench_function(&format!("denormalize_entity_{name}_nocache"), |b| {
+        b.iter(|| store.get_entity::<E>(black_box(pk)))
+    });
+    let mut memo = Memo::new();
+    assert!(memo.entity::<E>(store, pk).value().is_some());
+    c.bench_function(&format!("denormalize_entity_{name}_memo_warm"), |b| {
+        b.iter(|| memo.entity::<E>(store, black_box(pk)))
+    });
+}
+
+/// The store holds what the reference's sanity check expects.
+fn sanity(store: &Store) {
+    assert_eq!(store.entity_count("Project"), 1000);
+    assert_eq!(store.entity_count("BuildType"), 3000);
+    assert_eq!(store.entity_count("User"), 50);
+    assert_eq!(store.entity_count("Todo"), 10_000);
+    let p502 = store.get_entity::<Project>("project-502").into_value().unwrap();
+    assert_eq!(p502.build_types.build_type.len(), 3);
+    assert_eq!(p502.build_types.build_type[0].owner.login, "user7");
+    assert_eq!(*store.read::<Projects>(PROJECTS).into_value().unwrap(), fixture::projects(1000));
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -31,6 +31,10 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
     let key = input.key();
     let pk_ident = pk.ident;
     let pk_name = pk_ident.to_string();
+    let pk_ty = pk.ty;
+    let pk_value = quote_spanned! {pk_ty.span()=>
+        <#pk_ty as ::restcache::PkValue>::to_pk(&self.#pk_ident)
+    };
     let has_nested = input.nested().next().is_some();
     let normalize = normalize_fields(input);
     let denormalize = denormalize_fields(input);
@@ -44,7 +48,7 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
             const HAS_NESTED: bool = #has_nested;
 
             fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
-                ::restcache::PkValue::to_pk(&self.#pk_ident)
+                #pk_value
             }
 
             fn normalize_nested(

@@ -107,6 +107,11 @@ impl fmt::Debug for Pk {
 /// assert_eq!(None::<u64>.to_pk(), None);
 /// assert_eq!((-3i64).to_pk().unwrap().to_string(), "-3");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a primary key",
+    label = "not usable as a pk",
+    note = "a pk is an integer, a string, or an `Option` of one (its string form identifies the record)"
+)]
 pub trait PkValue {
     /// The pk this value names, or `None` when it names none.
     fn to_pk(&self) -> Option<Pk>;

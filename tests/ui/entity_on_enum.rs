@@ -1,0 +1,8 @@
+use restcache::prelude::*;
+
+#[derive(Entity, Clone)]
+enum Shape {
+    Circle { id: u64 },
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use restcache::prelude::*;
+
+#[derive(Entity, Clone)]
+struct Reading {
+    id: f64,
+}
+
+fn main() {}

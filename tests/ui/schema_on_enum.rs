@@ -1,0 +1,8 @@
+use restcache::prelude::*;
+
+#[derive(Schema, Clone)]
+enum Page {
+    Empty,
+}
+
+fn main() {}
