@@ -77,8 +77,26 @@ pub struct Fixture {
 }
 
 const WORDS: [&str; 20] = [
-    "lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do",
-    "eiusmod", "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua", "enim",
+    "lorem",
+    "ipsum",
+    "dolor",
+    "sit",
+    "amet",
+    "consectetur",
+    "adipiscing",
+    "elit",
+    "sed",
+    "do",
+    "eiusmod",
+    "tempor",
+    "incididunt",
+    "ut",
+    "labore",
+    "et",
+    "dolore",
+    "magna",
+    "aliqua",
+    "enim",
 ];
 const USERS: usize = 50;
 const BUILD_TYPE_KINDS: [&str; 3] = ["regular", "composite", "deployment"];
@@ -98,7 +116,7 @@ pub fn build_type(i: usize, j: usize) -> BuildType {
         internal_id: format!("bt{}", i * 5 + j),
         name: format!("Build {j} of project {i}"),
         kind: BUILD_TYPE_KINDS[j % 3].to_owned(),
-        paused: (i + j) % 4 == 0,
+        paused: (i + j).is_multiple_of(4),
         project_id: format!("project-{i}"),
         owner: Rc::new(user((i * 3 + j) % USERS)),
     }
@@ -109,8 +127,12 @@ pub fn project(i: usize) -> Project {
         id: format!("project-{i}"),
         internal_id: format!("project{i}"),
         name: format!("Project {i}"),
-        parent_project_id: if i == 0 { "_Root".to_owned() } else { format!("project-{}", (i - 1) / 10) },
-        archived: i % 7 == 0,
+        parent_project_id: if i == 0 {
+            "_Root".to_owned()
+        } else {
+            format!("project-{}", (i - 1) / 10)
+        },
+        archived: i.is_multiple_of(7),
         description: format!("Project {i}: {} {}", WORDS[i % 20], WORDS[(i * 3) % 20]),
         build_types: BuildTypes {
             build_type: (0..i % 5 + 1).map(|j| Rc::new(build_type(i, j))).collect(),
@@ -128,8 +150,14 @@ pub fn todo(i: usize) -> Todo {
     Todo {
         user_id: (i / 100) as u64 + 1,
         id: i as u64 + 1,
-        title: format!("{} {} {} {}", WORDS[i % 20], WORDS[(i * 7) % 20], WORDS[(i * 13) % 20], i + 1),
-        completed: i % 3 == 0,
+        title: format!(
+            "{} {} {} {}",
+            WORDS[i % 20],
+            WORDS[(i * 7) % 20],
+            WORDS[(i * 13) % 20],
+            i + 1
+        ),
+        completed: i.is_multiple_of(3),
     }
 }
 

@@ -19,7 +19,11 @@ const PROJECTS: &str = "GET /projects";
 const TODOS: &str = "GET /todos";
 
 fn meta(ms: u64) -> Meta {
-    Meta::fetched(Timestamp::from_millis(ms), Timestamp::from_millis(ms), Duration::from_secs(60))
+    Meta::fetched(
+        Timestamp::from_millis(ms),
+        Timestamp::from_millis(ms),
+        Duration::from_secs(60),
+    )
 }
 
 /// Freshly parsed input, as a response handed to the store would be.
@@ -31,8 +35,12 @@ fn bench(c: &mut Criterion) {
     let (projects_text, todos_text) = fixture::texts();
 
     let mut store = Store::new();
-    store.set(PROJECTS, parsed::<Projects>(&projects_text), meta(1)).unwrap();
-    store.set(TODOS, parsed::<Todos>(&todos_text), meta(1)).unwrap();
+    store
+        .set(PROJECTS, parsed::<Projects>(&projects_text), meta(1))
+        .unwrap();
+    store
+        .set(TODOS, parsed::<Todos>(&todos_text), meta(1))
+        .unwrap();
     sanity(&store);
 
     c.bench_function("parse_projects_1000", |b| {
@@ -42,7 +50,9 @@ fn bench(c: &mut Criterion) {
         b.iter_batched(
             Store::new,
             |mut store| {
-                store.set_json::<Projects>(PROJECTS, black_box(&projects_text), meta(1)).unwrap();
+                store
+                    .set_json::<Projects>(PROJECTS, black_box(&projects_text), meta(1))
+                    .unwrap();
                 store
             },
             BatchSize::LargeInput,
@@ -103,7 +113,10 @@ fn denormalize_cases<S: Schema>(c: &mut Criterion, name: &str, key: &str, store:
     let mut memo = Memo::new();
     let first = memo.read::<S>(store, key).into_value().unwrap();
     let again = memo.read::<S>(store, key).into_value().unwrap();
-    assert!(std::rc::Rc::ptr_eq(&first, &again), "a warm read returns the same value");
+    assert!(
+        std::rc::Rc::ptr_eq(&first, &again),
+        "a warm read returns the same value"
+    );
     c.bench_function(&format!("denormalize_{name}_memo_warm"), |b| {
         b.iter(|| memo.read::<S>(store, black_box(key)))
     });
@@ -126,10 +139,16 @@ fn sanity(store: &Store) {
     assert_eq!(store.entity_count("BuildType"), 3000);
     assert_eq!(store.entity_count("User"), 50);
     assert_eq!(store.entity_count("Todo"), 10_000);
-    let p502 = store.get_entity::<Project>("project-502").into_value().unwrap();
+    let p502 = store
+        .get_entity::<Project>("project-502")
+        .into_value()
+        .unwrap();
     assert_eq!(p502.build_types.build_type.len(), 3);
     assert_eq!(p502.build_types.build_type[0].owner.login, "user7");
-    assert_eq!(*store.read::<Projects>(PROJECTS).into_value().unwrap(), fixture::projects(1000));
+    assert_eq!(
+        *store.read::<Projects>(PROJECTS).into_value().unwrap(),
+        fixture::projects(1000)
+    );
 }
 
 criterion_group!(benches, bench);

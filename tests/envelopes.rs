@@ -12,14 +12,25 @@ use restcache::prelude::*;
 fn wrapped_detail_and_list_share_their_records() {
     let mut store = Store::new();
     store
-        .set_json::<TodoList>("GET /todos", r#"{"data": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}]}"#, at(1))
+        .set_json::<TodoList>(
+            "GET /todos",
+            r#"{"data": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}]}"#,
+            at(1),
+        )
         .unwrap();
     store
-        .set_json::<TodoDetail>("GET /todos/2", r#"{"data": {"id": 2, "title": "b2", "completed": true}}"#, at(2))
+        .set_json::<TodoDetail>(
+            "GET /todos/2",
+            r#"{"data": {"id": 2, "title": "b2", "completed": true}}"#,
+            at(2),
+        )
         .unwrap();
     assert_eq!(store.entity_count("Todo"), 2);
     let list = store.read::<TodoList>("GET /todos").into_value().unwrap();
-    let detail = store.read::<TodoDetail>("GET /todos/2").into_value().unwrap();
+    let detail = store
+        .read::<TodoDetail>("GET /todos/2")
+        .into_value()
+        .unwrap();
     assert!(Rc::ptr_eq(&list.data[1], &detail.data));
     assert_eq!(list.data[1].title, "b2");
 }
@@ -32,11 +43,19 @@ fn upcoming_birthdays_keep_their_two_lists() {
                              {"id": "2", "name": "Bob", "date": "2026-12-12T00:00:00Z"}]
     }"#;
     let mut store = Store::new();
-    store.set_json::<UpcomingBirthdays>("POST /api/birthdays/upcoming/", text, at(1)).unwrap();
-    let upcoming = store.read::<UpcomingBirthdays>("POST /api/birthdays/upcoming/").into_value().unwrap();
+    store
+        .set_json::<UpcomingBirthdays>("POST /api/birthdays/upcoming/", text, at(1))
+        .unwrap();
+    let upcoming = store
+        .read::<UpcomingBirthdays>("POST /api/birthdays/upcoming/")
+        .into_value()
+        .unwrap();
     assert_eq!(upcoming.within_seven_days.len(), 1);
     assert_eq!(upcoming.within_thirty_days.len(), 2);
-    assert!(Rc::ptr_eq(&upcoming.within_seven_days[0], &upcoming.within_thirty_days[0]));
+    assert!(Rc::ptr_eq(
+        &upcoming.within_seven_days[0],
+        &upcoming.within_thirty_days[0]
+    ));
     assert_eq!(store.entity_count("Birthday"), 2);
 }
 
@@ -45,17 +64,34 @@ fn paginated_posts_keep_their_page_fields() {
     let text = r#"{"results": [{"id": 1, "title": "t1", "content": "c1"}, {"id": 2, "title": "t2", "content": "c2"}],
                    "nextPage": "3", "lastPage": "9"}"#;
     let mut store = Store::new();
-    store.set_json::<PaginatedPosts>("GET /post?page=2", text, at(1)).unwrap();
-    let page = store.read::<PaginatedPosts>("GET /post?page=2").into_value().unwrap();
+    store
+        .set_json::<PaginatedPosts>("GET /post?page=2", text, at(1))
+        .unwrap();
+    let page = store
+        .read::<PaginatedPosts>("GET /post?page=2")
+        .into_value()
+        .unwrap();
     assert_eq!(page.next_page, "3");
     assert_eq!(page.last_page, "9");
-    assert_eq!(page.results.iter().map(|p| p.title.as_str()).collect::<Vec<_>>(), ["t1", "t2"]);
+    assert_eq!(
+        page.results
+            .iter()
+            .map(|p| p.title.as_str())
+            .collect::<Vec<_>>(),
+        ["t1", "t2"]
+    );
 
     // A post invalidated elsewhere leaves the page with its other fields.
     store.invalidate_entity::<PaginatedPost>(1u64, Timestamp::from_millis(2));
-    let page = store.read::<PaginatedPosts>("GET /post?page=2").into_value().unwrap();
+    let page = store
+        .read::<PaginatedPosts>("GET /post?page=2")
+        .into_value()
+        .unwrap();
     assert_eq!(page.results.len(), 1);
-    assert_eq!((page.next_page.as_str(), page.last_page.as_str()), ("3", "9"));
+    assert_eq!(
+        (page.next_page.as_str(), page.last_page.as_str()),
+        ("3", "9")
+    );
 }
 
 #[test]
@@ -68,7 +104,9 @@ fn a_decode_error_in_an_envelope_names_the_innermost_entity() {
     assert_eq!(err.path().unwrap().to_string(), "results[1].title");
 
     // A field of the envelope itself is in no entity.
-    let err = restcache::from_json::<PaginatedPosts>(r#"{"results": [], "nextPage": 3, "lastPage": ""}"#).unwrap_err();
+    let err =
+        restcache::from_json::<PaginatedPosts>(r#"{"results": [], "nextPage": 3, "lastPage": ""}"#)
+            .unwrap_err();
     assert_eq!(err.entity(), None);
     assert_eq!(err.path().unwrap().to_string(), "nextPage");
 }

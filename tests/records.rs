@@ -23,18 +23,32 @@ fn keys_default_to_the_struct_name_or_the_attribute() {
 fn todo_defaults_and_camel_case_wire_form() {
     assert_eq!(
         Todo::default(),
-        Todo { id: 0, user_id: 0, title: String::new(), completed: false }
+        Todo {
+            id: 0,
+            user_id: 0,
+            title: String::new(),
+            completed: false
+        }
     );
-    let todo: Todo = serde_json::from_str(r#"{"userId": 3, "id": 5, "title": "x", "completed": true}"#).unwrap();
+    let todo: Todo =
+        serde_json::from_str(r#"{"userId": 3, "id": 5, "title": "x", "completed": true}"#).unwrap();
     assert_eq!(todo.user_id, 3);
     assert_eq!(todo.pk(), Some(Pk::from("5")));
     let partial: Todo = serde_json::from_str(r#"{"id": 6}"#).unwrap();
-    assert_eq!(partial, Todo { id: 6, ..Todo::default() });
+    assert_eq!(
+        partial,
+        Todo {
+            id: 6,
+            ..Todo::default()
+        }
+    );
 }
 
 #[test]
 fn profile_id_arrives_as_a_string_and_is_held_as_a_number() {
-    let profile: Profile = serde_json::from_str(r#"{"id": "42", "img": "a.png", "fullName": "Ada", "bio": "b"}"#).unwrap();
+    let profile: Profile =
+        serde_json::from_str(r#"{"id": "42", "img": "a.png", "fullName": "Ada", "bio": "b"}"#)
+            .unwrap();
     assert_eq!(profile.id, Some(42));
     assert_eq!(profile.full_name, "Ada");
     assert_eq!(profile.pk(), Some(Pk::from(42u64)));
@@ -48,8 +62,13 @@ fn profile_id_arrives_as_a_string_and_is_held_as_a_number() {
 fn comment_body_keeps_its_newlines() {
     let text = r#"[{"postId": 1, "id": 1, "name": "n", "email": "e@x", "body": "line one\nline two\n\nline four"}]"#;
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Comment>>>("GET /comments", text, at(1)).unwrap();
-    let comments = store.read::<Vec<Rc<Comment>>>("GET /comments").into_value().unwrap();
+    store
+        .set_json::<Vec<Rc<Comment>>>("GET /comments", text, at(1))
+        .unwrap();
+    let comments = store
+        .read::<Vec<Rc<Comment>>>("GET /comments")
+        .into_value()
+        .unwrap();
     assert_eq!(comments[0].body, "line one\nline two\n\nline four");
     assert_eq!(comments[0].body.lines().count(), 4);
 }
@@ -57,8 +76,12 @@ fn comment_body_keeps_its_newlines() {
 #[test]
 fn birthday_date_is_a_date_time_defaulting_to_now() {
     let birthday: Birthday =
-        serde_json::from_str(r#"{"id": "b1", "name": "Ada", "date": "1815-12-10T00:00:00Z"}"#).unwrap();
-    assert_eq!(birthday.date, Utc.with_ymd_and_hms(1815, 12, 10, 0, 0, 0).unwrap());
+        serde_json::from_str(r#"{"id": "b1", "name": "Ada", "date": "1815-12-10T00:00:00Z"}"#)
+            .unwrap();
+    assert_eq!(
+        birthday.date,
+        Utc.with_ymd_and_hms(1815, 12, 10, 0, 0, 0).unwrap()
+    );
     assert_eq!(birthday.pk(), Some(Pk::from("b1")));
 
     let before = Utc::now();
@@ -66,7 +89,8 @@ fn birthday_date_is_a_date_time_defaulting_to_now() {
     assert!(undated.date >= before && undated.date <= Utc::now());
     assert_eq!(Birthday::default().id, None);
 
-    let err = restcache::from_json::<Rc<Birthday>>(r#"{"id": "b3", "date": "not a date"}"#).unwrap_err();
+    let err =
+        restcache::from_json::<Rc<Birthday>>(r#"{"id": "b3", "date": "not a date"}"#).unwrap_err();
     assert_eq!(err.entity(), Some("Birthday"));
     assert_eq!(err.path().unwrap().to_string(), "date");
 }
@@ -75,17 +99,42 @@ fn birthday_date_is_a_date_time_defaulting_to_now() {
 fn paginated_post_id_may_be_null_but_cannot_be_stored_without_one() {
     let post: PaginatedPost = serde_json::from_str(r#"{"id": null, "title": "t"}"#).unwrap();
     assert_eq!(post.id, None);
-    assert_eq!(PaginatedPost::default(), PaginatedPost { id: None, title: String::new(), content: String::new() });
+    assert_eq!(
+        PaginatedPost::default(),
+        PaginatedPost {
+            id: None,
+            title: String::new(),
+            content: String::new()
+        }
+    );
 
     let mut store = Store::new();
-    let err = store.set_json::<Rc<PaginatedPost>>("GET /post?page=1", r#"{"id": null, "title": "t"}"#, at(1)).unwrap_err();
-    assert!(matches!(err, SchemaError::MissingPk { entity: "PaginatedPost", field: "id", .. }), "{err}");
+    let err = store
+        .set_json::<Rc<PaginatedPost>>("GET /post?page=1", r#"{"id": null, "title": "t"}"#, at(1))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SchemaError::MissingPk {
+                entity: "PaginatedPost",
+                field: "id",
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[test]
 fn user_is_identified_by_its_numeric_id() {
     let mut store = Store::new();
-    store.set_json::<Rc<User>>("POST /current_user/", r#"{"id": 9, "username": "ada"}"#, at(1)).unwrap();
+    store
+        .set_json::<Rc<User>>(
+            "POST /current_user/",
+            r#"{"id": 9, "username": "ada"}"#,
+            at(1),
+        )
+        .unwrap();
     let by_number = store.get_entity::<User>(9u64).into_value().unwrap();
     let by_string = store.get_entity::<User>("9").into_value().unwrap();
     assert!(Rc::ptr_eq(&by_number, &by_string));
@@ -96,8 +145,12 @@ fn user_is_identified_by_its_numeric_id() {
 fn a_number_and_its_string_form_name_one_record() {
     // Profile 42 arrives once with a numeric pk, once as the string "42".
     let mut store = Store::new();
-    store.set_json::<Rc<Profile>>("a", r#"{"id": 42, "fullName": "old"}"#, at(1)).unwrap();
-    store.set_json::<Rc<Profile>>("b", r#"{"id": "42", "fullName": "new"}"#, at(2)).unwrap();
+    store
+        .set_json::<Rc<Profile>>("a", r#"{"id": 42, "fullName": "old"}"#, at(1))
+        .unwrap();
+    store
+        .set_json::<Rc<Profile>>("b", r#"{"id": "42", "fullName": "new"}"#, at(2))
+        .unwrap();
     assert_eq!(store.entity_count("Profile"), 1);
     let a = store.read::<Rc<Profile>>("a").into_value().unwrap();
     assert_eq!(a.full_name, "new");
@@ -117,7 +170,9 @@ fn serde_deserialize_with_composes() {
         uses: u32,
     }
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Tag>>>("tags", r#"[{"tagName": "rust"}]"#, at(1)).unwrap();
+    store
+        .set_json::<Vec<Rc<Tag>>>("tags", r#"[{"tagName": "rust"}]"#, at(1))
+        .unwrap();
     let tag = store.get_entity::<Tag>("RUST").into_value().unwrap();
     assert_eq!(tag.uses, 0);
     let err = restcache::from_json::<Vec<Rc<Tag>>>(r#"[{"tagName": 5}]"#).unwrap_err();

@@ -12,17 +12,27 @@ use common::{Todo, at};
 use restcache::prelude::*;
 
 fn todos_json(items: &[(u64, &str)]) -> String {
-    let items: Vec<String> = items.iter().map(|(id, title)| format!(r#"{{"id": {id}, "title": "{title}"}}"#)).collect();
+    let items: Vec<String> = items
+        .iter()
+        .map(|(id, title)| format!(r#"{{"id": {id}, "title": "{title}"}}"#))
+        .collect();
     format!("[{}]", items.join(","))
 }
 
 #[test]
 fn each_record_is_stored_once_and_shared_by_every_result() {
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(1)).unwrap();
-    store.set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "b"}"#, at(1)).unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(1))
+        .unwrap();
+    store
+        .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "b"}"#, at(1))
+        .unwrap();
     assert_eq!(store.entity_count("Todo"), 2);
-    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
+    let list = store
+        .read::<Vec<Rc<Todo>>>("GET /todos")
+        .into_value()
+        .unwrap();
     let one = store.read::<Rc<Todo>>("GET /todos/2").into_value().unwrap();
     assert!(Rc::ptr_eq(&list[1], &one));
 }
@@ -31,15 +41,27 @@ fn each_record_is_stored_once_and_shared_by_every_result() {
 fn the_response_that_started_later_wins_whatever_the_arrival_order() {
     // Newer-started arrives first, older-started arrives last: the newer stays.
     let mut store = Store::new();
-    store.set_json::<Rc<Todo>>("GET /todos/1", r#"{"id": 1, "title": "newer"}"#, at(20)).unwrap();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "older"), (2, "b")]), at(10)).unwrap();
-    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
+    store
+        .set_json::<Rc<Todo>>("GET /todos/1", r#"{"id": 1, "title": "newer"}"#, at(20))
+        .unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "older"), (2, "b")]), at(10))
+        .unwrap();
+    let list = store
+        .read::<Vec<Rc<Todo>>>("GET /todos")
+        .into_value()
+        .unwrap();
     assert_eq!(list[0].title, "newer");
     assert_eq!(list[1].title, "b");
-    assert_eq!(store.entity_meta::<Todo>(1u64).unwrap().fetched_at, Timestamp::from_millis(20));
+    assert_eq!(
+        store.entity_meta::<Todo>(1u64).unwrap().fetched_at,
+        Timestamp::from_millis(20)
+    );
 
     // In arrival order the later-started one simply replaces.
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "newest")]), at(30)).unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "newest")]), at(30))
+        .unwrap();
     let one = store.read::<Rc<Todo>>("GET /todos/1").into_value().unwrap();
     assert_eq!(one.title, "newest");
 }
@@ -47,34 +69,68 @@ fn the_response_that_started_later_wins_whatever_the_arrival_order() {
 #[test]
 fn an_older_result_does_not_replace_a_newer_one_under_the_same_key() {
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(20)).unwrap();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(3, "c")]), at(10)).unwrap();
-    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(20))
+        .unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(3, "c")]), at(10))
+        .unwrap();
+    let list = store
+        .read::<Vec<Rc<Todo>>>("GET /todos")
+        .into_value()
+        .unwrap();
     assert_eq!(list.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 2]);
-    assert_eq!(store.result_meta("GET /todos").unwrap().fetched_at, Timestamp::from_millis(20));
+    assert_eq!(
+        store.result_meta("GET /todos").unwrap().fetched_at,
+        Timestamp::from_millis(20)
+    );
 }
 
 #[test]
 fn invalidating_drops_a_record_from_lists_and_makes_direct_reads_invalid() {
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b"), (3, "c")]), at(1)).unwrap();
-    store.set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "b"}"#, at(1)).unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>(
+            "GET /todos",
+            &todos_json(&[(1, "a"), (2, "b"), (3, "c")]),
+            at(1),
+        )
+        .unwrap();
+    store
+        .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "b"}"#, at(1))
+        .unwrap();
     assert!(store.invalidate_entity::<Todo>(2u64, Timestamp::from_millis(5)));
     assert!(!store.invalidate_entity::<Todo>(99u64, Timestamp::from_millis(5)));
 
-    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
+    let list = store
+        .read::<Vec<Rc<Todo>>>("GET /todos")
+        .into_value()
+        .unwrap();
     assert_eq!(list.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 3]);
-    assert!(matches!(store.read::<Rc<Todo>>("GET /todos/2"), Read::Invalid));
+    assert!(matches!(
+        store.read::<Rc<Todo>>("GET /todos/2"),
+        Read::Invalid
+    ));
     assert!(matches!(store.get_entity::<Todo>(2u64), Read::Invalid));
     assert_eq!(store.entity_count("Todo"), 2);
 
     // A response that started before the invalidation does not bring it back...
-    store.set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "stale"}"#, at(4)).unwrap();
+    store
+        .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "stale"}"#, at(4))
+        .unwrap();
     assert!(matches!(store.get_entity::<Todo>(2u64), Read::Invalid));
     // ...one that started after it does, and every list shows it again.
-    store.set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "back"}"#, at(6)).unwrap();
-    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
-    assert_eq!(list.iter().map(|t| t.title.as_str()).collect::<Vec<_>>(), ["a", "back", "c"]);
+    store
+        .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "back"}"#, at(6))
+        .unwrap();
+    let list = store
+        .read::<Vec<Rc<Todo>>>("GET /todos")
+        .into_value()
+        .unwrap();
+    assert_eq!(
+        list.iter().map(|t| t.title.as_str()).collect::<Vec<_>>(),
+        ["a", "back", "c"]
+    );
 }
 
 #[test]
@@ -82,23 +138,41 @@ fn entities_nested_three_levels_are_split_out_and_joined_back() {
     use fixture::{BuildType, Project, Projects, User};
     let mut store = Store::new();
     let text = serde_json::to_string(&fixture::projects(20)).unwrap();
-    store.set_json::<Projects>("GET /projects", &text, at(1)).unwrap();
+    store
+        .set_json::<Projects>("GET /projects", &text, at(1))
+        .unwrap();
     assert_eq!(store.entity_count("Project"), 20);
-    assert_eq!(store.entity_count("BuildType"), (0..20).map(|i| i % 5 + 1).sum::<usize>());
-    let owners: std::collections::HashSet<usize> =
-        (0..20).flat_map(|i| (0..i % 5 + 1).map(move |j| (i * 3 + j) % 50)).collect();
+    assert_eq!(
+        store.entity_count("BuildType"),
+        (0..20).map(|i| i % 5 + 1).sum::<usize>()
+    );
+    let owners: std::collections::HashSet<usize> = (0..20)
+        .flat_map(|i| (0..i % 5 + 1).map(move |j| (i * 3 + j) % 50))
+        .collect();
     assert_eq!(store.entity_count("User"), owners.len());
 
     // The read rebuilds the response exactly.
-    let read = store.read::<Projects>("GET /projects").into_value().unwrap();
+    let read = store
+        .read::<Projects>("GET /projects")
+        .into_value()
+        .unwrap();
     assert_eq!(*read, fixture::projects(20));
 
     // One user changes: every build type it owns shows it, through every project.
     let owner = read.project[3].build_types.build_type[0].owner.clone();
     store
-        .set_entity(User { name: "Renamed".into(), ..(*owner).clone() }, at(2))
+        .set_entity(
+            User {
+                name: "Renamed".into(),
+                ..(*owner).clone()
+            },
+            at(2),
+        )
         .unwrap();
-    let read = store.read::<Projects>("GET /projects").into_value().unwrap();
+    let read = store
+        .read::<Projects>("GET /projects")
+        .into_value()
+        .unwrap();
     let owned: Vec<&Rc<BuildType>> = read
         .project
         .iter()
@@ -107,20 +181,34 @@ fn entities_nested_three_levels_are_split_out_and_joined_back() {
         .collect();
     assert!(!owned.is_empty());
     assert!(owned.iter().all(|bt| bt.owner.name == "Renamed"));
-    let direct = store.get_entity::<Project>("project-3").into_value().unwrap();
+    let direct = store
+        .get_entity::<Project>("project-3")
+        .into_value()
+        .unwrap();
     assert_eq!(direct.build_types.build_type[0].owner.name, "Renamed");
-    assert!(matches!(store.get_entity::<Project>("project-99"), Read::Absent));
+    assert!(matches!(
+        store.get_entity::<Project>("project-99"),
+        Read::Absent
+    ));
 }
 
 #[test]
 fn a_record_whose_required_nested_entity_is_gone_is_invalid() {
     use fixture::{BuildType, Projects, User};
     let mut store = Store::new();
-    store.set("GET /projects", fixture::projects(3), at(1)).unwrap();
+    store
+        .set("GET /projects", fixture::projects(3), at(1))
+        .unwrap();
     // project-0_bt0 is owned by user 1.
     store.invalidate_entity::<User>(1u64, Timestamp::from_millis(2));
-    assert!(matches!(store.get_entity::<BuildType>("project-0_bt0"), Read::Invalid));
-    let read = store.read::<Projects>("GET /projects").into_value().unwrap();
+    assert!(matches!(
+        store.get_entity::<BuildType>("project-0_bt0"),
+        Read::Invalid
+    ));
+    let read = store
+        .read::<Projects>("GET /projects")
+        .into_value()
+        .unwrap();
     assert!(read.project[0].build_types.build_type.is_empty());
     assert_eq!(read.project[1].build_types.build_type.len(), 2);
 }
@@ -136,7 +224,10 @@ fn optional_and_map_fields_hold_entities_too() {
         by_role: HashMap<String, Rc<Todo>>,
     }
     let mut store = Store::new();
-    let err = restcache::from_json::<Rc<Team>>(r#"{"id": 1, "lead": null, "by_role": {"x": {"id": "1"}}}"#).unwrap_err();
+    let err = restcache::from_json::<Rc<Team>>(
+        r#"{"id": 1, "lead": null, "by_role": {"x": {"id": "1"}}}"#,
+    )
+    .unwrap_err();
     assert_eq!(err.entity(), Some("Todo"));
     assert_eq!(err.path().unwrap().to_string(), "by_role.x.id");
     let text = r#"{"id": 1, "lead": {"id": 10, "title": "lead"}, "by_role": {"b": {"id": 11}, "a": {"id": 12}, "c": {"id": 10}}}"#;
@@ -154,7 +245,16 @@ fn optional_and_map_fields_hold_entities_too() {
     assert_eq!(roles, ["a", "b"]);
 
     // The rebuilt map still lines up with the store after another change.
-    store.set_entity(Todo { id: 11, title: "b2".into(), ..Todo::default() }, at(3)).unwrap();
+    store
+        .set_entity(
+            Todo {
+                id: 11,
+                title: "b2".into(),
+                ..Todo::default()
+            },
+            at(3),
+        )
+        .unwrap();
     let team = memo.read::<Rc<Team>>(&store, "team").into_value().unwrap();
     assert_eq!(team.by_role["b"].title, "b2");
     assert_eq!(team.by_role["a"].id, 12);
@@ -164,9 +264,16 @@ fn optional_and_map_fields_hold_entities_too() {
 fn the_first_copy_of_a_record_in_one_response_is_the_one_kept() {
     let mut store = Store::new();
     store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "first"), (2, "b"), (1, "second")]), at(1))
+        .set_json::<Vec<Rc<Todo>>>(
+            "GET /todos",
+            &todos_json(&[(1, "first"), (2, "b"), (1, "second")]),
+            at(1),
+        )
         .unwrap();
-    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
+    let list = store
+        .read::<Vec<Rc<Todo>>>("GET /todos")
+        .into_value()
+        .unwrap();
     assert_eq!(list.len(), 3);
     assert!(Rc::ptr_eq(&list[0], &list[2]));
     assert_eq!(list[2].title, "first");
@@ -176,31 +283,56 @@ fn the_first_copy_of_a_record_in_one_response_is_the_one_kept() {
 fn a_bad_response_leaves_the_store_exactly_as_it_was() {
     use common::{PaginatedPost, PaginatedPosts};
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(1)).unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(1))
+        .unwrap();
     let page = r#"{"results": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "nextPage": "2", "lastPage": "2"}"#;
-    store.set_json::<PaginatedPosts>("GET /post?page=1", page, at(1)).unwrap();
-    let before = store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap();
-    let before_page = store.read::<PaginatedPosts>("GET /post?page=1").into_value().unwrap();
+    store
+        .set_json::<PaginatedPosts>("GET /post?page=1", page, at(1))
+        .unwrap();
+    let before = store
+        .read::<Vec<Rc<Todo>>>("GET /todos")
+        .into_value()
+        .unwrap();
+    let before_page = store
+        .read::<PaginatedPosts>("GET /post?page=1")
+        .into_value()
+        .unwrap();
     let before_meta = store.entity_meta::<PaginatedPost>(1u64).unwrap();
 
     // Posts 1 and 3 are fine and come first; the third post's id is null.
     let bad = r#"{"results": [{"id": 1, "title": "changed"}, {"id": 3, "title": "new"}, {"id": null, "title": "no id"}],
                   "nextPage": "3", "lastPage": "3"}"#;
-    let err = store.set_json::<PaginatedPosts>("GET /post?page=2", bad, at(5)).unwrap_err();
+    let err = store
+        .set_json::<PaginatedPosts>("GET /post?page=2", bad, at(5))
+        .unwrap_err();
     assert_eq!(
         err,
         SchemaError::MissingPk {
             entity: "PaginatedPost",
             field: "id",
-            path: vec![restcache::Segment::Key("results".into()), restcache::Segment::Index(2)].into(),
+            path: vec![
+                restcache::Segment::Key("results".into()),
+                restcache::Segment::Index(2)
+            ]
+            .into(),
         }
     );
 
     assert_eq!(store.entity_count("PaginatedPost"), 2);
-    assert!(matches!(store.get_entity::<PaginatedPost>(3u64), Read::Absent));
-    assert!(matches!(store.read::<PaginatedPosts>("GET /post?page=2"), Read::Absent));
+    assert!(matches!(
+        store.get_entity::<PaginatedPost>(3u64),
+        Read::Absent
+    ));
+    assert!(matches!(
+        store.read::<PaginatedPosts>("GET /post?page=2"),
+        Read::Absent
+    ));
     assert_eq!(store.entity_meta::<PaginatedPost>(1u64), Some(before_meta));
-    let after_page = store.read::<PaginatedPosts>("GET /post?page=1").into_value().unwrap();
+    let after_page = store
+        .read::<PaginatedPosts>("GET /post?page=1")
+        .into_value()
+        .unwrap();
     assert!(Rc::ptr_eq(&before_page, &after_page));
     assert_eq!(after_page.results[0].title, "a");
 
@@ -208,40 +340,102 @@ fn a_bad_response_leaves_the_store_exactly_as_it_was() {
     let err = store
         .set_json::<Vec<Rc<Todo>>>("GET /todos", r#"[{"id": 1, "completed": "yes"}]"#, at(6))
         .unwrap_err();
-    assert!(matches!(&err, SchemaError::Decode { entity: Some("Todo"), .. }), "{err}");
+    assert!(
+        matches!(
+            &err,
+            SchemaError::Decode {
+                entity: Some("Todo"),
+                ..
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(err.path().unwrap().to_string(), "[0].completed");
-    let err = store.set_json::<Vec<Rc<Todo>>>("GET /todos", "<!doctype html><p>502", at(6)).unwrap_err();
-    assert!(matches!(&err, SchemaError::Decode { line: 1, column: 1, .. }), "{err}");
-    let err = store.set_json::<Vec<Rc<Todo>>>("GET /todos", "[] trailing", at(6)).unwrap_err();
+    let err = store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", "<!doctype html><p>502", at(6))
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            SchemaError::Decode {
+                line: 1,
+                column: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", "[] trailing", at(6))
+        .unwrap_err();
     assert!(matches!(&err, SchemaError::Decode { .. }), "{err}");
-    assert!(Rc::ptr_eq(&before, &store.read::<Vec<Rc<Todo>>>("GET /todos").into_value().unwrap()));
+    assert!(Rc::ptr_eq(
+        &before,
+        &store
+            .read::<Vec<Rc<Todo>>>("GET /todos")
+            .into_value()
+            .unwrap()
+    ));
 }
 
 #[test]
 fn a_failed_nested_write_rolls_back_every_level() {
     use fixture::{Projects, User};
     let mut store = Store::new();
-    store.set("GET /projects", fixture::projects(5), at(1)).unwrap();
+    store
+        .set("GET /projects", fixture::projects(5), at(1))
+        .unwrap();
     let user_before = store.get_entity::<User>(1u64).into_value().unwrap();
 
     let mut text = serde_json::to_string(&fixture::projects(8)).unwrap();
     // Empty the id of the very last build type: everything before it is fine.
     text = text.replace(r#""id":"project-7_bt2""#, r#""id":"""#);
-    let err = store.set_json::<Projects>("GET /projects?all", &text, at(2)).unwrap_err();
-    assert!(matches!(&err, SchemaError::MissingPk { entity: "BuildType", .. }), "{err}");
-    assert_eq!(err.path().unwrap().to_string(), "project[7].buildTypes.buildType[2]");
+    let err = store
+        .set_json::<Projects>("GET /projects?all", &text, at(2))
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            SchemaError::MissingPk {
+                entity: "BuildType",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.path().unwrap().to_string(),
+        "project[7].buildTypes.buildType[2]"
+    );
 
     // A user without its id is a decode error, located as deep.
     let text = serde_json::to_string(&fixture::projects(8)).unwrap();
     let last = text.rfind(r#""owner":{"id":"#).unwrap() + r#""owner":{"#.len();
     let text = format!("{}\"uid\"{}", &text[..last], &text[last + 4..]);
-    let err = store.set_json::<Projects>("GET /projects?all", &text, at(2)).unwrap_err();
-    assert!(matches!(&err, SchemaError::Decode { entity: Some("User"), .. }), "{err}");
-    assert_eq!(err.path().unwrap().to_string(), "project[7].buildTypes.buildType[2].owner");
+    let err = store
+        .set_json::<Projects>("GET /projects?all", &text, at(2))
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            SchemaError::Decode {
+                entity: Some("User"),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.path().unwrap().to_string(),
+        "project[7].buildTypes.buildType[2].owner"
+    );
 
     assert_eq!(store.entity_count("Project"), 5);
     assert_eq!(store.entity_count("BuildType"), 1 + 2 + 3 + 4 + 5);
-    assert!(Rc::ptr_eq(&user_before, &store.get_entity::<User>(1u64).into_value().unwrap()));
+    assert!(Rc::ptr_eq(
+        &user_before,
+        &store.get_entity::<User>(1u64).into_value().unwrap()
+    ));
     assert_eq!(store.result_count(), 1);
 }
 
@@ -253,29 +447,70 @@ fn two_types_cannot_share_an_entity_key() {
         id: u64,
     }
     let mut store = Store::new();
-    store.set_entity(Todo { id: 1, ..Todo::default() }, at(1)).unwrap();
+    store
+        .set_entity(
+            Todo {
+                id: 1,
+                ..Todo::default()
+            },
+            at(1),
+        )
+        .unwrap();
     let err = store.set_entity(Impostor { id: 2 }, at(2)).unwrap_err();
-    assert!(matches!(err, SchemaError::KeyConflict { key: "Todo", .. }), "{err}");
+    assert!(
+        matches!(err, SchemaError::KeyConflict { key: "Todo", .. }),
+        "{err}"
+    );
     assert_eq!(store.entity_count("Todo"), 1);
 }
 
 #[test]
 fn a_result_read_as_another_schema_is_invalid() {
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a")]), at(1)).unwrap();
-    assert!(matches!(store.read::<Rc<Todo>>("GET /todos"), Read::Invalid));
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a")]), at(1))
+        .unwrap();
+    assert!(matches!(
+        store.read::<Rc<Todo>>("GET /todos"),
+        Read::Invalid
+    ));
     store.invalidate_result("GET /todos", Timestamp::from_millis(2));
-    assert!(matches!(store.read::<Vec<Rc<Todo>>>("GET /todos"), Read::Invalid));
+    assert!(matches!(
+        store.read::<Vec<Rc<Todo>>>("GET /todos"),
+        Read::Invalid
+    ));
     assert!(store.get_entity::<Todo>(1u64).value().is_some());
 }
 
 #[test]
 fn a_cloned_store_evolves_on_its_own() {
     let mut store = Store::new();
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a")]), at(1)).unwrap();
+    store
+        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a")]), at(1))
+        .unwrap();
     let mut copy = store.clone();
-    copy.set_entity(Todo { id: 1, title: "copy".into(), ..Todo::default() }, at(2)).unwrap();
+    copy.set_entity(
+        Todo {
+            id: 1,
+            title: "copy".into(),
+            ..Todo::default()
+        },
+        at(2),
+    )
+    .unwrap();
     let mut memo = Memo::new();
-    assert_eq!(memo.read::<Vec<Rc<Todo>>>(&copy, "GET /todos").into_value().unwrap()[0].title, "copy");
-    assert_eq!(memo.read::<Vec<Rc<Todo>>>(&store, "GET /todos").into_value().unwrap()[0].title, "a");
+    assert_eq!(
+        memo.read::<Vec<Rc<Todo>>>(&copy, "GET /todos")
+            .into_value()
+            .unwrap()[0]
+            .title,
+        "copy"
+    );
+    assert_eq!(
+        memo.read::<Vec<Rc<Todo>>>(&store, "GET /todos")
+            .into_value()
+            .unwrap()[0]
+            .title,
+        "a"
+    );
 }

@@ -58,9 +58,11 @@ impl<'a> Input<'a> {
                         .map(|(field, ident)| {
                             let field_attrs = attr::field(&field.attrs, kind, errors);
                             let rust = ident.unraw().to_string();
-                            let wire = field_attrs.rename.clone().unwrap_or_else(|| match attrs.rename_all {
-                                Some(rule) => rule.apply(&rust),
-                                None => rust,
+                            let wire = field_attrs.rename.clone().unwrap_or_else(|| {
+                                match attrs.rename_all {
+                                    Some(rule) => rule.apply(&rust),
+                                    None => rust,
+                                }
                             });
                             Field {
                                 ident,
@@ -93,7 +95,10 @@ impl<'a> Input<'a> {
     }
 
     pub fn nested(&self) -> impl Iterator<Item = &Field<'a>> {
-        self.fields.iter().flatten().filter(|f| f.attrs.nested.is_some())
+        self.fields
+            .iter()
+            .flatten()
+            .filter(|f| f.attrs.nested.is_some())
     }
 }
 

@@ -116,18 +116,30 @@ fn unknown_container(kind: Kind, meta: &ParseNestedMeta) -> String {
         Kind::Entity if name == "pk" || name == "nested" => {
             format!("`{name}` goes on a field: `#[entity({name})]`")
         }
-        Kind::Entity => format!("unknown attribute `{name}`: on the struct, `#[entity(...)]` takes `key = \"...\"`"),
-        Kind::Schema if name == "nested" => "`nested` goes on a field: `#[schema(nested)]`".to_owned(),
-        Kind::Schema => format!("unknown attribute `{name}`: `#[schema(...)]` takes `nested`, on a field"),
+        Kind::Entity => format!(
+            "unknown attribute `{name}`: on the struct, `#[entity(...)]` takes `key = \"...\"`"
+        ),
+        Kind::Schema if name == "nested" => {
+            "`nested` goes on a field: `#[schema(nested)]`".to_owned()
+        }
+        Kind::Schema => {
+            format!("unknown attribute `{name}`: `#[schema(...)]` takes `nested`, on a field")
+        }
     }
 }
 
 fn unknown_field(kind: Kind, meta: &ParseNestedMeta) -> String {
     let name = path_text(meta);
     match kind {
-        Kind::Entity if name == "key" => "`key` goes on the struct: `#[entity(key = \"...\")]`".to_owned(),
-        Kind::Entity => format!("unknown attribute `{name}`: on a field, `#[entity(...)]` takes `pk` or `nested`"),
-        Kind::Schema => format!("unknown attribute `{name}`: on a field, `#[schema(...)]` takes `nested`"),
+        Kind::Entity if name == "key" => {
+            "`key` goes on the struct: `#[entity(key = \"...\")]`".to_owned()
+        }
+        Kind::Entity => format!(
+            "unknown attribute `{name}`: on a field, `#[entity(...)]` takes `pk` or `nested`"
+        ),
+        Kind::Schema => {
+            format!("unknown attribute `{name}`: on a field, `#[schema(...)]` takes `nested`")
+        }
     }
 }
 
@@ -166,4 +178,3 @@ fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
     }
     Ok(())
 }
-

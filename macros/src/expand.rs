@@ -2,8 +2,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::DeriveInput;
+use syn::spanned::Spanned;
 
 use crate::ast::{Field, Input, Kind};
 use crate::errors::Errors;

@@ -6,7 +6,11 @@ use crate::ast::{Field, Input, Kind};
 use crate::errors::Errors;
 
 /// Checks `parsed` and returns its pk field (entities only).
-pub fn check<'a>(input: &DeriveInput, parsed: &'a Input<'a>, errors: &mut Errors) -> Option<&'a Field<'a>> {
+pub fn check<'a>(
+    input: &DeriveInput,
+    parsed: &'a Input<'a>,
+    errors: &mut Errors,
+) -> Option<&'a Field<'a>> {
     let Some(fields) = &parsed.fields else {
         shape(input, parsed.kind, errors);
         return None;
@@ -15,10 +19,11 @@ pub fn check<'a>(input: &DeriveInput, parsed: &'a Input<'a>, errors: &mut Errors
         Kind::Entity => primary_key(parsed.ident, fields, errors),
         Kind::Schema => None,
     };
-    if let Some(pk) = pk {
-        if let Some(nested) = &pk.attrs.nested {
-            errors.at(nested, "the primary key cannot be `nested`: it identifies the record itself");
-        }
+    if let Some(nested) = pk.and_then(|pk| pk.attrs.nested.as_ref()) {
+        errors.at(
+            nested,
+            "the primary key cannot be `nested`: it identifies the record itself",
+        );
     }
     pk
 }
@@ -49,14 +54,21 @@ fn shape(input: &DeriveInput, kind: Kind, errors: &mut Errors) {
 }
 
 /// The field marked `#[entity(pk)]`, else the field `id`.
-fn primary_key<'a>(ident: &Ident, fields: &'a [Field<'a>], errors: &mut Errors) -> Option<&'a Field<'a>> {
+fn primary_key<'a>(
+    ident: &Ident,
+    fields: &'a [Field<'a>],
+    errors: &mut Errors,
+) -> Option<&'a Field<'a>> {
     let mut marked = fields.iter().filter(|f| f.attrs.pk.is_some());
     if let Some(first) = marked.next() {
         for extra in marked {
             if let Some(token) = &extra.attrs.pk {
                 errors.at(
                     token,
-                    format!("a second primary key: `{}` is already the pk; an entity has one", first.ident),
+                    format!(
+                        "a second primary key: `{}` is already the pk; an entity has one",
+                        first.ident
+                    ),
                 );
             }
         }

@@ -80,7 +80,11 @@ fn settle<T>(
 
 impl<'s> Reader<'s> {
     pub fn new(store: &'s Store, memo: Option<&'s mut MemoState>) -> Self {
-        Reader { store, memo, mask: 0 }
+        Reader {
+            store,
+            memo,
+            mask: 0,
+        }
     }
 
     /// Whether nothing a value stamped `(mask, at)` depends on was written
@@ -137,13 +141,15 @@ impl<'s> Reader<'s> {
             .get(dep.slot)
             .filter(|entry| entry.version == slot.version)
             .map(|entry| (Rc::clone(&entry.output), entry.mask, entry.at));
-        if let Some((output, mask, at)) = &previous {
-            if self.fresh(*mask, *at) {
-                self.mask |= mask;
-                return Some(Rc::clone(output));
-            }
+        if let Some((output, mask, at)) = &previous
+            && self.fresh(*mask, *at)
+        {
+            self.mask |= mask;
+            return Some(Rc::clone(output));
         }
-        let (outcome, mask) = self.walk(&slot.deps, stamp_bit(dep.table), |cx| record.denormalize_nested(cx));
+        let (outcome, mask) = self.walk(&slot.deps, stamp_bit(dep.table), |cx| {
+            record.denormalize_nested(cx)
+        });
         let output = settle(outcome, record, previous.map(|p| p.0), E::same_nested);
         let entry = output.as_ref().map(|output| EntityMemo {
             output: Rc::clone(output),
@@ -151,12 +157,16 @@ impl<'s> Reader<'s> {
             mask,
             at: store.clock,
         });
-        self.memo_mut().entities::<E>(dep.table).put(dep.slot, entry);
+        self.memo_mut()
+            .entities::<E>(dep.table)
+            .put(dep.slot, entry);
         output
     }
 
     fn memo_mut(&mut self) -> &mut MemoState {
-        self.memo.as_deref_mut().unwrap_or_else(|| unreachable!("only memo reads remember"))
+        self.memo
+            .as_deref_mut()
+            .unwrap_or_else(|| unreachable!("only memo reads remember"))
     }
 
     /// One record by pk.
@@ -165,7 +175,10 @@ impl<'s> Reader<'s> {
         let Some(dep) = pk.and_then(|pk| store.locate::<E>(&pk)) else {
             return Read::Absent;
         };
-        let Some(slot) = store.table::<E>(dep.table).and_then(|t| t.slots.get(dep.slot as usize)) else {
+        let Some(slot) = store
+            .table::<E>(dep.table)
+            .and_then(|t| t.slots.get(dep.slot as usize))
+        else {
             return Read::Absent;
         };
         match self.entity::<E>(dep) {
@@ -180,7 +193,11 @@ impl<'s> Reader<'s> {
         let Some(slot) = store.results.get(key) else {
             return Read::Absent;
         };
-        let Some(stored) = slot.value.as_ref().and_then(|v| Rc::clone(v).downcast::<S>().ok()) else {
+        let Some(stored) = slot
+            .value
+            .as_ref()
+            .and_then(|v| Rc::clone(v).downcast::<S>().ok())
+        else {
             return Read::Invalid;
         };
         let Some(memo) = self.memo.as_deref_mut() else {
@@ -194,11 +211,17 @@ impl<'s> Reader<'s> {
             .results
             .get(key)
             .filter(|entry| entry.version == slot.version)
-            .and_then(|entry| Some((Rc::clone(&entry.output).downcast::<S>().ok()?, entry.mask, entry.at)));
-        if let Some((output, mask, at)) = &previous {
-            if self.fresh(*mask, *at) {
-                return Read::Found(Rc::clone(output), slot.meta);
-            }
+            .and_then(|entry| {
+                Some((
+                    Rc::clone(&entry.output).downcast::<S>().ok()?,
+                    entry.mask,
+                    entry.at,
+                ))
+            });
+        if let Some((output, mask, at)) = &previous
+            && self.fresh(*mask, *at)
+        {
+            return Read::Found(Rc::clone(output), slot.meta);
         }
         let (outcome, mask) = self.walk(&slot.deps, 0, |cx| stored.denormalize(cx));
         let Some(output) = settle(outcome, &stored, previous.map(|p| p.0), S::same_entities) else {

@@ -31,7 +31,9 @@ use crate::path::{FieldPath, Segment};
 #[non_exhaustive]
 pub enum SchemaError {
     /// A record has no usable primary key (absent, null or empty).
-    #[error("`{entity}` record at `{path}` has no usable primary key (`{field}` is missing, null or empty)")]
+    #[error(
+        "`{entity}` record at `{path}` has no usable primary key (`{field}` is missing, null or empty)"
+    )]
     MissingPk {
         /// The entity key of the record.
         entity: &'static str,
@@ -56,7 +58,9 @@ pub enum SchemaError {
         column: usize,
     },
     /// Two different Rust types claim the same entity key.
-    #[error("entity key `{key}` is claimed by both `{first}` and `{second}`; give one of them another `#[entity(key = ...)]`")]
+    #[error(
+        "entity key `{key}` is claimed by both `{first}` and `{second}`; give one of them another `#[entity(key = ...)]`"
+    )]
     KeyConflict {
         /// The contested key.
         key: &'static str,

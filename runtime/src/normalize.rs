@@ -50,7 +50,11 @@ impl<'s> Normalizer<'s> {
             Err(error) => {
                 while let Some(undo) = store.journal.pop() {
                     match undo {
-                        Undo::Replaced { table, slot, former } => store.tables[table as usize].restore(slot, former),
+                        Undo::Replaced {
+                            table,
+                            slot,
+                            former,
+                        } => store.tables[table as usize].restore(slot, former),
                         Undo::Added { table } => store.tables[table as usize].pop(),
                     }
                 }
@@ -100,12 +104,22 @@ impl<'s> Normalizer<'s> {
                     return Ok(());
                 }
                 let former = Former {
-                    record: slot.record.replace(Rc::clone(record)).map(|r| r as Rc<dyn Any>),
+                    record: slot
+                        .record
+                        .replace(Rc::clone(record))
+                        .map(|r| r as Rc<dyn Any>),
                     deps: std::mem::replace(&mut slot.deps, deps),
                     meta: std::mem::replace(&mut slot.meta, meta),
                     version: std::mem::replace(&mut slot.version, version),
                 };
-                (index, Undo::Replaced { table, slot: index, former })
+                (
+                    index,
+                    Undo::Replaced {
+                        table,
+                        slot: index,
+                        former,
+                    },
+                )
             }
             Entry::Vacant(entry) => {
                 let index = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);

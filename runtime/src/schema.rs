@@ -93,7 +93,8 @@ impl<E: Entity> Schema for Rc<E> {
 impl<S: Schema> Schema for Vec<S> {
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         for (index, item) in self.iter_mut().enumerate() {
-            item.normalize(cx).map_err(|e| e.within(Segment::Index(index)))?;
+            item.normalize(cx)
+                .map_err(|e| e.within(Segment::Index(index)))?;
         }
         Ok(())
     }
@@ -203,7 +204,9 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
 
     fn same_entities(&self, other: &Self) -> bool {
         self.len() == other.len()
-            && self.iter().all(|(key, a)| other.get(key).is_some_and(|b| a.same_entities(b)))
+            && self
+                .iter()
+                .all(|(key, a)| other.get(key).is_some_and(|b| a.same_entities(b)))
     }
 
     fn entity_at(path: &[Segment]) -> Option<&'static str> {

@@ -86,8 +86,14 @@ impl Clone for ResultSlot {
 
 /// How to take back one step of a write that failed.
 pub(crate) enum Undo {
-    Replaced { table: u32, slot: u32, former: Former },
-    Added { table: u32 },
+    Replaced {
+        table: u32,
+        slot: u32,
+        former: Former,
+    },
+    Added {
+        table: u32,
+    },
 }
 
 /// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
@@ -201,10 +207,19 @@ impl Store {
     /// assert_eq!(store.entity_count("Todo"), 2);
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
-    pub fn set<S: Schema>(&mut self, key: &str, mut value: S, meta: Meta) -> Result<(), SchemaError> {
+    pub fn set<S: Schema>(
+        &mut self,
+        key: &str,
+        mut value: S,
+        meta: Meta,
+    ) -> Result<(), SchemaError> {
         let version = self.tick();
         let deps = Normalizer::run(self, meta, version, |cx| value.normalize(cx))?;
-        if self.results.get(key).is_some_and(|old| old.meta.fetched_at > meta.fetched_at) {
+        if self
+            .results
+            .get(key)
+            .is_some_and(|old| old.meta.fetched_at > meta.fetched_at)
+        {
             return Ok(());
         }
         let slot = ResultSlot {
@@ -390,7 +405,9 @@ impl Store {
 
     /// How many readable records the table `key` holds.
     pub fn entity_count(&self, key: &str) -> usize {
-        self.by_key.get(key).map_or(0, |&t| self.tables[t as usize].live())
+        self.by_key
+            .get(key)
+            .map_or(0, |&t| self.tables[t as usize].live())
     }
 
     /// How many result keys the store holds (invalidated ones included).
@@ -443,7 +460,10 @@ impl Store {
     }
 
     pub(crate) fn table_mut<E: Entity>(&mut self, table: u32) -> Option<&mut Table<E>> {
-        self.tables.get_mut(table as usize)?.as_any_mut().downcast_mut()
+        self.tables
+            .get_mut(table as usize)?
+            .as_any_mut()
+            .downcast_mut()
     }
 
     /// The slot of `pk` in `E`'s table.

@@ -40,7 +40,10 @@ pub mod number_as_string {
     use super::*;
 
     /// Writes the number as a string.
-    pub fn serialize<T: Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<T: Display, S: Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.collect_str(value)
     }
 
@@ -70,7 +73,10 @@ pub mod opt_number_as_string {
     use super::*;
 
     /// Writes the number as a string, `None` as `null`.
-    pub fn serialize<T: Display, S: Serializer>(value: &Option<T>, serializer: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<T: Display, S: Serializer>(
+        value: &Option<T>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         match value {
             Some(value) => serializer.collect_str(value),
             None => serializer.serialize_none(),

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Every check this project runs: formatting, lints, and every test (unit,
+# integration, doc, compile-fail). One build, one shared target directory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo test"
+cargo test --workspace --locked
