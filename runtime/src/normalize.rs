@@ -1,6 +1,6 @@
 //! Normalizing: splitting the entities of a response out into their tables.
 
-use std::any::Any;
+use std::any::TypeId;
 use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
@@ -8,57 +8,67 @@ use crate::entity::Entity;
 use crate::error::SchemaError;
 use crate::meta::Meta;
 use crate::path::FieldPath;
-use crate::store::{Store, Undo};
-use crate::table::{Dep, Deps, Former, Slot};
+use crate::store::Store;
+use crate::table::{Dep, Deps, Slot};
+
+/// Which walk over a value a [`Normalizer`] is doing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Finds every mistake (a record without a pk, a key claimed twice)
+    /// before anything is written.
+    Check,
+    /// Writes; cannot fail, since the check passed.
+    Apply,
+}
 
 /// The state of one write into the store, handed to [`Schema::normalize`](crate::Schema::normalize).
 ///
-/// It records, for the value being stored, where each of its entities
-/// lives, and keeps what every write replaced so that a failure can put
-/// the store back exactly as it was.
+/// A write walks the value twice: a check that writes nothing, then the
+/// writes, which cannot fail. So a bad response leaves the store exactly as
+/// it was, and a good one pays for no undo log.
 pub struct Normalizer<'s> {
     store: &'s mut Store,
+    pass: Pass,
     meta: Meta,
     version: u64,
     /// Entity references of the values being walked, innermost last.
     deps: Vec<Dep>,
+    /// The last table looked up, by entity type (responses repeat types).
+    last_table: Option<(TypeId, u32)>,
 }
 
 impl<'s> Normalizer<'s> {
-    /// Runs `walk` as one write: commits it when it succeeds, undoes it
-    /// when it fails. Returns the entity references of the top value.
+    /// Runs `walk` as one write, whole or nothing. Returns the entity
+    /// references of the top value.
     pub(crate) fn run(
         store: &'s mut Store,
         meta: Meta,
         version: u64,
-        walk: impl FnOnce(&mut Normalizer<'_>) -> Result<(), SchemaError>,
+        mut walk: impl FnMut(&mut Normalizer<'_>) -> Result<(), SchemaError>,
     ) -> Result<Vec<Dep>, SchemaError> {
-        store.journal.clear();
         let mut cx = Normalizer {
             store,
+            pass: Pass::Check,
             meta,
             version,
             deps: Vec::new(),
+            last_table: None,
         };
-        let outcome = walk(&mut cx);
-        let Normalizer { store, deps, .. } = cx;
-        match outcome {
-            Ok(()) => {
-                store.journal.clear();
-                Ok(deps)
-            }
-            Err(error) => {
-                while let Some(undo) = store.journal.pop() {
-                    match undo {
-                        Undo::Replaced {
-                            table,
-                            slot,
-                            former,
-                        } => store.tables[table as usize].restore(slot, former),
-                        Undo::Added { table } => store.tables[table as usize].pop(),
-                    }
-                }
-                Err(error)
+        walk(&mut cx)?;
+        cx.pass = Pass::Apply;
+        walk(&mut cx)?;
+        Ok(cx.deps)
+    }
+
+    /// The table of `E`, registered on first use.
+    fn table<E: Entity>(&mut self) -> Result<u32, SchemaError> {
+        let id = TypeId::of::<E>();
+        match self.last_table {
+            Some((last, table)) if last == id => Ok(table),
+            _ => {
+                let table = self.store.table_index::<E>()?;
+                self.last_table = Some((id, table));
+                Ok(table)
             }
         }
     }
@@ -78,21 +88,25 @@ impl<'s> Normalizer<'s> {
                 path: FieldPath::default(),
             });
         };
+        let table = self.table::<E>()?;
+        if self.pass == Pass::Check {
+            if E::HAS_NESTED {
+                Rc::make_mut(record).normalize_nested(self)?;
+            }
+            return Ok(());
+        }
         let deps: Deps = if E::HAS_NESTED {
             let start = self.deps.len();
-            let nested = Rc::make_mut(record).normalize_nested(self);
-            let deps = self.deps.drain(start..).collect();
-            nested?;
-            deps
+            Rc::make_mut(record).normalize_nested(self)?;
+            self.deps.drain(start..).collect()
         } else {
             Deps::new()
         };
-        let table = self.store.table_index::<E>()?;
         let (meta, version) = (self.meta, self.version);
         let Some(records) = self.store.table_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let (slot, undo) = match records.index.entry(pk) {
+        let slot = match records.index.entry(pk) {
             Entry::Occupied(entry) => {
                 let index = *entry.get();
                 let slot = &mut records.slots[index as usize];
@@ -100,26 +114,14 @@ impl<'s> Normalizer<'s> {
                     if let Some(kept) = &slot.record {
                         *record = Rc::clone(kept);
                     }
-                    self.deps.push(Dep { table, slot: index });
-                    return Ok(());
+                } else {
+                    slot.record = Some(Rc::clone(record));
+                    slot.deps = deps;
+                    slot.meta = meta;
+                    slot.version = version;
+                    self.store.stamp(table, version);
                 }
-                let former = Former {
-                    record: slot
-                        .record
-                        .replace(Rc::clone(record))
-                        .map(|r| r as Rc<dyn Any>),
-                    deps: std::mem::replace(&mut slot.deps, deps),
-                    meta: std::mem::replace(&mut slot.meta, meta),
-                    version: std::mem::replace(&mut slot.version, version),
-                };
-                (
-                    index,
-                    Undo::Replaced {
-                        table,
-                        slot: index,
-                        former,
-                    },
-                )
+                index
             }
             Entry::Vacant(entry) => {
                 let index = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
@@ -132,11 +134,10 @@ impl<'s> Normalizer<'s> {
                     meta,
                     version,
                 });
-                (index, Undo::Added { table })
+                self.store.stamp(table, version);
+                index
             }
         };
-        self.store.journal.push(undo);
-        self.store.stamp(table, version);
         self.deps.push(Dep { table, slot });
         Ok(())
     }

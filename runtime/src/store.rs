@@ -15,7 +15,7 @@ use crate::meta::{Meta, Timestamp};
 use crate::normalize::Normalizer;
 use crate::pk::{Pk, PkValue};
 use crate::schema::Schema;
-use crate::table::{AnyTable, Dep, Former, Table};
+use crate::table::{AnyTable, Dep, Table};
 
 /// What a read finds under a key.
 ///
@@ -84,18 +84,6 @@ impl Clone for ResultSlot {
     }
 }
 
-/// How to take back one step of a write that failed.
-pub(crate) enum Undo {
-    Replaced {
-        table: u32,
-        slot: u32,
-        former: Former,
-    },
-    Added {
-        table: u32,
-    },
-}
-
 /// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
 pub(crate) const STAMPS: usize = 64;
 
@@ -138,7 +126,6 @@ pub struct Store {
     pub(crate) clock: u64,
     /// The last write to any table stamped `t % STAMPS`.
     pub(crate) changed_at: [u64; STAMPS],
-    pub(crate) journal: Vec<Undo>,
 }
 
 impl Default for Store {
@@ -158,7 +145,6 @@ impl Clone for Store {
             results: self.results.clone(),
             clock: self.clock,
             changed_at: self.changed_at,
-            journal: Vec::new(),
         }
     }
 }
@@ -184,7 +170,6 @@ impl Store {
             results: FxHashMap::default(),
             clock: 0,
             changed_at: [0; STAMPS],
-            journal: Vec::new(),
         }
     }
 

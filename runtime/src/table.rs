@@ -64,14 +64,6 @@ impl<E> Table<E> {
     }
 }
 
-/// A slot's former contents, kept until a write commits.
-pub(crate) struct Former {
-    pub record: Option<Rc<dyn Any>>,
-    pub deps: Deps,
-    pub meta: Meta,
-    pub version: u64,
-}
-
 /// What the store does with a table whose entity type it does not know.
 pub(crate) trait AnyTable {
     fn as_any(&self) -> &dyn Any;
@@ -84,10 +76,6 @@ pub(crate) trait AnyTable {
     /// like any write); `false` when the pk is unknown.
     fn invalidate(&mut self, pk: &Pk, at: Timestamp, version: u64) -> bool;
     fn meta(&self, pk: &Pk) -> Option<Meta>;
-    /// Puts back what a slot held before a write that failed.
-    fn restore(&mut self, slot: u32, former: Former);
-    /// Removes the newest slot, added by a write that failed.
-    fn pop(&mut self);
 }
 
 impl<E: Entity> AnyTable for Table<E> {
@@ -129,19 +117,5 @@ impl<E: Entity> AnyTable for Table<E> {
 
     fn meta(&self, pk: &Pk) -> Option<Meta> {
         self.slot_of(pk).map(|i| self.slots[i as usize].meta)
-    }
-
-    fn restore(&mut self, slot: u32, former: Former) {
-        let slot = &mut self.slots[slot as usize];
-        slot.record = former.record.and_then(|r| r.downcast::<E>().ok());
-        slot.deps = former.deps;
-        slot.meta = former.meta;
-        slot.version = former.version;
-    }
-
-    fn pop(&mut self) {
-        if let Some(slot) = self.slots.pop() {
-            self.index.remove(&slot.pk);
-        }
     }
 }
