@@ -19,12 +19,17 @@ fn todos_json(items: &[(u64, &str)]) -> String {
     format!("[{}]", items.join(","))
 }
 
+/// Stores a list of todos under `key`, from a request started at `ms`.
+fn store_todos(store: &mut Store, key: &str, items: &[(u64, &str)], ms: u64) {
+    store
+        .set_json::<Vec<Rc<Todo>>>(key, &todos_json(items), at(ms))
+        .unwrap();
+}
+
 #[test]
 fn each_record_is_stored_once_and_shared_by_every_result() {
     let mut store = Store::new();
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(1))
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "a"), (2, "b")], 1);
     store
         .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "b"}"#, at(1))
         .unwrap();
@@ -44,9 +49,7 @@ fn the_response_that_started_later_wins_whatever_the_arrival_order() {
     store
         .set_json::<Rc<Todo>>("GET /todos/1", r#"{"id": 1, "title": "newer"}"#, at(20))
         .unwrap();
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "older"), (2, "b")]), at(10))
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "older"), (2, "b")], 10);
     let list = store
         .read::<Vec<Rc<Todo>>>("GET /todos")
         .into_value()
@@ -59,9 +62,7 @@ fn the_response_that_started_later_wins_whatever_the_arrival_order() {
     );
 
     // In arrival order the later-started one simply replaces.
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "newest")]), at(30))
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "newest")], 30);
     let one = store.read::<Rc<Todo>>("GET /todos/1").into_value().unwrap();
     assert_eq!(one.title, "newest");
 }
@@ -69,12 +70,8 @@ fn the_response_that_started_later_wins_whatever_the_arrival_order() {
 #[test]
 fn an_older_result_does_not_replace_a_newer_one_under_the_same_key() {
     let mut store = Store::new();
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(20))
-        .unwrap();
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(3, "c")]), at(10))
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "a"), (2, "b")], 20);
+    store_todos(&mut store, "GET /todos", &[(3, "c")], 10);
     let list = store
         .read::<Vec<Rc<Todo>>>("GET /todos")
         .into_value()
@@ -89,13 +86,7 @@ fn an_older_result_does_not_replace_a_newer_one_under_the_same_key() {
 #[test]
 fn invalidating_drops_a_record_from_lists_and_makes_direct_reads_invalid() {
     let mut store = Store::new();
-    store
-        .set_json::<Vec<Rc<Todo>>>(
-            "GET /todos",
-            &todos_json(&[(1, "a"), (2, "b"), (3, "c")]),
-            at(1),
-        )
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "a"), (2, "b"), (3, "c")], 1);
     store
         .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "b"}"#, at(1))
         .unwrap();
@@ -263,13 +254,12 @@ fn optional_and_map_fields_hold_entities_too() {
 #[test]
 fn the_first_copy_of_a_record_in_one_response_is_the_one_kept() {
     let mut store = Store::new();
-    store
-        .set_json::<Vec<Rc<Todo>>>(
-            "GET /todos",
-            &todos_json(&[(1, "first"), (2, "b"), (1, "second")]),
-            at(1),
-        )
-        .unwrap();
+    store_todos(
+        &mut store,
+        "GET /todos",
+        &[(1, "first"), (2, "b"), (1, "second")],
+        1,
+    );
     let list = store
         .read::<Vec<Rc<Todo>>>("GET /todos")
         .into_value()
@@ -283,9 +273,7 @@ fn the_first_copy_of_a_record_in_one_response_is_the_one_kept() {
 fn a_bad_response_leaves_the_store_exactly_as_it_was() {
     use common::{PaginatedPost, PaginatedPosts};
     let mut store = Store::new();
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a"), (2, "b")]), at(1))
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "a"), (2, "b")], 1);
     let page = r#"{"results": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "nextPage": "2", "lastPage": "2"}"#;
     store
         .set_json::<PaginatedPosts>("GET /post?page=1", page, at(1))
@@ -467,9 +455,7 @@ fn two_types_cannot_share_an_entity_key() {
 #[test]
 fn a_result_read_as_another_schema_is_invalid() {
     let mut store = Store::new();
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a")]), at(1))
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "a")], 1);
     assert!(matches!(
         store.read::<Rc<Todo>>("GET /todos"),
         Read::Invalid
@@ -485,9 +471,7 @@ fn a_result_read_as_another_schema_is_invalid() {
 #[test]
 fn a_cloned_store_evolves_on_its_own() {
     let mut store = Store::new();
-    store
-        .set_json::<Vec<Rc<Todo>>>("GET /todos", &todos_json(&[(1, "a")]), at(1))
-        .unwrap();
+    store_todos(&mut store, "GET /todos", &[(1, "a")], 1);
     let mut copy = store.clone();
     copy.set_entity(
         Todo {

@@ -9,7 +9,7 @@ use crate::memo::{EntityMemo, MemoState, ResultMemo};
 use crate::pk::Pk;
 use crate::schema::Schema;
 use crate::store::{Read, STAMPS, Store};
-use crate::table::Dep;
+use crate::table::{Dep, Slot};
 
 /// How a value compares with the store.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,8 +125,17 @@ impl<'s> Reader<'s> {
 
     /// The current copy of the record at `dep`, nested entities joined.
     fn entity<E: Entity>(&mut self, dep: Dep) -> Option<Rc<E>> {
+        let slot = self
+            .store
+            .table::<E>(dep.table)?
+            .slots
+            .get(dep.slot as usize)?;
+        self.entity_in(dep, slot)
+    }
+
+    /// [`entity`](Self::entity) for a caller that already holds the slot.
+    fn entity_in<E: Entity>(&mut self, dep: Dep, slot: &'s Slot<E>) -> Option<Rc<E>> {
         let store = self.store;
-        let slot = store.table::<E>(dep.table)?.slots.get(dep.slot as usize)?;
         let record = slot.record.as_ref()?;
         if !E::HAS_NESTED {
             self.mask |= stamp_bit(dep.table);
@@ -172,16 +181,20 @@ impl<'s> Reader<'s> {
     /// One record by pk.
     pub fn entity_by_pk<E: Entity>(mut self, pk: Option<Pk>) -> Read<E> {
         let store = self.store;
-        let Some(dep) = pk.and_then(|pk| store.locate::<E>(&pk)) else {
+        let Some(table) = store.find_table::<E>() else {
             return Read::Absent;
         };
-        let Some(slot) = store
-            .table::<E>(dep.table)
-            .and_then(|t| t.slots.get(dep.slot as usize))
+        let Some(records) = store.table::<E>(table) else {
+            return Read::Absent;
+        };
+        let Some((index, slot)) = pk
+            .and_then(|pk| records.slot_of(&pk))
+            .and_then(|index| Some((index, records.slots.get(index as usize)?)))
         else {
             return Read::Absent;
         };
-        match self.entity::<E>(dep) {
+        let dep = Dep { table, slot: index };
+        match self.entity_in::<E>(dep, slot) {
             Some(value) => Read::Found(value, slot.meta),
             None => Read::Invalid,
         }

@@ -13,7 +13,7 @@ use crate::error::SchemaError;
 use crate::json::from_json;
 use crate::meta::{Meta, Timestamp};
 use crate::normalize::Normalizer;
-use crate::pk::{Pk, PkValue};
+use crate::pk::PkValue;
 use crate::schema::Schema;
 use crate::table::{AnyTable, Dep, Table};
 
@@ -449,12 +449,5 @@ impl Store {
             .get_mut(table as usize)?
             .as_any_mut()
             .downcast_mut()
-    }
-
-    /// The slot of `pk` in `E`'s table.
-    pub(crate) fn locate<E: Entity>(&self, pk: &Pk) -> Option<Dep> {
-        let table = self.find_table::<E>()?;
-        let slot = self.table::<E>(table)?.slot_of(pk)?;
-        Some(Dep { table, slot })
     }
 }
