@@ -324,6 +324,27 @@ fn a_bad_response_leaves_the_store_exactly_as_it_was() {
     assert!(Rc::ptr_eq(&before_page, &after_page));
     assert_eq!(after_page.results[0].title, "a");
 
+    // The rolled-back write left no trace: the same records write cleanly.
+    let good = bad.replace(
+        r#"{"id": null, "title": "no id"}"#,
+        r#"{"id": 4, "title": "d"}"#,
+    );
+    store
+        .set_json::<PaginatedPosts>("GET /post?page=2", &good, at(5))
+        .unwrap();
+    assert_eq!(store.entity_count("PaginatedPost"), 4);
+    let post = store
+        .get_entity::<PaginatedPost>(3u64)
+        .into_value()
+        .unwrap();
+    assert_eq!(post.title, "new");
+    // Post 1 came later, so it replaced the copy page 1 joins.
+    let page_one = store
+        .read::<PaginatedPosts>("GET /post?page=1")
+        .into_value()
+        .unwrap();
+    assert_eq!(page_one.results[0].title, "changed");
+
     // A field of the wrong type, and text that is not JSON at all.
     let err = store
         .set_json::<Vec<Rc<Todo>>>("GET /todos", r#"[{"id": 1, "completed": "yes"}]"#, at(6))

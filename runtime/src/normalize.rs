@@ -11,30 +11,32 @@ use crate::path::FieldPath;
 use crate::store::Store;
 use crate::table::{Dep, Deps, Slot};
 
-/// Which walk over a value a [`Normalizer`] is doing.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Pass {
-    /// Finds every mistake (a record without a pk, a key claimed twice)
-    /// before anything is written.
-    Check,
-    /// Writes; cannot fail, since the check passed.
-    Apply,
+use smallvec::SmallVec;
+
+/// A table the write in progress touched.
+struct Touched {
+    ty: TypeId,
+    table: u32,
+    /// The table's slot count before the write: slots from here on were
+    /// added by it.
+    len: usize,
 }
 
 /// The state of one write into the store, handed to [`Schema::normalize`](crate::Schema::normalize).
 ///
-/// A write walks the value twice: a check that writes nothing, then the
-/// writes, which cannot fail. So a bad response leaves the store exactly as
-/// it was, and a good one pays for no undo log.
+/// A write is whole or nothing: a slot it replaces keeps its former
+/// contents aside until the write ends, so a bad response (a record
+/// without a pk, found halfway) puts back what it replaced and drops what
+/// it added. A good one pays a move per replaced record, nothing more.
 pub struct Normalizer<'s> {
     store: &'s mut Store,
-    pass: Pass,
     meta: Meta,
     version: u64,
     /// Entity references of the values being walked, innermost last.
     deps: Vec<Dep>,
-    /// The last table looked up, by entity type (responses repeat types).
-    last_table: Option<(TypeId, u32)>,
+    /// The tables written so far; responses hold few entity types, so a
+    /// scan here is cheaper than the store's type map.
+    touched: SmallVec<[Touched; 4]>,
 }
 
 impl<'s> Normalizer<'s> {
@@ -44,32 +46,56 @@ impl<'s> Normalizer<'s> {
         store: &'s mut Store,
         meta: Meta,
         version: u64,
-        mut walk: impl FnMut(&mut Normalizer<'_>) -> Result<(), SchemaError>,
+        walk: impl FnOnce(&mut Normalizer<'_>) -> Result<(), SchemaError>,
     ) -> Result<Vec<Dep>, SchemaError> {
         let mut cx = Normalizer {
             store,
-            pass: Pass::Check,
             meta,
             version,
             deps: Vec::new(),
-            last_table: None,
+            touched: SmallVec::new(),
         };
-        walk(&mut cx)?;
-        cx.pass = Pass::Apply;
-        walk(&mut cx)?;
-        Ok(cx.deps)
+        let outcome = walk(&mut cx);
+        let Normalizer {
+            store,
+            deps,
+            touched,
+            ..
+        } = cx;
+        for touched in touched.iter().rev() {
+            let table = &mut store.tables[touched.table as usize];
+            match outcome {
+                Ok(()) => table.commit(),
+                Err(_) => table.rollback(touched.len),
+            }
+        }
+        outcome.map(|()| deps)
     }
 
     /// The table of `E`, registered on first use.
     fn table<E: Entity>(&mut self) -> Result<u32, SchemaError> {
-        let id = TypeId::of::<E>();
-        match self.last_table {
-            Some((last, table)) if last == id => Ok(table),
-            _ => {
-                let table = self.store.table_index::<E>()?;
-                self.last_table = Some((id, table));
-                Ok(table)
-            }
+        let ty = TypeId::of::<E>();
+        if let Some(touched) = self.touched.iter().find(|t| t.ty == ty) {
+            return Ok(touched.table);
+        }
+        let table = self.store.table_index::<E>()?;
+        let len = self.store.tables[table as usize].slot_count();
+        self.touched.push(Touched { ty, table, len });
+        Ok(table)
+    }
+
+    /// Makes room for `len` records of `E` when its table is empty (a
+    /// first load); a table that holds records already grows as needed,
+    /// since most of a refetch replaces what it holds.
+    pub(crate) fn reserve<E: Entity>(&mut self, len: usize) {
+        let Ok(table) = self.table::<E>() else {
+            return; // the first record reports the conflict
+        };
+        if let Some(records) = self.store.table_mut::<E>(table)
+            && records.slots.is_empty()
+        {
+            records.index.reserve(len);
+            records.slots.reserve(len);
         }
     }
 
@@ -89,12 +115,6 @@ impl<'s> Normalizer<'s> {
             });
         };
         let table = self.table::<E>()?;
-        if self.pass == Pass::Check {
-            if E::HAS_NESTED {
-                Rc::make_mut(record).normalize_nested(self)?;
-            }
-            return Ok(());
-        }
         let deps: Deps = if E::HAS_NESTED {
             let start = self.deps.len();
             Rc::make_mut(record).normalize_nested(self)?;
@@ -115,10 +135,17 @@ impl<'s> Normalizer<'s> {
                         *record = Rc::clone(kept);
                     }
                 } else {
-                    slot.record = Some(Rc::clone(record));
-                    slot.deps = deps;
-                    slot.meta = meta;
-                    slot.version = version;
+                    let pk = slot.pk.clone();
+                    records.replace(
+                        index,
+                        Slot {
+                            pk,
+                            record: Some(Rc::clone(record)),
+                            deps,
+                            meta,
+                            version,
+                        },
+                    );
                     self.store.stamp(table, version);
                 }
                 index

@@ -66,6 +66,13 @@ pub trait Schema: Clone + 'static {
     /// The key of the innermost entity at `path` inside a value of this
     /// schema, if any (for error reports).
     fn entity_at(path: &[Segment]) -> Option<&'static str>;
+
+    /// Told that a list of `len` values of this schema is about to be
+    /// normalized, so tables can make room once instead of growing.
+    #[doc(hidden)]
+    fn reserve(cx: &mut Normalizer<'_>, len: usize) {
+        let _ = (cx, len);
+    }
 }
 
 impl<E: Entity> Schema for Rc<E> {
@@ -88,10 +95,15 @@ impl<E: Entity> Schema for Rc<E> {
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
         E::entity_at(path)
     }
+
+    fn reserve(cx: &mut Normalizer<'_>, len: usize) {
+        cx.reserve::<E>(len);
+    }
 }
 
 impl<S: Schema> Schema for Vec<S> {
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        S::reserve(cx, self.len());
         for (index, item) in self.iter_mut().enumerate() {
             item.normalize(cx)
                 .map_err(|e| e.within(Segment::Index(index)))?;

@@ -49,6 +49,9 @@ impl<E> Clone for Slot<E> {
 pub(crate) struct Table<E> {
     pub index: FxHashMap<Pk, u32>,
     pub slots: Vec<Slot<E>>,
+    /// The slots the write in progress replaced, with their former
+    /// contents; empty between writes.
+    pub replaced: Vec<(u32, Slot<E>)>,
 }
 
 impl<E> Table<E> {
@@ -56,7 +59,15 @@ impl<E> Table<E> {
         Table {
             index: FxHashMap::default(),
             slots: Vec::new(),
+            replaced: Vec::new(),
         }
+    }
+
+    /// Replaces slot `index` within a write, keeping the former contents
+    /// until the write commits or rolls back.
+    pub fn replace(&mut self, index: u32, slot: Slot<E>) {
+        let old = std::mem::replace(&mut self.slots[index as usize], slot);
+        self.replaced.push((index, old));
     }
 
     pub fn slot_of(&self, pk: &Pk) -> Option<u32> {
@@ -76,6 +87,13 @@ pub(crate) trait AnyTable {
     /// like any write); `false` when the pk is unknown.
     fn invalidate(&mut self, pk: &Pk, at: Timestamp, version: u64) -> bool;
     fn meta(&self, pk: &Pk) -> Option<Meta>;
+    /// Number of slots, live or not.
+    fn slot_count(&self) -> usize;
+    /// Ends a write that succeeded: forgets what it replaced.
+    fn commit(&mut self);
+    /// Undoes a write that failed: restores the slots it replaced and
+    /// drops the ones it added (every slot from `len` on).
+    fn rollback(&mut self, len: usize);
 }
 
 impl<E: Entity> AnyTable for Table<E> {
@@ -91,6 +109,7 @@ impl<E: Entity> AnyTable for Table<E> {
         Box::new(Table {
             index: self.index.clone(),
             slots: self.slots.clone(),
+            replaced: Vec::new(),
         })
     }
 
@@ -117,5 +136,25 @@ impl<E: Entity> AnyTable for Table<E> {
 
     fn meta(&self, pk: &Pk) -> Option<Meta> {
         self.slot_of(pk).map(|i| self.slots[i as usize].meta)
+    }
+
+    fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn commit(&mut self) {
+        self.replaced.clear();
+        if self.replaced.capacity() > 1024 {
+            self.replaced = Vec::new(); // do not hold a large write's undo space
+        }
+    }
+
+    fn rollback(&mut self, len: usize) {
+        while let Some((index, old)) = self.replaced.pop() {
+            self.slots[index as usize] = old;
+        }
+        for added in self.slots.drain(len..) {
+            self.index.remove(&added.pk);
+        }
     }
 }
