@@ -54,7 +54,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub use restcache_macros::{Entity, Schema};
+pub use restcache_macros::{Entity, Schema, endpoint, resource};
 pub use restcache_runtime::*;
 
 /// Everything a program that declares entities and reads them needs.
@@ -64,7 +64,9 @@ pub use restcache_runtime::*;
 /// let _store = Store::new();
 /// ```
 pub mod prelude {
-    pub use restcache_macros::{Entity, Schema};
+    pub use restcache_macros::{Entity, Schema, endpoint, resource};
+    pub use restcache_runtime::http::{Body, Client};
+    pub use restcache_runtime::rest::{Endpoint, Method};
     pub use restcache_runtime::{
         Entity, Memo, Meta, Pk, PkValue, Read, Schema, SchemaError, Store, Timestamp,
     };

@@ -35,6 +35,9 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
     let pk_value = quote_spanned! {pk_ty.span()=>
         <#pk_ty as ::restcache::PkValue>::to_pk(&self.#pk_ident)
     };
+    let id_ty = quote_spanned! {pk_ty.span()=>
+        <#pk_ty as ::restcache::PkValue>::Param
+    };
     let has_nested = input.nested().next().is_some();
     let normalize = normalize_fields(input);
     let denormalize = denormalize_fields(input);
@@ -46,6 +49,7 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
             const KEY: &'static str = #key;
             const PK_FIELD: &'static str = #pk_name;
             const HAS_NESTED: bool = #has_nested;
+            type Id = #id_ty;
 
             fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
                 #pk_value
@@ -203,6 +207,7 @@ fn fallback(input: &Input) -> TokenStream {
                 impl #impl_generics ::restcache::Entity for #ident #ty_generics #where_clause {
                     const KEY: &'static str = #key;
                     const PK_FIELD: &'static str = "";
+                    type Id = ::restcache::Pk;
                     fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
                         ::restcache::__private::None
                     }

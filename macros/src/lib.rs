@@ -1,4 +1,4 @@
-//! Derive macros of [restcache](https://docs.rs/restcache). Use them through
+//! Derive and declaration macros of [restcache](https://docs.rs/restcache). Use them through
 //! the `restcache` crate: the code they generate names `::restcache`.
 //!
 //! Each macro runs in three steps: `ast` parses the input (our attributes and
@@ -10,6 +10,7 @@
 mod ast;
 mod attr;
 mod case;
+mod declare;
 mod errors;
 mod expand;
 mod valid;
@@ -41,4 +42,48 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 pub fn derive_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input, ast::Kind::Schema).into()
+}
+
+/// Declares a REST resource: a unit struct whose functions return the six
+/// standard endpoints of one entity and one path pattern, and typed params
+/// structs generated from the path.
+///
+/// ```ignore
+/// resource!(pub TodoResource {
+///     path: "/todos/:id",             // the last placeholder is the pk
+///     schema: Todo,                   // an #[derive(Entity)] type
+///     url_prefix: API,                // optional; else the client's base
+///     data_expiry: Duration::from_secs(30), // optional
+///     error_expiry: Duration::from_secs(1), // optional
+///     invalid_if_stale: false,        // optional
+///     params: { user_id: u64 },       // optional: types of other placeholders
+/// });
+/// ```
+///
+/// Generates `TodoResource::{get, get_list, create, update, partial_update,
+/// delete}`, `TodoResourceParams { id }` (typed as the entity's pk) and,
+/// when the list path keeps placeholders, `TodoResourceListParams`.
+#[proc_macro]
+pub fn resource(input: TokenStream) -> TokenStream {
+    let decl = parse_macro_input!(input as declare::Decl);
+    declare::declare(decl, declare::Which::Resource).into()
+}
+
+/// Declares one custom endpoint: a function returning it and, when it has
+/// params, a params struct named after it.
+///
+/// ```ignore
+/// endpoint!(pub UserResource::make_manager {
+///     method: POST,                          // default GET
+///     path: "/users/:id/make_manager",
+///     schema: serde_json::Value,             // the full response schema
+///     params: { id: u64 },                   // placeholders default to String;
+///                                            // other names go into the query
+///     side_effect: true,                     // optional; default: method != GET
+/// });
+/// ```
+#[proc_macro]
+pub fn endpoint(input: TokenStream) -> TokenStream {
+    let decl = parse_macro_input!(input as declare::Decl);
+    declare::declare(decl, declare::Which::Endpoint).into()
 }

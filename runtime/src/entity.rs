@@ -4,7 +4,11 @@ use crate::denormalize::{Denorm, Denormalizer};
 use crate::error::SchemaError;
 use crate::normalize::Normalizer;
 use crate::path::Segment;
-use crate::pk::Pk;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::pk::{Pk, PkValue};
 
 /// A record type with an identity: stored once per `(KEY, pk)`.
 ///
@@ -35,8 +39,8 @@ use crate::pk::Pk;
 /// assert_eq!(article.pk(), Some(Pk::from("hello")));
 /// ```
 ///
-/// A hand-written impl needs only `KEY`, `PK_FIELD` and `pk`: the nested
-/// hooks default to "no nested entities".
+/// A hand-written impl needs only `KEY`, `PK_FIELD`, `Id` and `pk`: the
+/// nested hooks default to "no nested entities".
 ///
 /// ```
 /// use restcache::{Entity, Pk, PkValue};
@@ -47,9 +51,15 @@ use crate::pk::Pk;
 /// impl Entity for Tag {
 ///     const KEY: &'static str = "Tag";
 ///     const PK_FIELD: &'static str = "name";
+///     type Id = String;
 ///     fn pk(&self) -> Option<Pk> { self.name.to_pk() }
 /// }
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an entity",
+    label = "not an `#[derive(Entity)]` type",
+    note = "a resource's schema is a record type with `#[derive(Entity)]`"
+)]
 pub trait Entity: Clone + 'static {
     /// The name of the entity type: its table in the store.
     const KEY: &'static str;
@@ -57,6 +67,12 @@ pub trait Entity: Clone + 'static {
     const PK_FIELD: &'static str;
     /// Whether records hold nested entities (derive sets it).
     const HAS_NESTED: bool = false;
+
+    /// The type of the pk in params: the last placeholder of a resource's
+    /// path (`:id` of `/todos/:id`) has this type. The derive takes it from
+    /// the pk field: `u64` for `u64`, `String` for `String`, `u64` for a
+    /// pk field held as `Option<u64>`.
+    type Id: PkValue + Serialize + Clone + fmt::Debug + PartialEq + 'static;
 
     /// The record's identity, `None` when it has no usable one.
     fn pk(&self) -> Option<Pk>;

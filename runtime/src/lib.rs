@@ -1,5 +1,5 @@
 //! The runtime of [restcache](https://docs.rs/restcache): schemas, the
-//! normalized store and memoized reads.
+//! normalized store, memoized reads, REST endpoints and their HTTP client.
 //!
 //! Use it through the `restcache` crate, which re-exports everything here
 //! together with the derive macros.
@@ -10,12 +10,14 @@
 mod denormalize;
 mod entity;
 mod error;
+pub mod http;
 mod json;
 mod memo;
 mod meta;
 mod normalize;
 mod path;
 mod pk;
+pub mod rest;
 mod schema;
 mod store;
 mod table;
@@ -41,7 +43,22 @@ pub mod __private {
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{self, Err, Ok};
 
-    use crate::{SchemaError, Segment};
+    pub use serde;
+
+    use crate::rest::Deleted;
+    use crate::{Entity, FieldPath, PkValue, SchemaError, Segment};
+
+    /// The result of deleting the record whose pk param is `id`.
+    pub fn deleted<E: Entity>(id: &E::Id) -> Result<Deleted<E>, SchemaError> {
+        match id.to_pk() {
+            Some(pk) => Ok(Deleted::new(pk)),
+            None => Err(SchemaError::MissingPk {
+                entity: E::KEY,
+                field: E::PK_FIELD,
+                path: FieldPath::default(),
+            }),
+        }
+    }
 
     /// `error`, located inside the field `name` (its wire name).
     pub fn in_field(error: SchemaError, name: &'static str) -> SchemaError {

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use compact_str::{CompactString, ToCompactString};
+use serde::{Serialize, Serializer};
 
 /// The identity of a record: the string form of its primary key.
 ///
@@ -87,6 +88,17 @@ impl fmt::Display for Pk {
     }
 }
 
+/// A pk serializes as its string form's natural JSON: a number for a
+/// canonical decimal, a string otherwise.
+impl Serialize for Pk {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Repr::Number(n) => serializer.serialize_u64(*n),
+            Repr::Text(s) => serializer.serialize_str(s),
+        }
+    }
+}
+
 impl fmt::Debug for Pk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Pk({:?})", self.to_string())
@@ -113,6 +125,11 @@ impl fmt::Debug for Pk {
     note = "a pk is an integer, a string, or an `Option` of one (its string form identifies the record)"
 )]
 pub trait PkValue {
+    /// The owned type that names a record of this pk in params: itself for
+    /// integers and `String`, `String` for other strings, `T`'s for
+    /// `Option<T>` (a request always names a record).
+    type Param: PkValue + Serialize + Clone + fmt::Debug + PartialEq + 'static;
+
     /// The pk this value names, or `None` when it names none.
     fn to_pk(&self) -> Option<Pk>;
 }
@@ -120,6 +137,7 @@ pub trait PkValue {
 macro_rules! unsigned_pk {
     ($($t:ty),*) => {$(
         impl PkValue for $t {
+            type Param = $t;
             fn to_pk(&self) -> Option<Pk> {
                 Some(Pk::from(*self as u64))
             }
@@ -131,6 +149,7 @@ unsigned_pk!(u8, u16, u32, u64, usize);
 macro_rules! signed_pk {
     ($($t:ty),*) => {$(
         impl PkValue for $t {
+            type Param = $t;
             fn to_pk(&self) -> Option<Pk> {
                 Some(match u64::try_from(*self) {
                     Ok(n) => Pk::from(n),
@@ -143,36 +162,48 @@ macro_rules! signed_pk {
 signed_pk!(i8, i16, i32, i64, isize);
 
 impl PkValue for u128 {
+    type Param = u128;
+
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(&self.to_compact_string())
     }
 }
 
 impl PkValue for str {
+    type Param = String;
+
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
     }
 }
 
 impl PkValue for String {
+    type Param = String;
+
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
     }
 }
 
 impl PkValue for CompactString {
+    type Param = String;
+
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
     }
 }
 
 impl PkValue for std::rc::Rc<str> {
+    type Param = String;
+
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
     }
 }
 
 impl PkValue for Pk {
+    type Param = Pk;
+
     fn to_pk(&self) -> Option<Pk> {
         match &self.0 {
             Repr::Text(s) if s.is_empty() => None,
@@ -182,12 +213,16 @@ impl PkValue for Pk {
 }
 
 impl<T: PkValue + ?Sized> PkValue for &T {
+    type Param = T::Param;
+
     fn to_pk(&self) -> Option<Pk> {
         (**self).to_pk()
     }
 }
 
 impl<T: PkValue> PkValue for Option<T> {
+    type Param = T::Param;
+
     fn to_pk(&self) -> Option<Pk> {
         self.as_ref().and_then(PkValue::to_pk)
     }

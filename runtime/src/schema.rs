@@ -14,7 +14,8 @@ use crate::path::Segment;
 /// A response shape whose entities the store can split out and join back.
 ///
 /// Implemented for `Rc<E>` of every [`Entity`] (one record), `Vec<S>` (a
-/// list), `Option<S>`, `HashMap<String, S>`, and for envelope structs
+/// list), `Option<S>`, `HashMap<String, S>`, values that hold no entities
+/// (`()` and `serde_json::Value`: the results of RPCs), and for envelope structs
 /// through `#[derive(Schema)]` (entity fields marked `#[schema(nested)]`,
 /// every other field kept as it came).
 ///
@@ -228,3 +229,31 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
         }
     }
 }
+
+/// Schemas that hold no entities: kept in the cache as they came.
+macro_rules! plain_schema {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Schema for $ty {
+            fn normalize(&mut self, _: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+                Ok(())
+            }
+
+            fn denormalize(&self, _: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+                Denorm::Same
+            }
+
+            fn same_entities(&self, _: &Self) -> bool {
+                true
+            }
+
+            fn entity_at(_: &[Segment]) -> Option<&'static str> {
+                None
+            }
+        }
+    )*};
+}
+
+// The results of RPCs and other endpoints that answer with no records:
+// nothing (`()`, for an empty body) or any JSON. Scalars stay out, so that
+// marking a plain field `nested` remains a compile error.
+plain_schema!((), serde_json::Value);

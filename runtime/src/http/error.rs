@@ -1,0 +1,155 @@
+//! The one error of a request: what was asked, what came back, and
+//! whether cached data may still be shown.
+
+use std::fmt;
+
+use crate::error::SchemaError;
+use crate::rest::UrlError;
+
+/// The longest body excerpt an error keeps, in characters.
+pub const EXCERPT_CHARS: usize = 256;
+
+/// Why a request failed: its method and URL, the status and a bounded
+/// excerpt of the body when a response came, and what went wrong. It never
+/// holds the request's headers (auth tokens stay out of logs).
+///
+/// Errors are *soft* (a 5xx status, no response at all) or *hard* (a 4xx
+/// status, a body that does not decode, params that make no URL): a
+/// cache keeps showing data it has through a soft error and hands a hard
+/// one to the nearest error boundary.
+///
+/// ```
+/// use restcache::http::{Error, ErrorKind};
+///
+/// let err = Error::http_status("GET", "http://127.0.0.1:8080/todos/1", 503, "upstream down");
+/// assert!(err.is_soft());
+/// assert_eq!(err.status(), Some(503));
+/// assert_eq!(err.to_string(), "GET http://127.0.0.1:8080/todos/1: HTTP 503: upstream down");
+/// assert!(Error::http_status("GET", "http://h/x", 404, "").is_hard());
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub struct Error {
+    method: String,
+    url: String,
+    status: Option<u16>,
+    excerpt: String,
+    kind: ErrorKind,
+}
+
+/// What went wrong, beside the method, URL and status.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The server answered with a status that is not a success.
+    Status,
+    /// No response: refused connection, DNS, TLS, a dropped connection.
+    Network(String),
+    /// The response body does not fit the endpoint's schema (HTML where
+    /// JSON was expected, a missing field, a record without its pk).
+    Decode(SchemaError),
+    /// The params make no URL.
+    Url(UrlError),
+    /// The request could not be made: an unknown method name, a body
+    /// that does not serialize.
+    Request(String),
+}
+
+impl Error {
+    /// A response with a non-success `status` and `body`.
+    pub fn http_status(method: &str, url: &str, status: u16, body: &str) -> Self {
+        Error::new(method, url, Some(status), body, ErrorKind::Status)
+    }
+
+    pub(crate) fn new(
+        method: &str,
+        url: &str,
+        status: Option<u16>,
+        body: &str,
+        kind: ErrorKind,
+    ) -> Self {
+        Error {
+            method: method.to_ascii_uppercase(),
+            url: url.to_owned(),
+            status,
+            excerpt: excerpt(body),
+            kind,
+        }
+    }
+
+    /// The method, uppercase: `"GET"`.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The URL asked for (the path template when params made no URL).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The response status, if a response came.
+    pub fn status(&self) -> Option<u16> {
+        self.status
+    }
+
+    /// The start of the response body, at most [`EXCERPT_CHARS`] characters.
+    pub fn excerpt(&self) -> &str {
+        &self.excerpt
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// A server error (5xx) or no response: cached data stays on show.
+    pub fn is_soft(&self) -> bool {
+        matches!(self.kind, ErrorKind::Network(_)) || self.status.is_some_and(|s| s >= 500)
+    }
+
+    /// Not soft: a 4xx, a body that does not decode, a bad request.
+    pub fn is_hard(&self) -> bool {
+        !self.is_soft()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: ", self.method, self.url)?;
+        match &self.kind {
+            ErrorKind::Status => write!(f, "HTTP {}", self.status.unwrap_or_default())?,
+            ErrorKind::Network(message) => write!(f, "no response ({message})")?,
+            ErrorKind::Decode(error) => {
+                write!(f, "the response does not fit the schema: {error}")?;
+            }
+            ErrorKind::Url(error) => write!(f, "{error}")?,
+            ErrorKind::Request(message) => write!(f, "{message}")?,
+        }
+        if !self.excerpt.is_empty() {
+            write!(f, ": {}", self.excerpt)?;
+        }
+        Ok(())
+    }
+}
+
+/// The first [`EXCERPT_CHARS`] characters of `body`, marked when cut.
+fn excerpt(body: &str) -> String {
+    let body = body.trim();
+    match body.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}…", &body[..end]),
+        None => body.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_are_bounded_on_a_char_boundary() {
+        let long = "é".repeat(1000);
+        let err = Error::http_status("get", "http://h/x", 500, &long);
+        assert_eq!(err.excerpt().chars().count(), EXCERPT_CHARS + 1);
+        assert!(err.excerpt().ends_with('…'));
+        assert_eq!(err.method(), "GET");
+    }
+}

@@ -1,0 +1,446 @@
+//! Endpoints: one kind of request (method, path template, schema), with
+//! the key that names it in the cache.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::SchemaError;
+use crate::http::{Body, Client, FetchFuture};
+use crate::json::from_json;
+use crate::pk::Pk;
+use crate::rest::template::{PathTemplate, UrlError};
+use crate::schema::Schema;
+
+/// An HTTP method an endpoint uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// `GET`
+    Get,
+    /// `POST`
+    Post,
+    /// `PUT`
+    Put,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+}
+
+impl Method {
+    /// The method as HTTP spells it: `"GET"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    /// The lowercase name the shared fetch helper takes: `"get"`.
+    pub const fn lowercase(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Post => "post",
+            Method::Put => "put",
+            Method::Patch => "patch",
+            Method::Delete => "delete",
+        }
+    }
+
+    /// The method named `name`, in any case.
+    ///
+    /// ```
+    /// use restcache::rest::Method;
+    /// assert_eq!(Method::from_name("post"), Some(Method::Post));
+    /// assert_eq!(Method::from_name("BREW"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Method> {
+        [
+            Method::Get,
+            Method::Post,
+            Method::Put,
+            Method::Patch,
+            Method::Delete,
+        ]
+        .into_iter()
+        .find(|m| m.as_str().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What an endpoint's response does to the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A read: cached under its key, identical reads share one request.
+    Read,
+    /// A mutation whose response is merged into the entities it holds
+    /// (update, partial update, RPCs). Never deduplicated.
+    Mutate,
+    /// A create: like [`Kind::Mutate`], and the new record joins the cached
+    /// lists of its resource (the `GET` of the same URL).
+    Create,
+    /// A delete: the entity is invalidated and leaves every list.
+    Delete,
+}
+
+impl Kind {
+    /// `Read` for `GET`, `Mutate` for every other method.
+    pub const fn of(method: Method) -> Kind {
+        match method {
+            Method::Get => Kind::Read,
+            _ => Kind::Mutate,
+        }
+    }
+}
+
+/// Expiry settings of an endpoint; `None` takes the controller's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// How long a response stays fresh (the controller's default: 60 s).
+    pub data_expiry: Option<Duration>,
+    /// How long an error stays (the controller's default: 1 s).
+    pub error_expiry: Option<Duration>,
+    /// Whether stale data counts as Invalid (fetch and suspend).
+    pub invalid_if_stale: bool,
+}
+
+/// What a key function gets: the request an endpoint is about to make.
+#[derive(Debug)]
+pub struct KeyArgs<'a, P> {
+    /// The endpoint's method.
+    pub method: Method,
+    /// The full URL, query included.
+    pub url: &'a str,
+    /// The params the URL was made from.
+    pub params: &'a P,
+}
+
+/// Names a request in the cache (contract, custom endpoints rule 2).
+pub type KeyFn<P> = fn(&KeyArgs<'_, P>) -> String;
+
+/// Makes the request (contract, custom endpoints rule 3): usually a call
+/// of the shared helper [`Client::fetch`].
+pub type FetchFn = fn(&Client, Request) -> FetchFuture;
+
+/// Turns a response body (`"null"` when the body was empty) into the
+/// endpoint's result.
+pub type DecodeFn<P, S> = fn(&str, &P) -> Result<S, SchemaError>;
+
+/// The request a [`FetchFn`] is asked to make.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The endpoint's method.
+    pub method: Method,
+    /// The full URL.
+    pub url: String,
+    /// The body, if the call has one.
+    pub body: Option<Body>,
+}
+
+/// One kind of request: a method, a path template, the schema of its
+/// response and the type of its params. `resource!` and `endpoint!`
+/// declare them; the builder methods derive one endpoint from another
+/// (the Rust form of "spread a base shape and override").
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// let get = TodoResource::get();
+/// assert_eq!(get.method(), Method::Get);
+/// assert_eq!(
+///     get.key("http://127.0.0.1:8080", &TodoResourceParams { id: 1 })?,
+///     "GET http://127.0.0.1:8080/todos/1"
+/// );
+///
+/// // The same endpoint, named by its URL alone.
+/// let by_url = get.clone().with_key(|req| req.url.to_owned());
+/// assert_eq!(by_url.key("http://h", &TodoResourceParams { id: 1 })?, "http://h/todos/1");
+/// # Ok::<(), restcache::rest::UrlError>(())
+/// ```
+pub struct Endpoint<P, S> {
+    method: Method,
+    path: PathTemplate,
+    url_prefix: Option<Cow<'static, str>>,
+    kind: Kind,
+    options: Options,
+    key: KeyFn<P>,
+    fetch: FetchFn,
+    decode: DecodeFn<P, S>,
+    types: PhantomData<fn(&P) -> S>,
+}
+
+impl<P: Serialize, S: Schema + DeserializeOwned> Endpoint<P, S> {
+    /// An endpoint with the default key (`METHOD url`), fetch (the shared
+    /// helper with this method) and decoding (JSON of `S`); its kind
+    /// follows the method.
+    pub fn new(method: Method, path: PathTemplate) -> Self {
+        Endpoint::decoded_by(method, path, decode_json::<P, S>)
+    }
+}
+
+impl<P: Serialize, S> Endpoint<P, S> {
+    /// An endpoint whose body is turned into its result by `decode` (a
+    /// delete, whose result comes from its params, is one).
+    pub fn decoded_by(method: Method, path: PathTemplate, decode: DecodeFn<P, S>) -> Self {
+        Endpoint {
+            method,
+            path,
+            url_prefix: None,
+            kind: Kind::of(method),
+            options: Options::default(),
+            key: default_key::<P>,
+            fetch: default_fetch,
+            decode,
+            types: PhantomData,
+        }
+    }
+
+    /// The HTTP method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The path template.
+    pub fn path(&self) -> PathTemplate {
+        self.path
+    }
+
+    /// The endpoint's own base address, if it has one.
+    pub fn url_prefix(&self) -> Option<&str> {
+        self.url_prefix.as_deref()
+    }
+
+    /// What the response does to the cache.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The expiry settings.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// The full URL for `params`: the endpoint's own prefix, else `base`
+    /// (the client's base address), then the filled-in path and query.
+    pub fn url(&self, base: &str, params: &P) -> Result<String, UrlError> {
+        self.path
+            .url(self.url_prefix.as_deref().unwrap_or(base), params)
+    }
+
+    /// The cache and dedup key for `params`: equal params give equal keys.
+    pub fn key(&self, base: &str, params: &P) -> Result<String, UrlError> {
+        let url = self.url(base, params)?;
+        Ok((self.key)(&KeyArgs {
+            method: self.method,
+            url: &url,
+            params,
+        }))
+    }
+
+    /// The request for `params` and `body`, as the fetch function gets it.
+    pub fn request(&self, base: &str, params: &P, body: Option<Body>) -> Result<Request, UrlError> {
+        Ok(Request {
+            method: self.method,
+            url: self.url(base, params)?,
+            body,
+        })
+    }
+
+    /// Makes `request` with this endpoint's fetch function.
+    pub fn fetch(&self, client: &Client, request: Request) -> FetchFuture {
+        (self.fetch)(client, request)
+    }
+
+    /// Decodes a response body (`"null"` for an empty one).
+    pub fn decode(&self, text: &str, params: &P) -> Result<S, SchemaError> {
+        (self.decode)(text, params)
+    }
+
+    /// This endpoint with its own base address (a `url_prefix`).
+    pub fn with_url_prefix(mut self, prefix: impl Into<Cow<'static, str>>) -> Self {
+        self.url_prefix = Some(prefix.into());
+        self
+    }
+
+    /// This endpoint with another method; the kind is kept.
+    pub fn with_method(mut self, method: Method) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// This endpoint with another kind (a `POST` that reads, say).
+    pub fn with_kind(mut self, kind: Kind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// This endpoint with other expiry settings.
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// This endpoint with another key function.
+    pub fn with_key(mut self, key: KeyFn<P>) -> Self {
+        self.key = key;
+        self
+    }
+
+    /// This endpoint with another fetch function.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::{Client, FetchFuture};
+    /// use restcache::rest::Request;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64 }
+    ///
+    /// endpoint!(pub current_user { path: "/current_user/", schema: Rc<User> });
+    ///
+    /// // Read it, but with a POST, through the shared fetch helper.
+    /// fn post(client: &Client, request: Request) -> FetchFuture {
+    ///     client.fetch("post", &request.url, request.body)
+    /// }
+    /// let endpoint = current_user().with_fetch(post);
+    /// assert_eq!(endpoint.kind(), restcache::rest::Kind::Read);
+    /// ```
+    pub fn with_fetch(mut self, fetch: FetchFn) -> Self {
+        self.fetch = fetch;
+        self
+    }
+
+    /// This endpoint with another decoding of its body.
+    pub fn with_decode(mut self, decode: DecodeFn<P, S>) -> Self {
+        self.decode = decode;
+        self
+    }
+
+    /// This endpoint with another schema, decoded as JSON; everything else
+    /// is kept.
+    pub fn with_schema<T: Schema + DeserializeOwned>(self) -> Endpoint<P, T> {
+        Endpoint {
+            method: self.method,
+            path: self.path,
+            url_prefix: self.url_prefix,
+            kind: self.kind,
+            options: self.options,
+            key: self.key,
+            fetch: self.fetch,
+            decode: decode_json::<P, T>,
+            types: PhantomData,
+        }
+    }
+}
+
+impl<P, S> Clone for Endpoint<P, S> {
+    fn clone(&self) -> Self {
+        Endpoint {
+            method: self.method,
+            path: self.path,
+            url_prefix: self.url_prefix.clone(),
+            kind: self.kind,
+            options: self.options,
+            key: self.key,
+            fetch: self.fetch,
+            decode: self.decode,
+            types: PhantomData,
+        }
+    }
+}
+
+impl<P, S> fmt::Debug for Endpoint<P, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("method", &self.method)
+            .field("path", &self.path.source())
+            .field("url_prefix", &self.url_prefix)
+            .field("kind", &self.kind)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default key: `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`.
+pub fn default_key<P>(args: &KeyArgs<'_, P>) -> String {
+    format!("{} {}", args.method, args.url)
+}
+
+/// The default fetch: the shared helper with the endpoint's method.
+pub fn default_fetch(client: &Client, request: Request) -> FetchFuture {
+    client.fetch(request.method.lowercase(), &request.url, request.body)
+}
+
+/// The default decoding: the body as JSON of `S`.
+pub fn decode_json<P, S: Schema + DeserializeOwned>(
+    text: &str,
+    _params: &P,
+) -> Result<S, SchemaError> {
+    from_json(text)
+}
+
+/// The result of a delete: which record is gone. Built from the params
+/// (the body of a delete is often empty).
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::rest::Deleted;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+///
+/// let gone = Deleted::<Todo>::new(Pk::from(3u64));
+/// assert_eq!(gone.pk, Pk::from(3u64));
+/// ```
+pub struct Deleted<E> {
+    /// The pk of the deleted record.
+    pub pk: Pk,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Deleted<E> {
+    /// The deletion of the record `pk`.
+    pub fn new(pk: Pk) -> Self {
+        Deleted {
+            pk,
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> Clone for Deleted<E> {
+    fn clone(&self) -> Self {
+        Deleted::new(self.pk.clone())
+    }
+}
+
+impl<E> fmt::Debug for Deleted<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Deleted({:?})", self.pk)
+    }
+}
+
+impl<E> PartialEq for Deleted<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pk == other.pk
+    }
+}

@@ -1,0 +1,281 @@
+//! Path templates: `/todos/:id` and friends, parsed at compile time by
+//! `resource!` / `endpoint!`, filled in with params at run time.
+
+use std::fmt::Write as _;
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One piece of a [`PathTemplate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Text copied as it is (an escaped `\?` is already a plain `?` here).
+    Static(&'static str),
+    /// A `:name` placeholder, filled with the param `name`.
+    Param(&'static str),
+}
+
+/// A path pattern such as `/users/:user_id/posts/:id`, split into parts.
+///
+/// The macros build these at compile time (so a malformed path is a
+/// compile error); [`PathTemplate::url`] fills one in with params:
+/// placeholders take their param's value, percent-encoded so a value can
+/// never change the path, and params that are not in the path go into the
+/// query string, sorted by name, so one set of params always makes the
+/// same URL.
+///
+/// ```
+/// use restcache::rest::{Part, PathTemplate};
+/// use serde::Serialize;
+///
+/// const POSTS: PathTemplate = PathTemplate::new(
+///     "/users/:user_id/posts",
+///     &[Part::Static("/users/"), Part::Param("user_id"), Part::Static("/posts")],
+/// );
+///
+/// #[derive(Serialize)]
+/// struct Params { user_id: String, tag: &'static str, page: u32 }
+///
+/// let url = POSTS.url("http://127.0.0.1:8080", &Params { user_id: "a b/c".into(), tag: "x&y", page: 2 })?;
+/// assert_eq!(url, "http://127.0.0.1:8080/users/a%20b%2Fc/posts?page=2&tag=x%26y");
+/// # Ok::<(), restcache::rest::UrlError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathTemplate {
+    source: &'static str,
+    parts: &'static [Part],
+}
+
+/// Why params could not make a URL.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UrlError {
+    /// The params have no value for a placeholder of the path.
+    #[error("no value for `:{name}` in `{path}`")]
+    Missing {
+        /// The placeholder.
+        name: &'static str,
+        /// The path template.
+        path: &'static str,
+    },
+    /// A placeholder's value would change the path's shape: empty, `.` or `..`.
+    #[error("`{value}` for `:{name}` in `{path}` would change the path")]
+    Unsafe {
+        /// The placeholder.
+        name: &'static str,
+        /// The value refused.
+        value: String,
+        /// The path template.
+        path: &'static str,
+    },
+    /// A param is not a string, number, bool, null or list of those.
+    #[error("param `{name}` is {found}; a URL param is a string, number, bool, or a list of them")]
+    Unsupported {
+        /// The param.
+        name: String,
+        /// What it was.
+        found: &'static str,
+    },
+    /// The params are not a struct or map of named values.
+    #[error("params must serialize as a struct or map, not {found}")]
+    NotNamed {
+        /// What they serialized as.
+        found: &'static str,
+    },
+}
+
+/// What a path segment value escapes: everything but `A-Z a-z 0-9 - . _ ~`.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+impl PathTemplate {
+    /// A template from its source text and its parts (what the macros emit).
+    pub const fn new(source: &'static str, parts: &'static [Part]) -> Self {
+        PathTemplate { source, parts }
+    }
+
+    /// The path as declared, e.g. `/todos/:id`.
+    pub const fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// The parts of the path.
+    pub const fn parts(&self) -> &'static [Part] {
+        self.parts
+    }
+
+    /// The placeholder names, in path order.
+    pub fn params(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.parts.iter().filter_map(|part| match part {
+            Part::Param(name) => Some(*name),
+            Part::Static(_) => None,
+        })
+    }
+
+    /// `prefix` + the path filled in with `params` + the query of the
+    /// params the path does not use (sorted by name; `None` values left
+    /// out; a list repeats its name).
+    pub fn url(&self, prefix: &str, params: &impl Serialize) -> Result<String, UrlError> {
+        let mut named = match serde_json::to_value(params) {
+            Ok(Value::Object(map)) => map,
+            Ok(Value::Null) => serde_json::Map::new(),
+            Ok(other) => {
+                return Err(UrlError::NotNamed {
+                    found: kind(&other),
+                });
+            }
+            Err(_) => {
+                return Err(UrlError::NotNamed {
+                    found: "unserializable",
+                });
+            }
+        };
+        let mut url = String::with_capacity(prefix.len() + self.source.len() + 16);
+        url.push_str(prefix.trim_end_matches('/'));
+        for part in self.parts {
+            match part {
+                Part::Static(text) => url.push_str(text),
+                Part::Param(name) => {
+                    let value = named.remove(*name).unwrap_or(Value::Null);
+                    let text = scalar(name, &value)?.ok_or(UrlError::Missing {
+                        name,
+                        path: self.source,
+                    })?;
+                    if matches!(text.as_str(), "" | "." | "..") {
+                        return Err(UrlError::Unsafe {
+                            name,
+                            value: text,
+                            path: self.source,
+                        });
+                    }
+                    url.extend(utf8_percent_encode(&text, SEGMENT));
+                }
+            }
+        }
+        let mut rest: Vec<(String, Value)> = named.into_iter().collect();
+        rest.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut separator = if url.contains('?') { '&' } else { '?' };
+        for (name, value) in &rest {
+            let values = match value {
+                Value::Array(items) => items.iter().collect(),
+                single => vec![single],
+            };
+            for value in values {
+                let Some(text) = scalar(name, value)? else {
+                    continue;
+                };
+                url.push(separator);
+                separator = '&';
+                let _ = write!(
+                    url,
+                    "{}={}",
+                    utf8_percent_encode(name, SEGMENT),
+                    utf8_percent_encode(&text, SEGMENT)
+                );
+            }
+        }
+        Ok(url)
+    }
+}
+
+/// The text of a URL param value; `None` for null.
+fn scalar(name: &str, value: &Value) -> Result<Option<String>, UrlError> {
+    Ok(Some(match value {
+        Value::Null => return Ok(None),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => {
+            return Err(UrlError::Unsupported {
+                name: name.to_owned(),
+                found: kind(other),
+            });
+        }
+    }))
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a bool",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a nested object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const TODO: PathTemplate =
+        PathTemplate::new("/todos/:id", &[Part::Static("/todos/"), Part::Param("id")]);
+    const PAGE: PathTemplate = PathTemplate::new(
+        "/post\\?page=:page",
+        &[Part::Static("/post?page="), Part::Param("page")],
+    );
+
+    #[test]
+    fn placeholders_are_filled_and_encoded() {
+        let base = "http://h";
+        assert_eq!(
+            TODO.url(base, &json!({"id": 5})).unwrap(),
+            "http://h/todos/5"
+        );
+        assert_eq!(
+            TODO.url(base, &json!({"id": "../admin"})).unwrap(),
+            "http://h/todos/..%2Fadmin"
+        );
+        assert_eq!(
+            TODO.url(base, &json!({"id": "a b?c#d"})).unwrap(),
+            "http://h/todos/a%20b%3Fc%23d"
+        );
+        assert_eq!(
+            TODO.url("http://h/", &json!({"id": 1})).unwrap(),
+            "http://h/todos/1"
+        );
+    }
+
+    #[test]
+    fn values_that_would_change_the_path_are_refused() {
+        for value in ["", ".", ".."] {
+            assert!(matches!(
+                TODO.url("", &json!({ "id": value })),
+                Err(UrlError::Unsafe { name: "id", .. })
+            ));
+        }
+        assert_eq!(
+            TODO.url("", &json!({})),
+            Err(UrlError::Missing {
+                name: "id",
+                path: "/todos/:id"
+            })
+        );
+    }
+
+    #[test]
+    fn other_params_make_a_sorted_query() {
+        let url = TODO
+            .url(
+                "",
+                &json!({"id": 1, "z": true, "a": [1, 2], "skip": null, "m": "x=y&"}),
+            )
+            .unwrap();
+        assert_eq!(url, "/todos/1?a=1&a=2&m=x%3Dy%26&z=true");
+        assert_eq!(PAGE.url("", &json!({"page": "2"})).unwrap(), "/post?page=2");
+        assert_eq!(
+            PAGE.url("", &json!({"page": 2, "q": "a"})).unwrap(),
+            "/post?page=2&q=a"
+        );
+        assert!(matches!(
+            TODO.url("", &json!({"id": 1, "f": {"a": 1}})),
+            Err(UrlError::Unsupported { .. })
+        ));
+        assert!(matches!(TODO.url("", &5), Err(UrlError::NotNamed { .. })));
+    }
+}
