@@ -57,6 +57,11 @@
 pub use restcache_macros::{Entity, Schema, endpoint, resource};
 pub use restcache_runtime::*;
 
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// Everything a program that declares entities and reads them needs.
 ///
 /// ```

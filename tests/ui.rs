@@ -1,9 +1,10 @@
-//! Compile-fail tests of the derive macros: each mistake is a compile error
-//! spanned on the token at fault. `TRYBUILD=overwrite` rewrites the
+//! Compile-fail tests of the derives and of `resource!` / `endpoint!`: each
+//! mistake is a compile error spanned on the token at fault (a path's
+//! mistakes on its literal), several reported together. `TRYBUILD=overwrite` rewrites the
 //! expected `.stderr` files.
 
 #[test]
-fn derive_mistakes_are_compile_errors() {
+fn macro_mistakes_are_compile_errors() {
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui/*.rs");
 }
