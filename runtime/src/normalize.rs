@@ -126,41 +126,33 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.store.table_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
+        let written = |pk| Slot {
+            pk,
+            record: Some(Rc::clone(record)),
+            deps,
+            meta,
+            version,
+        };
         let slot = match records.index.entry(pk) {
             Entry::Occupied(entry) => {
                 let index = *entry.get();
-                let slot = &mut records.slots[index as usize];
+                let slot = &records.slots[index as usize];
                 if slot.version == version || slot.meta.fetched_at > meta.fetched_at {
                     if let Some(kept) = &slot.record {
                         *record = Rc::clone(kept);
                     }
                 } else {
-                    let pk = slot.pk.clone();
-                    records.replace(
-                        index,
-                        Slot {
-                            pk,
-                            record: Some(Rc::clone(record)),
-                            deps,
-                            meta,
-                            version,
-                        },
-                    );
+                    let slot = written(slot.pk.clone());
+                    records.replace(index, slot);
                     self.store.stamp(table, version);
                 }
                 index
             }
             Entry::Vacant(entry) => {
                 let index = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
-                let pk = entry.key().clone();
+                let slot = written(entry.key().clone());
                 entry.insert(index);
-                records.slots.push(Slot {
-                    pk,
-                    record: Some(Rc::clone(record)),
-                    deps,
-                    meta,
-                    version,
-                });
+                records.slots.push(slot);
                 self.store.stamp(table, version);
                 index
             }

@@ -117,7 +117,8 @@ pub struct Route {
     pub params: Vec<Param>,
 }
 
-const RESOURCE_OPTIONS: &[&str] = &[
+/// The options of both macros.
+const OPTIONS: &[&str] = &[
     "path",
     "schema",
     "url_prefix",
@@ -126,27 +127,18 @@ const RESOURCE_OPTIONS: &[&str] = &[
     "invalid_if_stale",
     "params",
 ];
-const ENDPOINT_OPTIONS: &[&str] = &[
-    "method",
-    "path",
-    "schema",
-    "url_prefix",
-    "data_expiry",
-    "error_expiry",
-    "invalid_if_stale",
-    "side_effect",
-    "params",
-];
+/// The options only `endpoint!` takes (a resource has all six methods).
+const ENDPOINT_OPTIONS: &[&str] = &["method", "side_effect"];
 const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 impl Decl {
     /// Checks the declaration; every mistake is reported, together.
     pub fn check(self, which: Which) -> Result<Route, proc_macro2::TokenStream> {
         let mut errors = Errors::default();
-        let known = match which {
-            Which::Resource => RESOURCE_OPTIONS,
-            Which::Endpoint => ENDPOINT_OPTIONS,
-        };
+        let mut known = OPTIONS.to_vec();
+        if which == Which::Endpoint {
+            known.extend_from_slice(ENDPOINT_OPTIONS);
+        }
         if let (Which::Resource, Some(owner)) = (which, &self.owner) {
             errors.at(owner, "a resource is declared as `pub Name { ... }`");
         }
