@@ -64,7 +64,7 @@ fn bench(c: &mut Criterion) {
     denormalize_cases::<Projects>(c, "projects_1000", PROJECTS, &store);
     denormalize_cases::<Todos>(c, "todos_10000", TODOS, &store);
     entity_cases::<Project>(c, "project", "project-502", &store);
-    entity_cases::<Todo>(c, "todo", "5000", &store);
+    entity_cases::<Todo>(c, "todo", 5000u64, &store);
 }
 
 fn normalize_cases<S: Schema + serde::de::DeserializeOwned>(
@@ -122,7 +122,7 @@ fn denormalize_cases<S: Schema>(c: &mut Criterion, name: &str, key: &str, store:
     });
 }
 
-fn entity_cases<E: Entity>(c: &mut Criterion, name: &str, pk: &str, store: &Store) {
+fn entity_cases<E: Entity>(c: &mut Criterion, name: &str, pk: impl PkValue + Copy, store: &Store) {
     c.bench_function(&format!("denormalize_entity_{name}_nocache"), |b| {
         b.iter(|| store.get_entity::<E>(black_box(pk)))
     });

@@ -519,3 +519,59 @@ fn a_cloned_store_evolves_on_its_own() {
         "a"
     );
 }
+
+#[test]
+fn generic_entities_get_one_table_per_instantiation() {
+    // Generic entity types are found by `TypeId` rather than by the index
+    // the derive gives each plain type; both paths must keep tables apart.
+    #[derive(Entity, Clone, Debug, Default, Deserialize)]
+    #[entity(key = "Tagged")]
+    struct Tagged<T: Clone + Default + 'static> {
+        id: u64,
+        tag: T,
+    }
+    #[derive(Entity, Clone, Debug, Default, Deserialize)]
+    #[entity(key = "Labelled")]
+    struct Labelled<T: Clone + Default + 'static> {
+        id: u64,
+        label: T,
+    }
+
+    let mut store = Store::new();
+    store.set_entity(Tagged { id: 1, tag: 7u8 }, at(1)).unwrap();
+    store
+        .set_entity(
+            Labelled {
+                id: 1,
+                label: String::from("x"),
+            },
+            at(1),
+        )
+        .unwrap();
+    store
+        .set_entity(
+            Todo {
+                id: 1,
+                ..Todo::default()
+            },
+            at(1),
+        )
+        .unwrap();
+
+    assert_eq!(
+        store.get_entity::<Tagged<u8>>(1u64).value().map(|t| t.tag),
+        Some(7)
+    );
+    assert_eq!(
+        store
+            .get_entity::<Labelled<String>>(1u64)
+            .value()
+            .map(|l| l.label.clone()),
+        Some(String::from("x"))
+    );
+    assert!(store.get_entity::<Todo>(1u64).value().is_some());
+    assert!(matches!(
+        store.get_entity::<Tagged<u16>>(1u64),
+        Read::Absent
+    ));
+}

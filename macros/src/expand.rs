@@ -43,6 +43,16 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
+    // A static in a generic impl would be shared by every instantiation, so
+    // generic entities keep the default (found by `TypeId`).
+    let type_index = input.generics.params.is_empty().then(|| {
+        quote! {
+            fn type_index() -> u32 {
+                static INDEX: ::restcache::__private::TypeIndex = ::restcache::__private::TypeIndex::new();
+                INDEX.get()
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics ::restcache::Entity for #ident #ty_generics #where_clause {
@@ -50,6 +60,8 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
             const PK_FIELD: &'static str = #pk_name;
             const HAS_NESTED: bool = #has_nested;
             type Id = #id_ty;
+
+            #type_index
 
             fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
                 #pk_value

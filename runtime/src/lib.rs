@@ -45,6 +45,8 @@ pub mod __private {
 
     pub use serde;
 
+    pub use crate::store::TypeIndex;
+
     use crate::rest::Deleted;
     use crate::{Entity, FieldPath, PkValue, SchemaError, Segment};
 

@@ -2,7 +2,7 @@
 
 use std::any::{Any, TypeId};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 use serde::de::DeserializeOwned;
@@ -89,6 +89,36 @@ pub(crate) const STAMPS: usize = 64;
 
 static NEXT_STORE_ID: AtomicU64 = AtomicU64::new(1);
 
+static NEXT_TYPE_INDEX: AtomicU32 = AtomicU32::new(0);
+
+/// The process-wide index of one entity type, assigned on first use; the
+/// derive keeps one in a static per type (see [`Entity::type_index`]).
+#[doc(hidden)]
+pub struct TypeIndex(AtomicU32);
+
+impl TypeIndex {
+    #[allow(clippy::new_without_default)] // only ever a static
+    pub const fn new() -> Self {
+        TypeIndex(AtomicU32::new(u32::MAX))
+    }
+
+    /// This type's index, taking the next free one on first call.
+    pub fn get(&self) -> u32 {
+        let index = self.0.load(Ordering::Relaxed);
+        if index != u32::MAX {
+            return index;
+        }
+        let next = NEXT_TYPE_INDEX.fetch_add(1, Ordering::Relaxed);
+        match self
+            .0
+            .compare_exchange(u32::MAX, next, Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => next,
+            Err(first) => first, // another thread got there first
+        }
+    }
+}
+
 /// The normalized cache: every record stored once per (entity key, pk),
 /// results stored by key as references to those records, and the meta
 /// (fetch time, expiry) of each.
@@ -119,6 +149,9 @@ static NEXT_STORE_ID: AtomicU64 = AtomicU64::new(1);
 pub struct Store {
     pub(crate) id: u64,
     pub(crate) tables: Vec<Box<dyn AnyTable>>,
+    /// Table by [`Entity::type_index`], plus one (0: no table yet).
+    by_index: Vec<u32>,
+    /// Table by `TypeId`, for the types without an index.
     by_type: FxHashMap<TypeId, u32>,
     by_key: FxHashMap<&'static str, u32>,
     pub(crate) results: FxHashMap<String, ResultSlot>,
@@ -140,6 +173,7 @@ impl Clone for Store {
         Store {
             id: NEXT_STORE_ID.fetch_add(1, Ordering::Relaxed),
             tables: self.tables.iter().map(|t| t.clone_table()).collect(),
+            by_index: self.by_index.clone(),
             by_type: self.by_type.clone(),
             by_key: self.by_key.clone(),
             results: self.results.clone(),
@@ -165,6 +199,7 @@ impl Store {
         Store {
             id: NEXT_STORE_ID.fetch_add(1, Ordering::Relaxed),
             tables: Vec::new(),
+            by_index: Vec::new(),
             by_type: FxHashMap::default(),
             by_key: FxHashMap::default(),
             results: FxHashMap::default(),
@@ -418,7 +453,7 @@ impl Store {
 
     /// The table of `E`, created on first use.
     pub(crate) fn table_index<E: Entity>(&mut self) -> Result<u32, SchemaError> {
-        if let Some(&table) = self.by_type.get(&TypeId::of::<E>()) {
+        if let Some(table) = self.find_table::<E>() {
             return Ok(table);
         }
         if let Some(&other) = self.by_key.get(E::KEY) {
@@ -430,24 +465,40 @@ impl Store {
         }
         let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
         self.tables.push(Box::new(Table::<E>::new()));
-        self.by_type.insert(TypeId::of::<E>(), table);
+        match E::type_index() {
+            u32::MAX => drop(self.by_type.insert(TypeId::of::<E>(), table)),
+            index => {
+                let index = index as usize;
+                if self.by_index.len() <= index {
+                    self.by_index.resize(index + 1, 0);
+                }
+                self.by_index[index] = table + 1;
+            }
+        }
         self.by_key.insert(E::KEY, table);
         Ok(table)
     }
 
     /// The table of `E`, if it has one.
+    #[inline]
     pub(crate) fn find_table<E: Entity>(&self) -> Option<u32> {
-        self.by_type.get(&TypeId::of::<E>()).copied()
+        match E::type_index() {
+            u32::MAX => self.by_type.get(&TypeId::of::<E>()).copied(),
+            index => self
+                .by_index
+                .get(index as usize)
+                .and_then(|&t| t.checked_sub(1)),
+        }
     }
 
+    #[inline]
     pub(crate) fn table<E: Entity>(&self, table: u32) -> Option<&Table<E>> {
-        self.tables.get(table as usize)?.as_any().downcast_ref()
+        let table: &dyn Any = self.tables.get(table as usize)?.as_ref();
+        table.downcast_ref()
     }
 
     pub(crate) fn table_mut<E: Entity>(&mut self, table: u32) -> Option<&mut Table<E>> {
-        self.tables
-            .get_mut(table as usize)?
-            .as_any_mut()
-            .downcast_mut()
+        let table: &mut dyn Any = self.tables.get_mut(table as usize)?.as_mut();
+        table.downcast_mut()
     }
 }

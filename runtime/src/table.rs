@@ -76,9 +76,7 @@ impl<E> Table<E> {
 }
 
 /// What the store does with a table whose entity type it does not know.
-pub(crate) trait AnyTable {
-    fn as_any(&self) -> &dyn Any;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
+pub(crate) trait AnyTable: Any {
     fn clone_table(&self) -> Box<dyn AnyTable>;
     fn type_name(&self) -> &'static str;
     /// Number of records that can be read (not invalidated).
@@ -97,14 +95,6 @@ pub(crate) trait AnyTable {
 }
 
 impl<E: Entity> AnyTable for Table<E> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
     fn clone_table(&self) -> Box<dyn AnyTable> {
         Box::new(Table {
             index: self.index.clone(),
