@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod controller;
 mod denormalize;
 mod entity;
 mod error;
@@ -23,6 +24,10 @@ mod store;
 mod table;
 pub mod wire;
 
+pub use controller::{
+    Cached, Clock, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY,
+    ExpiryStatus, ManualClock, Subscription, SystemClock,
+};
 pub use denormalize::{Denorm, Denormalizer};
 pub use entity::Entity;
 pub use error::SchemaError;

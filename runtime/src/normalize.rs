@@ -1,6 +1,6 @@
 //! Normalizing: splitting the entities of a response out into their tables.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
@@ -8,7 +8,8 @@ use crate::entity::Entity;
 use crate::error::SchemaError;
 use crate::meta::Meta;
 use crate::path::FieldPath;
-use crate::store::Store;
+use crate::pk::Pk;
+use crate::store::{ResultSlot, Store};
 use crate::table::{Dep, Deps, Slot};
 
 use smallvec::SmallVec;
@@ -41,13 +42,16 @@ pub struct Normalizer<'s> {
 
 impl<'s> Normalizer<'s> {
     /// Runs `walk` as one write, whole or nothing. Returns the entity
-    /// references of the top value.
+    /// references of the top value and, when `undoable`, what the write
+    /// replaced and added, so that [`Store::undo`] can take it back later
+    /// (an optimistic update whose request failed).
     pub(crate) fn run(
         store: &'s mut Store,
         meta: Meta,
         version: u64,
+        undoable: bool,
         walk: impl FnOnce(&mut Normalizer<'_>) -> Result<(), SchemaError>,
-    ) -> Result<Vec<Dep>, SchemaError> {
+    ) -> Result<(Vec<Dep>, Option<Undo>), SchemaError> {
         let mut cx = Normalizer {
             store,
             meta,
@@ -62,14 +66,20 @@ impl<'s> Normalizer<'s> {
             touched,
             ..
         } = cx;
+        let mut undo = undoable.then(|| Undo::new(version));
         for touched in touched.iter().rev() {
             let table = &mut store.tables[touched.table as usize];
-            match outcome {
-                Ok(()) => table.commit(),
-                Err(_) => table.rollback(touched.len),
+            match (&outcome, &mut undo) {
+                (Ok(()), Some(undo)) => undo.tables.push(TableUndo {
+                    table: touched.table,
+                    len: touched.len,
+                    replaced: table.take_replaced(),
+                }),
+                (Ok(()), None) => table.commit(),
+                (Err(_), _) => table.rollback(touched.len),
             }
         }
-        outcome.map(|()| deps)
+        outcome.map(|()| (deps, undo))
     }
 
     /// The table of `E`, registered on first use.
@@ -159,5 +169,79 @@ impl<'s> Normalizer<'s> {
         };
         self.deps.push(Dep { table, slot });
         Ok(())
+    }
+
+    /// Marks the record `pk` of `E` as gone (a delete's response): direct
+    /// reads of it are Invalid and lists drop it. A record that a request
+    /// started later than this one has shown alive is kept; an unknown pk
+    /// leaves a tombstone, so a response that started earlier does not
+    /// bring the record back.
+    pub(crate) fn invalidate<E: Entity>(&mut self, pk: &Pk) -> Result<(), SchemaError> {
+        let table = self.table::<E>()?;
+        let (meta, version) = (self.meta, self.version);
+        let Some(records) = self.store.table_mut::<E>(table) else {
+            unreachable!("a table is registered under the TypeId of its entity type")
+        };
+        let gone = |pk| Slot {
+            pk,
+            record: None,
+            deps: Deps::new(),
+            meta: Meta {
+                expires_at: meta.fetched_at,
+                ..meta
+            },
+            version,
+        };
+        match records.index.entry(pk.clone()) {
+            Entry::Occupied(entry) => {
+                let index = *entry.get();
+                let slot = &records.slots[index as usize];
+                if slot.meta.fetched_at > meta.fetched_at {
+                    return Ok(());
+                }
+                let slot = gone(slot.pk.clone());
+                records.replace(index, slot);
+            }
+            Entry::Vacant(entry) => {
+                let index = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
+                let slot = gone(entry.key().clone());
+                entry.insert(index);
+                records.slots.push(slot);
+            }
+        }
+        self.store.stamp(table, version);
+        Ok(())
+    }
+}
+
+/// What one table needs to take a write back.
+pub(crate) struct TableUndo {
+    pub table: u32,
+    /// The slot count before the write: slots from here on were added.
+    pub len: usize,
+    /// The slots the write replaced, with their former contents
+    /// (a `Vec<(u32, Slot<E>)>` of the table's type).
+    pub replaced: Box<dyn Any>,
+}
+
+/// What a write replaced and added, kept so that it can be taken back
+/// (see [`Store::undo`]).
+pub(crate) struct Undo {
+    /// The version of the write: only slots still at it are restored, so
+    /// what later writes brought is never lost.
+    pub version: u64,
+    pub tables: Vec<TableUndo>,
+    /// Results the write changed: the key, its former slot (`None`: the
+    /// key was new) and the version the change gave it.
+    pub results: Vec<(String, Option<ResultSlot>, u64)>,
+}
+
+impl Undo {
+    fn new(version: u64) -> Self {
+        Undo {
+            version,
+            tables: Vec::new(),
+            results: Vec::new(),
+        }
     }
 }

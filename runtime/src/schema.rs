@@ -1,5 +1,6 @@
 //! Schemas: the shapes a response can take, and how entities sit in them.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -74,6 +75,15 @@ pub trait Schema: Clone + 'static {
     fn reserve(cx: &mut Normalizer<'_>, len: usize) {
         let _ = (cx, len);
     }
+
+    /// `list` (a stored result) with `self` added at its end, when `list`
+    /// is a plain list of this schema (a create's record joining the
+    /// cached list of its resource); `None` otherwise.
+    #[doc(hidden)]
+    fn append_to(&self, list: &dyn Any) -> Option<Rc<dyn Any>> {
+        let _ = list;
+        None
+    }
 }
 
 impl<E: Entity> Schema for Rc<E> {
@@ -99,6 +109,14 @@ impl<E: Entity> Schema for Rc<E> {
 
     fn reserve(cx: &mut Normalizer<'_>, len: usize) {
         cx.reserve::<E>(len);
+    }
+
+    fn append_to(&self, list: &dyn Any) -> Option<Rc<dyn Any>> {
+        let list = list.downcast_ref::<Vec<Rc<E>>>()?;
+        let mut longer = Vec::with_capacity(list.len() + 1);
+        longer.extend(list.iter().cloned());
+        longer.push(Rc::clone(self));
+        Some(Rc::new(longer))
     }
 }
 

@@ -12,7 +12,7 @@ use crate::entity::Entity;
 use crate::error::SchemaError;
 use crate::json::from_json;
 use crate::meta::{Meta, Timestamp};
-use crate::normalize::Normalizer;
+use crate::normalize::{Normalizer, TableUndo, Undo};
 use crate::pk::PkValue;
 use crate::schema::Schema;
 use crate::table::{AnyTable, Dep, Table};
@@ -82,6 +82,28 @@ impl Clone for ResultSlot {
             version: self.version,
         }
     }
+}
+
+/// What [`Store::write`] hands back.
+pub(crate) struct Written<S> {
+    /// The value as stored: its entities are the store's copies.
+    pub value: Rc<S>,
+    /// Its entity references.
+    pub deps: Vec<Dep>,
+    /// How to take the write back, when asked for.
+    pub undo: Option<Undo>,
+}
+
+/// What [`Store::append`] did to a list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AppendOutcome {
+    /// The record is at the end of the list.
+    Appended,
+    /// The result holds something else than a list of the record's type;
+    /// it was invalidated so that its next read fetches it.
+    Invalidated,
+    /// No readable result under the key.
+    Absent,
 }
 
 /// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
@@ -230,29 +252,168 @@ impl Store {
     pub fn set<S: Schema>(
         &mut self,
         key: &str,
+        value: S,
+        meta: Meta,
+    ) -> Result<Rc<S>, SchemaError> {
+        self.write(Some(key), value, meta, false).map(|w| w.value)
+    }
+
+    /// Normalizes `value` and, with a `key`, stores it as that key's
+    /// result (unless the stored one started later). With `undoable`, the
+    /// write can be taken back by [`undo`](Store::undo).
+    pub(crate) fn write<S: Schema>(
+        &mut self,
+        key: Option<&str>,
         mut value: S,
         meta: Meta,
-    ) -> Result<(), SchemaError> {
+        undoable: bool,
+    ) -> Result<Written<S>, SchemaError> {
         let version = self.tick();
-        let deps = Normalizer::run(self, meta, version, |cx| value.normalize(cx))?;
+        let (deps, mut undo) =
+            Normalizer::run(self, meta, version, undoable, |cx| value.normalize(cx))?;
+        let value = Rc::new(value);
+        let Some(key) = key else {
+            return Ok(Written { value, deps, undo });
+        };
         if self
             .results
             .get(key)
             .is_some_and(|old| old.meta.fetched_at > meta.fetched_at)
         {
-            return Ok(());
+            return Ok(Written { value, deps, undo });
         }
         let slot = ResultSlot {
-            value: Some(Rc::new(value)),
-            deps,
+            value: Some(Rc::clone(&value) as Rc<dyn Any>),
+            deps: deps.clone(),
             meta,
             version,
         };
-        match self.results.get_mut(key) {
-            Some(existing) => *existing = slot,
-            None => drop(self.results.insert(key.to_owned(), slot)),
+        let old = self.put_result(key, slot);
+        if let Some(undo) = &mut undo {
+            undo.results.push((key.to_owned(), old, version));
         }
-        Ok(())
+        Ok(Written { value, deps, undo })
+    }
+
+    /// Stores `slot` under `key`, returning the slot it replaced.
+    fn put_result(&mut self, key: &str, slot: ResultSlot) -> Option<ResultSlot> {
+        match self.results.get_mut(key) {
+            Some(existing) => Some(std::mem::replace(existing, slot)),
+            None => {
+                self.results.insert(key.to_owned(), slot);
+                None
+            }
+        }
+    }
+
+    /// Adds the record `item` (whose store references are `item_deps`) at
+    /// the end of the list stored under `key`, keeping the list's meta.
+    /// A result that is not a plain list of that record type (an envelope,
+    /// a page) cannot take it and is invalidated instead, so its next read
+    /// fetches it again.
+    pub(crate) fn append<S: Schema>(
+        &mut self,
+        key: &str,
+        item: &S,
+        item_deps: &[Dep],
+        undo: Option<&mut Undo>,
+    ) -> AppendOutcome {
+        let version = self.clock + 1;
+        let Some(old) = self.results.get(key) else {
+            return AppendOutcome::Absent;
+        };
+        let Some(list) = old.value.as_deref() else {
+            return AppendOutcome::Absent; // already invalid: its next read fetches
+        };
+        let (slot, outcome) = match item.append_to(list) {
+            Some(longer) => {
+                let mut deps = old.deps.clone();
+                deps.extend_from_slice(item_deps);
+                let slot = ResultSlot {
+                    value: Some(longer),
+                    deps,
+                    meta: old.meta,
+                    version,
+                };
+                (slot, AppendOutcome::Appended)
+            }
+            None => {
+                let slot = ResultSlot {
+                    value: None,
+                    deps: Vec::new(),
+                    meta: Meta {
+                        expires_at: Timestamp::default(),
+                        ..old.meta
+                    },
+                    version,
+                };
+                (slot, AppendOutcome::Invalidated)
+            }
+        };
+        self.clock = version;
+        let old = self.put_result(key, slot);
+        if let Some(undo) = undo {
+            undo.results.push((key.to_owned(), old, version));
+        }
+        outcome
+    }
+
+    /// Takes back the write `undo` came from: the records and results it
+    /// changed get their former contents, unless a later write changed
+    /// them again (what that write brought is kept). Records it added
+    /// become Invalid.
+    pub(crate) fn undo(&mut self, undo: Undo) {
+        let now = self.tick();
+        for table in undo.tables {
+            let TableUndo {
+                table,
+                len,
+                replaced,
+            } = table;
+            if self.tables[table as usize].undo(replaced, len, undo.version, now) {
+                self.stamp(table, now);
+            }
+        }
+        // Newest first: a key the write changed twice gets its first state.
+        for (key, old, version) in undo.results.into_iter().rev() {
+            if self.results.get(&key).is_none_or(|c| c.version != version) {
+                continue; // a later write changed it: keep what it brought
+            }
+            match old {
+                Some(mut old) => {
+                    old.version = now;
+                    self.results.insert(key, old);
+                }
+                None => drop(self.results.remove(&key)),
+            }
+        }
+    }
+
+    /// Marks the result under `key` stale: it stays readable, and a read
+    /// fetches it again in the background. Returns whether the key was
+    /// known.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// let fresh = Meta::fetched(Timestamp::from_millis(0), Timestamp::from_millis(0), std::time::Duration::from_secs(60));
+    /// store.set("one", Rc::new(Todo { id: 1 }), fresh)?;
+    /// assert!(store.expire_result("one"));
+    /// assert_eq!(store.result_meta("one").unwrap().expires_at, Timestamp::from_millis(0));
+    /// assert!(store.read::<Rc<Todo>>("one").value().is_some());
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn expire_result(&mut self, key: &str) -> bool {
+        let Some(slot) = self.results.get_mut(key) else {
+            return false;
+        };
+        slot.meta.expires_at = Timestamp::default();
+        true
     }
 
     /// Parses `text` as the schema `S` and stores it under `key`.
@@ -276,7 +437,7 @@ impl Store {
         key: &str,
         text: &str,
         meta: Meta,
-    ) -> Result<(), SchemaError> {
+    ) -> Result<Rc<S>, SchemaError> {
         let value = from_json::<S>(text)?;
         self.set(key, value, meta)
     }
@@ -297,10 +458,8 @@ impl Store {
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     pub fn set_entity<E: Entity>(&mut self, record: E, meta: Meta) -> Result<Rc<E>, SchemaError> {
-        let version = self.tick();
-        let mut record = Rc::new(record);
-        Normalizer::run(self, meta, version, |cx| record.normalize(cx))?;
-        Ok(record)
+        let written = self.write(None, Rc::new(record), meta, false)?;
+        Ok(Rc::unwrap_or_clone(written.value))
     }
 
     /// Reads the result under `key` as `S`, joining its entities back in,

@@ -92,6 +92,15 @@ pub(crate) trait AnyTable: Any {
     /// Undoes a write that failed: restores the slots it replaced and
     /// drops the ones it added (every slot from `len` on).
     fn rollback(&mut self, len: usize);
+    /// Ends a write that may be taken back later: hands out what it
+    /// replaced (a `Vec<(u32, Slot<E>)>`).
+    fn take_replaced(&mut self) -> Box<dyn Any>;
+    /// Takes back, at `now`, the write `version` whose replaced slots are
+    /// `replaced` and which added every slot from `len` on: slots still at
+    /// `version` get their former contents, added ones are emptied. Slots
+    /// a later write changed keep what it brought. Returns whether any
+    /// slot changed.
+    fn undo(&mut self, replaced: Box<dyn Any>, len: usize, version: u64, now: u64) -> bool;
 }
 
 impl<E: Entity> AnyTable for Table<E> {
@@ -137,6 +146,34 @@ impl<E: Entity> AnyTable for Table<E> {
         if self.replaced.capacity() > 1024 {
             self.replaced = Vec::new(); // do not hold a large write's undo space
         }
+    }
+
+    fn take_replaced(&mut self) -> Box<dyn Any> {
+        Box::new(std::mem::take(&mut self.replaced))
+    }
+
+    fn undo(&mut self, replaced: Box<dyn Any>, len: usize, version: u64, now: u64) -> bool {
+        let mut changed = false;
+        for added in self.slots.iter_mut().skip(len) {
+            if added.version == version {
+                added.record = None;
+                added.deps.clear();
+                added.version = now;
+                changed = true;
+            }
+        }
+        let Ok(replaced) = replaced.downcast::<Vec<(u32, Slot<E>)>>() else {
+            return changed;
+        };
+        for (index, old) in *replaced {
+            let slot = &mut self.slots[index as usize];
+            if slot.version == version {
+                *slot = old;
+                slot.version = now;
+                changed = true;
+            }
+        }
+        changed
     }
 
     fn rollback(&mut self, len: usize) {

@@ -27,8 +27,13 @@ pub const EXCERPT_CHARS: usize = 256;
 /// assert_eq!(err.to_string(), "GET http://127.0.0.1:8080/todos/1: HTTP 503: upstream down");
 /// assert!(Error::http_status("GET", "http://h/x", 404, "").is_hard());
 /// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub struct Error {
+#[derive(Clone, PartialEq, thiserror::Error)]
+pub struct Error(Box<Details>);
+
+/// What an [`Error`] holds, boxed so that a `Result` carrying one stays
+/// small.
+#[derive(Debug, Clone, PartialEq)]
+struct Details {
     method: String,
     url: String,
     status: Option<u16>,
@@ -67,43 +72,43 @@ impl Error {
         body: &str,
         kind: ErrorKind,
     ) -> Self {
-        Error {
+        Error(Box::new(Details {
             method: method.to_ascii_uppercase(),
             url: url.to_owned(),
             status,
             excerpt: excerpt(body),
             kind,
-        }
+        }))
     }
 
     /// The method, uppercase: `"GET"`.
     pub fn method(&self) -> &str {
-        &self.method
+        &self.0.method
     }
 
     /// The URL asked for (the path template when params made no URL).
     pub fn url(&self) -> &str {
-        &self.url
+        &self.0.url
     }
 
     /// The response status, if a response came.
     pub fn status(&self) -> Option<u16> {
-        self.status
+        self.0.status
     }
 
     /// The start of the response body, at most [`EXCERPT_CHARS`] characters.
     pub fn excerpt(&self) -> &str {
-        &self.excerpt
+        &self.0.excerpt
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
     /// A server error (5xx) or no response: cached data stays on show.
     pub fn is_soft(&self) -> bool {
-        matches!(self.kind, ErrorKind::Network(_)) || self.status.is_some_and(|s| s >= 500)
+        matches!(self.0.kind, ErrorKind::Network(_)) || self.0.status.is_some_and(|s| s >= 500)
     }
 
     /// Not soft: a 4xx, a body that does not decode, a bad request.
@@ -114,9 +119,9 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}: ", self.method, self.url)?;
-        match &self.kind {
-            ErrorKind::Status => write!(f, "HTTP {}", self.status.unwrap_or_default())?,
+        write!(f, "{} {}: ", self.0.method, self.0.url)?;
+        match &self.0.kind {
+            ErrorKind::Status => write!(f, "HTTP {}", self.0.status.unwrap_or_default())?,
             ErrorKind::Network(message) => write!(f, "no response ({message})")?,
             ErrorKind::Decode(error) => {
                 write!(f, "the response does not fit the schema: {error}")?;
@@ -124,10 +129,30 @@ impl fmt::Display for Error {
             ErrorKind::Url(error) => write!(f, "{error}")?,
             ErrorKind::Request(message) => write!(f, "{message}")?,
         }
-        if !self.excerpt.is_empty() {
-            write!(f, ": {}", self.excerpt)?;
+        if !self.0.excerpt.is_empty() {
+            write!(f, ": {}", self.0.excerpt)?;
         }
         Ok(())
+    }
+}
+
+/// Like the struct it was before boxing: `Error { method, url, status, .. }`.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Details {
+            method,
+            url,
+            status,
+            excerpt,
+            kind,
+        } = &*self.0;
+        f.debug_struct("Error")
+            .field("method", method)
+            .field("url", url)
+            .field("status", status)
+            .field("excerpt", excerpt)
+            .field("kind", kind)
+            .finish()
     }
 }
 

@@ -9,9 +9,13 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::denormalize::{Denorm, Denormalizer};
+use crate::entity::Entity;
 use crate::error::SchemaError;
 use crate::http::{Body, Client, FetchFuture};
 use crate::json::from_json;
+use crate::normalize::Normalizer;
+use crate::path::Segment;
 use crate::pk::Pk;
 use crate::rest::template::{PathTemplate, UrlError};
 use crate::schema::Schema;
@@ -436,6 +440,27 @@ impl<E> Clone for Deleted<E> {
 impl<E> fmt::Debug for Deleted<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Deleted({:?})", self.pk)
+    }
+}
+
+/// Storing a deletion invalidates the record: direct reads of it are
+/// Invalid and every list drops it on its next read. A response that
+/// started before the delete does not bring it back.
+impl<E: Entity> Schema for Deleted<E> {
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        cx.invalidate::<E>(&self.pk)
+    }
+
+    fn denormalize(&self, _: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        Denorm::Same
+    }
+
+    fn same_entities(&self, _: &Self) -> bool {
+        true
+    }
+
+    fn entity_at(_: &[Segment]) -> Option<&'static str> {
+        Some(E::KEY)
     }
 }
 

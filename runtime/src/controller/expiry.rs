@@ -1,0 +1,130 @@
+//! The expiry status of a read (contract, "States and transitions").
+
+use std::rc::Rc;
+
+use crate::http::Error;
+use crate::meta::{Meta, Timestamp};
+
+/// How fresh the cached answer to a read is.
+///
+/// | status | fetch | suspend | when |
+/// |---|---|---|---|
+/// | `Invalid` | yes (deduplicated) | yes | nothing cached, deleted, invalidated, or stale with `invalid_if_stale` |
+/// | `Stale` | yes (deduplicated) | no | cached data whose expiry is earlier than now |
+/// | `Valid` | no | no | fresh data, or an error that has not expired yet |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExpiryStatus {
+    /// Fetch, and wait for it: there is nothing to show.
+    Invalid,
+    /// Show what is cached and fetch again in the background.
+    Stale,
+    /// Show what is cached; no fetch.
+    Valid,
+}
+
+/// What the cache holds for one read: the data (denormalized, `Rc`s that
+/// keep their identity while nothing changes), its status, when it
+/// expires, and the error of the last request when it has not expired.
+///
+/// ```
+/// use restcache::{Cached, ExpiryStatus};
+///
+/// let nothing = Cached::<u32>::absent();
+/// assert_eq!(nothing.status, ExpiryStatus::Invalid);
+/// assert!(nothing.needs_fetch());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Cached<S> {
+    /// The data, if the cache holds a readable copy.
+    pub data: Option<Rc<S>>,
+    /// Whether to fetch, and whether to wait for it.
+    pub status: ExpiryStatus,
+    /// When the data (or the error) expires.
+    pub expires_at: Timestamp,
+    /// The error of the last request for this read, while it has not
+    /// expired; a soft one may sit beside data, which stays readable.
+    pub error: Option<Error>,
+}
+
+impl<S> Cached<S> {
+    /// Nothing cached.
+    pub fn absent() -> Self {
+        Cached {
+            data: None,
+            status: ExpiryStatus::Invalid,
+            expires_at: Timestamp::default(),
+            error: None,
+        }
+    }
+
+    /// Whether a read should fetch (Invalid or Stale).
+    pub fn needs_fetch(&self) -> bool {
+        self.status != ExpiryStatus::Valid
+    }
+
+    /// What a suspense read hands out: the data, or the error a UI shows
+    /// in its error boundary (a hard error always; a soft one only when
+    /// there is no data to show). `None` while there is neither: suspend.
+    pub fn settled(&self) -> Option<Result<Rc<S>, Error>> {
+        match (&self.data, &self.error) {
+            (_, Some(error)) if error.is_hard() => Some(Err(error.clone())),
+            (Some(data), _) => Some(Ok(Rc::clone(data))),
+            (None, Some(error)) => Some(Err(error.clone())),
+            (None, None) => None,
+        }
+    }
+}
+
+/// An error kept for a read: as fresh as the request that failed.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredError {
+    pub error: Error,
+    /// When the failed request started and when the error expires.
+    pub meta: Meta,
+    /// Tells one stored error from the next (for change notification).
+    pub serial: u64,
+}
+
+/// The status of `data` (stored with `meta`) and `error` at `now`.
+pub(crate) fn classify<S>(
+    data: Option<(Rc<S>, Meta)>,
+    error: Option<&StoredError>,
+    now: Timestamp,
+    invalid_if_stale: bool,
+) -> Cached<S> {
+    // An error counts while it has not expired and is not older than the
+    // data (a later success clears it).
+    let error = error.filter(|e| {
+        now <= e.meta.expires_at
+            && data
+                .as_ref()
+                .is_none_or(|(_, meta)| meta.fetched_at <= e.meta.fetched_at)
+    });
+    if let Some(stored) = error {
+        return Cached {
+            data: data.map(|(value, _)| value),
+            status: ExpiryStatus::Valid,
+            expires_at: stored.meta.expires_at,
+            error: Some(stored.error.clone()),
+        };
+    }
+    let Some((value, meta)) = data else {
+        return Cached::absent();
+    };
+    let status = match meta.expires_at < now {
+        false => ExpiryStatus::Valid,
+        true if invalid_if_stale => {
+            return Cached {
+                expires_at: meta.expires_at,
+                ..Cached::absent()
+            };
+        }
+        true => ExpiryStatus::Stale,
+    };
+    Cached {
+        data: Some(value),
+        status,
+        expires_at: meta.expires_at,
+        error: None,
+    }
+}

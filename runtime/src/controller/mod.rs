@@ -1,0 +1,497 @@
+//! The controller: the engine between endpoints and the store. It fetches,
+//! dedupes identical reads, applies mutations, keeps errors beside data,
+//! tells subscribers what changed, and answers reads with their expiry
+//! status. The Yew hooks sit on it; tests, SSR and command-line tools use
+//! it directly.
+
+mod builder;
+mod clock;
+mod expiry;
+mod request;
+mod subscription;
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use futures_util::future::{LocalBoxFuture, Shared};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use crate::http::{Body, Client, Error};
+use crate::memo::Memo;
+use crate::meta::Timestamp;
+use crate::rest::{Endpoint, Kind};
+use crate::schema::Schema;
+use crate::store::{Read, Store};
+
+pub use builder::ControllerBuilder;
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use expiry::{Cached, ExpiryStatus};
+pub use subscription::Subscription;
+
+use expiry::{StoredError, classify};
+use subscription::Subscribers;
+
+/// How long a response stays fresh unless its endpoint says otherwise.
+pub const DEFAULT_DATA_EXPIRY: Duration = Duration::from_secs(60);
+/// How long an error stays unless its endpoint says otherwise.
+pub const DEFAULT_ERROR_EXPIRY: Duration = Duration::from_secs(1);
+
+/// The response of one request, shared by every read waiting on it.
+type SharedResponse = Shared<LocalBoxFuture<'static, Result<Rc<dyn Any>, Error>>>;
+
+/// A read request on its way.
+struct InFlight {
+    id: u64,
+    response: SharedResponse,
+}
+
+/// What a controller holds behind its handle.
+pub(crate) struct State {
+    pub store: Store,
+    pub memo: Memo,
+    /// The last error of each read key.
+    pub errors: FxHashMap<String, StoredError>,
+    in_flight: FxHashMap<String, InFlight>,
+    /// Bumped by [`Controller::reset`]: responses to requests started in
+    /// an earlier generation are dropped.
+    generation: u64,
+    /// Numbers requests and stored errors.
+    serial: u64,
+}
+
+impl State {
+    fn next_serial(&mut self) -> u64 {
+        self.serial += 1;
+        self.serial
+    }
+}
+
+struct Inner {
+    client: Client,
+    clock: Rc<dyn Clock>,
+    data_expiry: Duration,
+    error_expiry: Duration,
+    state: RefCell<State>,
+    subscribers: RefCell<Subscribers>,
+}
+
+/// The data layer of an app: a normalized [`Store`], the HTTP [`Client`]
+/// its endpoints call, and a [`Clock`]. A cheap handle: clones share one
+/// cache.
+///
+/// - [`read`](Self::read) answers from the cache with an [`ExpiryStatus`]
+///   (Invalid: fetch and wait; Stale: show and refetch; Valid: show).
+/// - [`fetch`](Self::fetch) makes an endpoint's request and stores the
+///   response. Concurrent reads with one key share one request; mutations
+///   never do. An update's record shows in every cached result that holds
+///   it; a create joins the cached list of its resource; a delete leaves
+///   every list.
+/// - A failed request never loses cached data: the error is kept beside it
+///   for the endpoint's error expiry (1 s by default).
+/// - Of two requests that touch one record, the one that *started* later
+///   wins, whatever order the responses arrive in.
+///
+/// ```no_run
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// # async fn run() -> Result<(), restcache::http::Error> {
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let todos = ctrl.fetch(&TodoResource::get_list(), &(), None).await?;
+/// let cached = ctrl.read(&TodoResource::get_list(), &());
+/// assert!(std::rc::Rc::ptr_eq(&todos, cached.data.as_ref().unwrap()));
+/// assert_eq!(cached.status, ExpiryStatus::Valid);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Controller {
+    inner: Rc<Inner>,
+}
+
+impl std::fmt::Debug for Controller {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Controller")
+            .field("client", &self.inner.client)
+            .field("data_expiry", &self.inner.data_expiry)
+            .field("error_expiry", &self.inner.error_expiry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Controller {
+    /// A controller over `client`, on the wall clock, with the default
+    /// expiries (60 s for data, 1 s for errors).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.client().base_url(), "http://127.0.0.1:8080");
+    /// ```
+    pub fn new(client: Client) -> Self {
+        Controller::builder(client).build()
+    }
+
+    /// A controller with another clock or other default expiries.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::time::Duration;
+    ///
+    /// let clock = ManualClock::at(Timestamp::from_millis(0));
+    /// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080"))
+    ///     .clock(clock.clone())
+    ///     .data_expiry(Duration::from_secs(5))
+    ///     .build();
+    /// clock.advance(Duration::from_secs(1));
+    /// assert_eq!(ctrl.now(), Timestamp::from_millis(1_000));
+    /// ```
+    pub fn builder(client: Client) -> ControllerBuilder {
+        ControllerBuilder::new(client)
+    }
+
+    fn from_builder(
+        client: Client,
+        clock: Rc<dyn Clock>,
+        data_expiry: Duration,
+        error_expiry: Duration,
+    ) -> Self {
+        let state = State {
+            store: Store::new(),
+            memo: Memo::new(),
+            errors: FxHashMap::default(),
+            in_flight: FxHashMap::default(),
+            generation: 0,
+            serial: 0,
+        };
+        Controller {
+            inner: Rc::new(Inner {
+                client,
+                clock,
+                data_expiry,
+                error_expiry,
+                state: RefCell::new(state),
+                subscribers: RefCell::default(),
+            }),
+        }
+    }
+
+    /// The HTTP client.
+    pub fn client(&self) -> &Client {
+        &self.inner.client
+    }
+
+    /// The controller's time now.
+    pub fn now(&self) -> Timestamp {
+        self.inner.clock.now()
+    }
+
+    /// Runs `f` on the store (to inspect it: counts, metas, keys).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.with_store(|store| store.result_count()), 0);
+    /// ```
+    pub fn with_store<R>(&self, f: impl FnOnce(&Store) -> R) -> R {
+        f(&self.inner.state.borrow().store)
+    }
+
+    /// How many read requests are on their way.
+    pub fn in_flight(&self) -> usize {
+        self.inner.state.borrow().in_flight.len()
+    }
+
+    /// How many subscriptions are live.
+    pub fn subscriber_count(&self) -> usize {
+        self.inner.subscribers.borrow().len()
+    }
+
+    /// What the cache holds for `endpoint` with `params`, classified
+    /// against the clock. Never fetches. Params that make no URL give a
+    /// `Valid` answer holding that (hard) error.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
+    /// ctrl.set_response(&TodoResource::get(), &params, std::rc::Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
+    /// # Ok::<(), restcache::http::Error>(())
+    /// ```
+    pub fn read<P, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> Cached<S>
+    where
+        P: Serialize,
+        S: Schema,
+    {
+        let now = self.now();
+        let key = match self.locate(endpoint, params) {
+            Ok((key, _)) => key,
+            Err(error) => {
+                return Cached {
+                    status: ExpiryStatus::Valid,
+                    error: Some(error),
+                    ..Cached::absent()
+                };
+            }
+        };
+        let mut state = self.inner.state.borrow_mut();
+        let State {
+            store,
+            memo,
+            errors,
+            ..
+        } = &mut *state;
+        let data = match memo.read::<S>(store, &key) {
+            Read::Found(value, meta) => Some((value, meta)),
+            Read::Invalid | Read::Absent => None,
+        };
+        classify(
+            data,
+            errors.get(&key),
+            now,
+            endpoint.options().invalid_if_stale,
+        )
+    }
+
+    /// Makes `endpoint`'s request for `params` (and `body`) and stores the
+    /// response; resolves to the result as the cache now shows it.
+    ///
+    /// - A read (`Kind::Read`) is stored under its key. While one is on its
+    ///   way, every other read of the same key waits for it instead of
+    ///   making its own request. A failure is kept beside the cached data
+    ///   for the error expiry; the data stays.
+    /// - A mutation is never shared. Its response's records are merged into
+    ///   the store (every result that holds them shows the change); a
+    ///   create's record joins the cached `GET` list of the same URL; a
+    ///   delete's record becomes Invalid and leaves every list.
+    /// - A response to a request that started before a [`reset`](Self::reset)
+    ///   is handed back but not stored.
+    ///
+    /// ```no_run
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// # async fn run(ctrl: Controller) -> Result<(), restcache::http::Error> {
+    /// let body = Body::json(&serde_json::json!({"title": "renamed"})).unwrap();
+    /// let todo = ctrl.fetch(&TodoResource::partial_update(), &TodoResourceParams { id: 1 }, Some(body)).await?;
+    /// assert_eq!(todo.title, "renamed");
+    /// # Ok(()) }
+    /// ```
+    pub async fn fetch<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        body: Option<Body>,
+    ) -> Result<Rc<S>, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+    {
+        let (key, url) = self.locate(endpoint, params)?;
+        match endpoint.kind() {
+            Kind::Read => self.fetch_read(endpoint, params, body, key, url).await,
+            Kind::Mutate | Kind::Create | Kind::Delete => {
+                self.fetch_mutation(endpoint, params, body, url, None).await
+            }
+        }
+    }
+
+    /// A mutation whose expected result `optimistic` is applied at once
+    /// (every view of its records shows it), then replaced by the real
+    /// response, or taken back if the request fails. What other requests
+    /// brought in the meantime is kept.
+    ///
+    /// ```no_run
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String, completed: bool }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// # async fn run(ctrl: Controller, todo: Rc<Todo>) -> Result<(), restcache::http::Error> {
+    /// let done = Todo { completed: true, ..(*todo).clone() };
+    /// let body = Body::json(&done).unwrap();
+    /// ctrl.fetch_optimistic(&TodoResource::update(), &TodoResourceParams { id: todo.id }, Some(body), Rc::new(done))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn fetch_optimistic<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        body: Option<Body>,
+        optimistic: S,
+    ) -> Result<Rc<S>, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+    {
+        let (_, url) = self.locate(endpoint, params)?;
+        self.fetch_mutation(endpoint, params, body, url, Some(optimistic))
+            .await
+    }
+
+    /// The cached data when it is Valid; otherwise (Invalid, Stale) a
+    /// [`fetch`](Self::fetch). A read whose last request failed, while the
+    /// error has not expired, gives the error unless it is soft and data
+    /// is cached.
+    pub async fn fetch_if_stale<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+    ) -> Result<Rc<S>, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+    {
+        let cached = self.read(endpoint, params);
+        if cached.status == ExpiryStatus::Valid
+            && let Some(settled) = cached.settled()
+        {
+            return settled;
+        }
+        self.fetch(endpoint, params, None).await
+    }
+
+    /// Invalidates the read `endpoint` with `params`: its next read
+    /// fetches and waits. Returns whether anything was cached.
+    pub fn invalidate<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> bool {
+        let Ok((key, _)) = self.locate(endpoint, params) else {
+            return false;
+        };
+        let now = self.now();
+        let known = {
+            let mut state = self.inner.state.borrow_mut();
+            state.errors.remove(&key);
+            state.store.invalidate_result(&key, now)
+        };
+        self.notify();
+        known
+    }
+
+    /// Invalidates every cached read whose key `matches` (keys read
+    /// `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`). Returns how
+    /// many.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.invalidate_all(|key| key.contains("/todos")), 0);
+    /// ```
+    pub fn invalidate_all(&self, matches: impl Fn(&str) -> bool) -> usize {
+        let now = self.now();
+        let count = {
+            let mut state = self.inner.state.borrow_mut();
+            state.errors.retain(|key, _| !matches(key));
+            let keys = matching_keys(&state.store, &matches);
+            keys.iter()
+                .filter(|key| state.store.invalidate_result(key, now))
+                .count()
+        };
+        self.notify();
+        count
+    }
+
+    /// Marks every cached read whose key `matches` stale: it keeps showing
+    /// its data and fetches again on its next read. Errors of those keys
+    /// expire too. Returns how many results.
+    pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
+        let count = {
+            let mut state = self.inner.state.borrow_mut();
+            for (key, stored) in state.errors.iter_mut() {
+                if matches(key) {
+                    stored.meta.expires_at = Timestamp::default();
+                }
+            }
+            let keys = matching_keys(&state.store, &matches);
+            keys.iter()
+                .filter(|key| state.store.expire_result(key))
+                .count()
+        };
+        self.notify();
+        count
+    }
+
+    /// Empties the cache. Responses to requests that started before the
+    /// reset are handed to their callers but not stored.
+    pub fn reset(&self) {
+        {
+            let mut state = self.inner.state.borrow_mut();
+            state.store = Store::new();
+            state.memo.clear();
+            state.errors.clear();
+            state.in_flight.clear();
+            state.generation += 1;
+        }
+        self.notify();
+    }
+
+    /// Stores `value` as the response of `endpoint` with `params`, as if
+    /// fetched now (a mutation's effects included). Returns the result as
+    /// stored.
+    pub fn set_response<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        value: S,
+    ) -> Result<Rc<S>, Error>
+    where
+        P: Serialize,
+        S: Schema,
+    {
+        let (key, url) = self.locate(endpoint, params)?;
+        let now = self.now();
+        let stored = {
+            let mut state = self.inner.state.borrow_mut();
+            let stored = self.store_success(
+                &mut state, endpoint, params, &key, &url, value, now, now, false,
+            );
+            if let Err(error) = &stored {
+                self.store_error(&mut state, endpoint, &key, error.clone(), now, now);
+            }
+            stored.map(|(value, _)| value)
+        };
+        self.notify();
+        stored
+    }
+
+    /// Stores `error` as the outcome of `endpoint` with `params`, as if
+    /// its request failed now: it shows for the error expiry.
+    pub fn set_error<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P, error: Error) {
+        let Ok((key, _)) = self.locate(endpoint, params) else {
+            return;
+        };
+        let now = self.now();
+        {
+            let mut state = self.inner.state.borrow_mut();
+            self.store_error(&mut state, endpoint, &key, error, now, now);
+        }
+        self.notify();
+    }
+}
+
+/// The result keys of `store` that `matches`.
+fn matching_keys(store: &Store, matches: &impl Fn(&str) -> bool) -> Vec<String> {
+    store
+        .result_keys()
+        .filter(|key| matches(key))
+        .map(str::to_owned)
+        .collect()
+}

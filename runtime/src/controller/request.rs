@@ -1,0 +1,284 @@
+//! Making requests: shared reads, mutations (optimistic or not), and
+//! storing what comes back by the endpoint's kind.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use futures_util::FutureExt;
+use serde::Serialize;
+
+use super::{Controller, InFlight, State, StoredError};
+use crate::http::{Body, Error, ErrorKind};
+use crate::meta::{Meta, Timestamp};
+use crate::normalize::Undo;
+use crate::rest::{Endpoint, Kind, Method};
+use crate::schema::Schema;
+use crate::store::Read;
+
+impl Controller {
+    /// The cache key and the URL of a request.
+    pub(super) fn locate<P: Serialize, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+    ) -> Result<(String, String), Error> {
+        let base = self.inner.client.base_url();
+        let failed = |e| {
+            let method = endpoint.method().as_str();
+            Error::new(
+                method,
+                endpoint.path().source(),
+                None,
+                "",
+                ErrorKind::Url(e),
+            )
+        };
+        let url = endpoint.url(base, params).map_err(failed)?;
+        let key = endpoint.key(base, params).map_err(failed)?;
+        Ok((key, url))
+    }
+
+    /// A read: joins the request for its key that is on its way, or makes
+    /// it.
+    pub(super) async fn fetch_read<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        body: Option<Body>,
+        key: String,
+        url: String,
+    ) -> Result<Rc<S>, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+    {
+        let response = {
+            let mut state = self.inner.state.borrow_mut();
+            match state.in_flight.get(&key) {
+                Some(in_flight) => in_flight.response.clone(),
+                None => {
+                    let id = state.next_serial();
+                    let request = self.clone().request_read(
+                        endpoint.clone(),
+                        params.clone(),
+                        body,
+                        key.clone(),
+                        id,
+                    );
+                    let response = request.boxed_local().shared();
+                    let in_flight = InFlight {
+                        id,
+                        response: response.clone(),
+                    };
+                    state.in_flight.insert(key.clone(), in_flight);
+                    response
+                }
+            }
+        };
+        let response = response.await?;
+        let mut state = self.inner.state.borrow_mut();
+        let State { store, memo, .. } = &mut *state;
+        if let Read::Found(current, _) = memo.read::<S>(store, &key) {
+            return Ok(current);
+        }
+        // Not stored (started before a reset, or its records were deleted
+        // since): hand out the response itself.
+        response.downcast::<S>().map_err(|_| {
+            let message = format!("two endpoints with different schemas share the key `{key}`");
+            Error::new(
+                endpoint.method().as_str(),
+                &url,
+                None,
+                "",
+                ErrorKind::Request(message),
+            )
+        })
+    }
+
+    /// The request behind a read, shared by every read of its key.
+    pub(super) async fn request_read<P, S>(
+        self,
+        endpoint: Endpoint<P, S>,
+        params: P,
+        body: Option<Body>,
+        key: String,
+        id: u64,
+    ) -> Result<Rc<dyn Any>, Error>
+    where
+        P: Serialize,
+        S: Schema,
+    {
+        let (start, generation) = (self.now(), self.inner.state.borrow().generation);
+        let response = self.inner.client.call(&endpoint, &params, body).await;
+        let arrived = self.now();
+        let outcome = {
+            let mut state = self.inner.state.borrow_mut();
+            if state.in_flight.get(&key).is_some_and(|f| f.id == id) {
+                state.in_flight.remove(&key);
+            }
+            if state.generation != generation {
+                response.map(|value| Rc::new(value) as Rc<dyn Any>)
+            } else {
+                let url = endpoint
+                    .url(self.inner.client.base_url(), &params)
+                    .unwrap_or_default();
+                let stored = response.and_then(|value| {
+                    self.store_success(
+                        &mut state, &endpoint, &params, &key, &url, value, start, arrived, false,
+                    )
+                });
+                match stored {
+                    Ok((value, _)) => Ok(value as Rc<dyn Any>),
+                    Err(error) => {
+                        self.store_error(
+                            &mut state,
+                            &endpoint,
+                            &key,
+                            error.clone(),
+                            start,
+                            arrived,
+                        );
+                        Err(error)
+                    }
+                }
+            }
+        };
+        self.notify();
+        outcome
+    }
+
+    /// A mutation, optimistic or not.
+    pub(super) async fn fetch_mutation<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        body: Option<Body>,
+        url: String,
+        optimistic: Option<S>,
+    ) -> Result<Rc<S>, Error>
+    where
+        P: Serialize,
+        S: Schema,
+    {
+        let start = self.now();
+        let generation = self.inner.state.borrow().generation;
+        let mut undo = None;
+        if let Some(value) = optimistic {
+            let mut state = self.inner.state.borrow_mut();
+            let key = endpoint
+                .key(self.inner.client.base_url(), params)
+                .unwrap_or_default();
+            let (_, taken) = self.store_success(
+                &mut state, endpoint, params, &key, &url, value, start, start, true,
+            )?;
+            undo = taken;
+            drop(state);
+            self.notify();
+        }
+        let response = self.inner.client.call(endpoint, params, body).await;
+        let arrived = self.now();
+        let outcome = {
+            let mut state = self.inner.state.borrow_mut();
+            if state.generation != generation {
+                response.map(Rc::new)
+            } else {
+                if let Some(undo) = undo {
+                    state.store.undo(undo);
+                }
+                let key = endpoint
+                    .key(self.inner.client.base_url(), params)
+                    .unwrap_or_default();
+                response.and_then(|value| {
+                    self.store_success(
+                        &mut state, endpoint, params, &key, &url, value, start, arrived, false,
+                    )
+                    .map(|(value, _)| value)
+                })
+            }
+        };
+        self.notify();
+        outcome
+    }
+
+    /// Stores a successful response by its endpoint's kind.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_success<P: Serialize, S: Schema>(
+        &self,
+        state: &mut State,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        key: &str,
+        url: &str,
+        value: S,
+        start: Timestamp,
+        arrived: Timestamp,
+        undoable: bool,
+    ) -> Result<(Rc<S>, Option<Undo>), Error> {
+        let expiry = endpoint
+            .options()
+            .data_expiry
+            .unwrap_or(self.inner.data_expiry);
+        let meta = Meta::fetched(start, arrived, expiry);
+        let kind = endpoint.kind();
+        let result_key = (kind == Kind::Read).then_some(key);
+        let written = state
+            .store
+            .write(result_key, value, meta, undoable)
+            .map_err(|e| {
+                let method = endpoint.method().as_str();
+                Error::new(method, url, None, "", ErrorKind::Decode(e))
+            })?;
+        let mut undo = written.undo;
+        match kind {
+            Kind::Read => {
+                if state
+                    .errors
+                    .get(key)
+                    .is_some_and(|e| e.meta.fetched_at <= start)
+                {
+                    state.errors.remove(key);
+                }
+            }
+            Kind::Create => {
+                let list = endpoint.clone().with_method(Method::Get);
+                if let Ok(list_key) = list.key(self.inner.client.base_url(), params) {
+                    state
+                        .store
+                        .append(&list_key, &*written.value, &written.deps, undo.as_mut());
+                }
+            }
+            Kind::Mutate | Kind::Delete => {}
+        }
+        Ok((written.value, undo))
+    }
+
+    /// Keeps `error` as the outcome of the read `key`, unless a response
+    /// that started later is stored.
+    pub(super) fn store_error<P: Serialize, S>(
+        &self,
+        state: &mut State,
+        endpoint: &Endpoint<P, S>,
+        key: &str,
+        error: Error,
+        start: Timestamp,
+        arrived: Timestamp,
+    ) {
+        if state
+            .store
+            .result_meta(key)
+            .is_some_and(|meta| meta.fetched_at > start)
+        {
+            return;
+        }
+        let expiry = endpoint
+            .options()
+            .error_expiry
+            .unwrap_or(self.inner.error_expiry);
+        let stored = StoredError {
+            error,
+            meta: Meta::fetched(start, arrived, expiry),
+            serial: state.next_serial(),
+        };
+        state.errors.insert(key.to_owned(), stored);
+    }
+}

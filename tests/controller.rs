@@ -1,0 +1,619 @@
+//! The controller through the public API: real HTTP to mockito on
+//! 127.0.0.1, time driven by a `ManualClock` (no sleeps in the test's own
+//! logic; delayed responses come from the mock server).
+
+mod common;
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use common::Todo;
+use futures_util::future::join_all;
+use mockito::{Matcher, Mock, Server, ServerGuard};
+use restcache::http::{Body, Client, Error};
+use restcache::prelude::*;
+use serde_json::json;
+
+resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+resource!(pub FreshTodoResource {
+    path: "/fresh/:id",
+    schema: Todo,
+    data_expiry: Duration::from_secs(5),
+    error_expiry: Duration::from_secs(10),
+    invalid_if_stale: true,
+});
+
+const LIST: &str = r#"[{"id": 1, "userId": 1, "title": "milk", "completed": false},
+                       {"id": 2, "userId": 1, "title": "eggs", "completed": false}]"#;
+
+fn todo_json(id: u64, title: &str) -> String {
+    json!({"id": id, "userId": 1, "title": title, "completed": false}).to_string()
+}
+
+fn one(id: u64) -> TodoResourceParams {
+    TodoResourceParams { id }
+}
+
+/// A mock server, a controller on it, and the clock the controller reads.
+async fn setup() -> (ServerGuard, Controller, ManualClock) {
+    let server = Server::new_async().await;
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = Controller::builder(Client::new(server.url()))
+        .clock(clock.clone())
+        .build();
+    (server, ctrl, clock)
+}
+
+/// `mock` answering `body` with `status`, exactly once.
+async fn once(mock: Mock, status: usize, body: &str) -> Mock {
+    mock.with_status(status)
+        .with_header("content-type", "application/json")
+        .with_body(body)
+        .expect(1)
+        .create_async()
+        .await
+}
+
+/// `mock` answering `body` after `delay`, exactly once.
+async fn once_after(mock: Mock, delay: Duration, body: String) -> Mock {
+    mock.with_header("content-type", "application/json")
+        .with_chunked_body(move |w| {
+            std::thread::sleep(delay);
+            std::io::Write::write_all(w, body.as_bytes())
+        })
+        .expect(1)
+        .create_async()
+        .await
+}
+
+fn titles(list: &[Rc<Todo>]) -> Vec<&str> {
+    list.iter().map(|t| t.title.as_str()).collect()
+}
+
+#[tokio::test]
+async fn reads_follow_the_expiry_table_with_the_clock() {
+    let (mut server, ctrl, clock) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let get = TodoResource::get_list();
+
+    assert_eq!(ctrl.read(&get, &()).status, ExpiryStatus::Invalid);
+    let fetched = ctrl.fetch(&get, &(), None).await.unwrap();
+    let cached = ctrl.read(&get, &());
+    assert_eq!(cached.status, ExpiryStatus::Valid);
+    assert!(Rc::ptr_eq(&fetched, cached.data.as_ref().unwrap()));
+    assert_eq!(
+        cached.expires_at,
+        Timestamp::from_millis(1_000_000 + 60_000)
+    );
+
+    clock.advance(Duration::from_secs(60)); // exactly at expiry: still fresh
+    assert_eq!(ctrl.read(&get, &()).status, ExpiryStatus::Valid);
+    clock.advance(Duration::from_millis(1));
+    let stale = ctrl.read(&get, &());
+    assert_eq!(stale.status, ExpiryStatus::Stale);
+    assert_eq!(titles(stale.data.as_ref().unwrap()), ["milk", "eggs"]);
+    list.assert_async().await;
+}
+
+#[tokio::test]
+async fn expiry_is_configured_per_controller_and_per_endpoint() {
+    let server = Server::new_async().await;
+    let clock = ManualClock::at(Timestamp::from_millis(0));
+    let ctrl = Controller::builder(Client::new(server.url()))
+        .clock(clock.clone())
+        .data_expiry(Duration::from_secs(2))
+        .build();
+    let todo = Rc::new(Todo {
+        id: 1,
+        ..Todo::default()
+    });
+    ctrl.set_response(&TodoResource::get(), &one(1), Rc::clone(&todo))
+        .unwrap();
+    ctrl.set_response(
+        &FreshTodoResource::get(),
+        &FreshTodoResourceParams { id: 1 },
+        todo,
+    )
+    .unwrap();
+
+    clock.advance(Duration::from_millis(2_001));
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(1)).status,
+        ExpiryStatus::Stale
+    );
+    let fresh = ctrl.read(
+        &FreshTodoResource::get(),
+        &FreshTodoResourceParams { id: 1 },
+    );
+    assert_eq!(fresh.status, ExpiryStatus::Valid, "the endpoint's 5 s win");
+
+    clock.advance(Duration::from_secs(3));
+    let fresh = ctrl.read(
+        &FreshTodoResource::get(),
+        &FreshTodoResourceParams { id: 1 },
+    );
+    assert_eq!(fresh.status, ExpiryStatus::Invalid, "invalid_if_stale");
+    assert!(fresh.data.is_none());
+}
+
+#[tokio::test]
+async fn a_hundred_concurrent_reads_share_one_request() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once_after(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(50),
+        LIST.into(),
+    )
+    .await;
+    let get = TodoResource::get_list();
+
+    let reads = (0..100).map(|_| ctrl.fetch(&get, &(), None));
+    let results = join_all(reads).await;
+    let first = results[0].as_ref().unwrap();
+    for result in &results {
+        assert!(Rc::ptr_eq(first, result.as_ref().unwrap()));
+    }
+    assert_eq!(ctrl.in_flight(), 0);
+    list.assert_async().await;
+}
+
+#[tokio::test]
+async fn mutations_are_never_deduplicated() {
+    let (mut server, ctrl, _) = setup().await;
+    let patch = server
+        .mock("PATCH", "/todos/1")
+        .match_body(Matcher::Json(json!({"completed": true})))
+        .with_body(todo_json(1, "milk"))
+        .expect(3)
+        .create_async()
+        .await;
+    let body = || Some(Body::json(&json!({"completed": true})).unwrap());
+    let update = TodoResource::partial_update();
+    let params = one(1);
+    let calls = (0..3).map(|_| ctrl.fetch(&update, &params, body()));
+    for result in join_all(calls).await {
+        result.unwrap();
+    }
+    patch.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_update_shows_in_every_cached_result_without_a_refetch() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let put = server
+        .mock("PUT", "/todos/2")
+        .match_body(Matcher::PartialJson(json!({"title": "brown eggs"})))
+        .with_body(todo_json(2, "brown eggs"))
+        .expect(1)
+        .create_async()
+        .await;
+    let before = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+
+    let body =
+        Body::json(&json!({"id": 2, "userId": 1, "title": "brown eggs", "completed": false}))
+            .unwrap();
+    let updated = ctrl
+        .fetch(&TodoResource::update(), &one(2), Some(body))
+        .await
+        .unwrap();
+    assert_eq!(updated.title, "brown eggs");
+
+    let after = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&after), ["milk", "brown eggs"]);
+    assert!(
+        Rc::ptr_eq(&before[0], &after[0]),
+        "todo 1 kept its identity"
+    );
+    assert!(
+        Rc::ptr_eq(&*updated, &after[1]),
+        "the list holds the response's record"
+    );
+    list.assert_async().await; // one GET only
+    put.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_create_joins_the_cached_list_and_a_delete_leaves_it() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let post = server
+        .mock("POST", "/todos")
+        .match_body(Matcher::Json(json!({"title": "bread"})))
+        .with_status(201)
+        .with_body(todo_json(3, "bread"))
+        .expect(1)
+        .create_async()
+        .await;
+    let delete = once(server.mock("DELETE", "/todos/1"), 204, "").await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::get(), &one(1), None).await.ok(); // not mocked: an error, kept aside
+
+    let body = Body::json(&json!({"title": "bread"})).unwrap();
+    let created = ctrl
+        .fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    assert_eq!(created.id, 3);
+    let cached = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(
+        titles(cached.data.as_ref().unwrap()),
+        ["milk", "eggs", "bread"]
+    );
+    assert_eq!(cached.status, ExpiryStatus::Valid);
+
+    ctrl.fetch(&TodoResource::delete(), &one(1), None)
+        .await
+        .unwrap();
+    let cached = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(titles(cached.data.as_ref().unwrap()), ["eggs", "bread"]);
+    ctrl.set_response(
+        &TodoResource::get(),
+        &one(2),
+        Rc::new(Todo {
+            id: 2,
+            ..Todo::default()
+        }),
+    )
+    .unwrap();
+    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Read::Invalid)));
+    list.assert_async().await;
+    post.assert_async().await;
+    delete.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_optimistic_update_shows_at_once_and_is_rolled_back_on_failure() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let failing = server
+        .mock("PUT", "/todos/1")
+        .with_status(500)
+        .with_chunked_body(|w| {
+            std::thread::sleep(Duration::from_millis(30));
+            std::io::Write::write_all(w, b"upstream down")
+        })
+        .expect(1)
+        .create_async()
+        .await;
+    let before = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+
+    let guess = Todo {
+        id: 1,
+        user_id: 1,
+        title: "oat milk".into(),
+        completed: true,
+    };
+    let body = Body::json(&guess).unwrap();
+    let update = TodoResource::update();
+    let params = one(1);
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
+    let (outcome, during) = tokio::join!(request, async {
+        let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+        titles(&list).join(",")
+    });
+
+    assert_eq!(during, "oat milk,eggs", "applied before the response");
+    let error = outcome.unwrap_err();
+    assert_eq!(error.status(), Some(500));
+    let after = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&after), ["milk", "eggs"], "rolled back");
+    assert!(
+        Rc::ptr_eq(&before[0], &after[0]),
+        "the very record it replaced"
+    );
+    list.assert_async().await;
+    failing.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_optimistic_update_is_replaced_by_the_real_response() {
+    let (mut server, ctrl, _) = setup().await;
+    let put = once(
+        server.mock("PUT", "/todos/1"),
+        200,
+        &todo_json(1, "server says"),
+    )
+    .await;
+    ctrl.set_response(
+        &TodoResource::get(),
+        &one(1),
+        Rc::new(Todo {
+            id: 1,
+            ..Todo::default()
+        }),
+    )
+    .unwrap();
+    let guess = Rc::new(Todo {
+        id: 1,
+        title: "guess".into(),
+        ..Todo::default()
+    });
+    let body = Body::json(&*guess).unwrap();
+    let done = ctrl
+        .fetch_optimistic(&TodoResource::update(), &one(1), Some(body), guess)
+        .await
+        .unwrap();
+    assert_eq!(done.title, "server says");
+    let cached = ctrl.read(&TodoResource::get(), &one(1)).data.unwrap();
+    assert_eq!(cached.title, "server says");
+    put.assert_async().await;
+}
+
+/// Two overlapping reads touching todo 1: the list starts first, the detail
+/// one second later; whichever arrives first, the detail's fields win.
+async fn overlapping_reads(list_delay: Duration, detail_delay: Duration) -> String {
+    let (mut server, ctrl, clock) = setup().await;
+    let old = json!([{"id": 1, "userId": 1, "title": "old", "completed": false}]).to_string();
+    let list = once_after(server.mock("GET", "/todos"), list_delay, old).await;
+    let detail = once_after(
+        server.mock("GET", "/todos/1"),
+        detail_delay,
+        todo_json(1, "new"),
+    )
+    .await;
+
+    let get_list = TodoResource::get_list();
+    let (a, b) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
+        clock.advance(Duration::from_millis(5));
+        ctrl.fetch(&TodoResource::get(), &one(1), None).await
+    });
+    a.unwrap();
+    b.unwrap();
+    list.assert_async().await;
+    detail.assert_async().await;
+    let from_list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    let from_detail = ctrl.read(&TodoResource::get(), &one(1)).data.unwrap();
+    assert!(Rc::ptr_eq(&from_list[0], &from_detail));
+    from_detail.title.clone()
+}
+
+#[tokio::test]
+async fn the_later_started_request_wins_whatever_the_arrival_order() {
+    let slow_first = overlapping_reads(Duration::from_millis(200), Duration::ZERO).await;
+    assert_eq!(slow_first, "new", "the earlier request arrived last");
+    let slow_second = overlapping_reads(Duration::ZERO, Duration::from_millis(200)).await;
+    assert_eq!(slow_second, "new");
+}
+
+#[tokio::test]
+async fn a_failed_refetch_keeps_the_data_and_its_error_expires() {
+    let (mut server, ctrl, clock) = setup().await;
+    let ok = once(server.mock("GET", "/todos"), 200, LIST).await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    ok.remove_async().await;
+    let down = once(server.mock("GET", "/todos"), 503, "upstream down").await;
+
+    clock.advance(Duration::from_secs(61));
+    assert_eq!(
+        ctrl.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Stale
+    );
+    let error = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap_err();
+    assert!(error.is_soft());
+
+    let cached = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(
+        titles(cached.data.as_ref().unwrap()),
+        ["milk", "eggs"],
+        "data kept"
+    );
+    assert_eq!(cached.error.as_ref().map(Error::status), Some(Some(503)));
+    assert_eq!(
+        cached.status,
+        ExpiryStatus::Valid,
+        "no retry while the error holds"
+    );
+    assert!(
+        cached.settled().unwrap().is_ok(),
+        "a soft error shows the data"
+    );
+
+    clock.advance(Duration::from_millis(1_001));
+    let cached = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(
+        cached.status,
+        ExpiryStatus::Stale,
+        "the error expired: retry"
+    );
+    assert!(cached.error.is_none());
+    down.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_hard_error_surfaces_and_a_bad_body_leaves_the_store_as_it_was() {
+    let (mut server, ctrl, clock) = setup().await;
+    let missing = once(
+        server.mock("GET", "/todos/9"),
+        404,
+        r#"{"detail": "not found"}"#,
+    )
+    .await;
+    let error = ctrl
+        .fetch(&TodoResource::get(), &one(9), None)
+        .await
+        .unwrap_err();
+    assert!(error.is_hard());
+    let cached = ctrl.read(&TodoResource::get(), &one(9));
+    assert!(matches!(cached.settled(), Some(Err(e)) if e.status() == Some(404)));
+    clock.advance(Duration::from_millis(1_001));
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(9)).status,
+        ExpiryStatus::Invalid
+    );
+    missing.assert_async().await;
+
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    list.remove_async().await;
+    let bad = r#"[{"id": 1, "title": "changed"}, {"id": 2, "completed": "yes"}]"#;
+    let broken = once(server.mock("GET", "/todos"), 200, bad).await;
+    ctrl.invalidate(&TodoResource::get_list(), &());
+    let error = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap_err();
+    assert!(error.is_hard(), "{error}");
+    let todo = ctrl.with_store(|s| s.get_entity::<Todo>(1u64).into_value().unwrap());
+    assert_eq!(todo.title, "milk", "no half-applied response");
+    broken.assert_async().await;
+}
+
+#[tokio::test]
+async fn responses_to_requests_started_before_a_reset_are_dropped() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once_after(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(50),
+        LIST.into(),
+    )
+    .await;
+    let get_list = TodoResource::get_list();
+    let (fetched, ()) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
+        ctrl.reset();
+    });
+    assert_eq!(
+        titles(&fetched.unwrap()),
+        ["milk", "eggs"],
+        "the caller still gets it"
+    );
+    assert_eq!(
+        ctrl.with_store(|s| s.result_count() + s.entity_count("Todo")),
+        0
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Invalid
+    );
+    list.assert_async().await;
+}
+
+#[tokio::test]
+async fn set_error_invalidate_all_and_expire_all_act_on_matching_keys() {
+    let (server, ctrl, _) = setup().await;
+    let todo = |id| {
+        Rc::new(Todo {
+            id,
+            ..Todo::default()
+        })
+    };
+    for id in 1..=3 {
+        ctrl.set_response(&TodoResource::get(), &one(id), todo(id))
+            .unwrap();
+    }
+    ctrl.set_response(
+        &TodoResource::get_list(),
+        &(),
+        vec![todo(1), todo(2), todo(3)],
+    )
+    .unwrap();
+
+    let is_one = |key: &str| key.ends_with("/todos/1");
+    assert_eq!(ctrl.expire_all(is_one), 1);
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(1)).status,
+        ExpiryStatus::Stale
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(2)).status,
+        ExpiryStatus::Valid
+    );
+
+    assert_eq!(ctrl.invalidate_all(|key| key.contains("/todos/")), 3);
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(2)).status,
+        ExpiryStatus::Invalid
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Valid
+    );
+
+    let error = Error::http_status("GET", &format!("{}/todos", server.url()), 500, "down");
+    ctrl.set_error(&TodoResource::get_list(), &(), error);
+    let cached = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(cached.data.map(|l| l.len()), Some(3));
+    assert_eq!(cached.error.and_then(|e| e.status()), Some(500));
+}
+
+#[tokio::test]
+async fn subscribers_are_told_when_what_they_read_changes_and_only_then() {
+    let (mut server, ctrl, clock) = setup().await;
+    let list = server
+        .mock("GET", "/todos")
+        .with_body(LIST)
+        .expect(2)
+        .create_async()
+        .await;
+    let counter = || {
+        let calls = Rc::new(Cell::new(0));
+        let seen = Rc::clone(&calls);
+        (calls, move || seen.set(seen.get() + 1))
+    };
+    let (list_calls, on_list) = counter();
+    let (todo_calls, on_todo) = counter();
+    let _list = ctrl.subscribe(&TodoResource::get_list(), &(), on_list);
+    let _todo = ctrl.subscribe_entity::<Todo>(2u64, on_todo);
+
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    assert_eq!((list_calls.get(), todo_calls.get()), (1, 1));
+
+    clock.advance(Duration::from_secs(61));
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (list_calls.get(), todo_calls.get()),
+        (2, 2),
+        "a refetch brings new copies"
+    );
+
+    let other = Rc::new(Todo {
+        id: 7,
+        ..Todo::default()
+    });
+    ctrl.set_response(&TodoResource::get(), &one(7), other)
+        .unwrap();
+    assert_eq!(
+        (list_calls.get(), todo_calls.get()),
+        (2, 2),
+        "not read by either"
+    );
+
+    let renamed = Rc::new(Todo {
+        id: 1,
+        title: "oat milk".into(),
+        ..Todo::default()
+    });
+    ctrl.set_response(&TodoResource::get(), &one(1), renamed)
+        .unwrap();
+    assert_eq!(
+        (list_calls.get(), todo_calls.get()),
+        (3, 2),
+        "todo 1 is in the list"
+    );
+
+    drop(_list);
+    ctrl.invalidate(&TodoResource::get_list(), &());
+    assert_eq!(list_calls.get(), 3, "unsubscribed");
+    assert_eq!(ctrl.subscriber_count(), 1);
+    list.assert_async().await;
+}
