@@ -13,7 +13,7 @@ use crate::path::{FieldPath, Segment};
 /// use restcache::prelude::*;
 /// use std::rc::Rc;
 ///
-/// #[derive(Entity, Clone, Default, Deserialize)]
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
 /// struct Todo { id: u64, title: String }
 ///
 /// let mut store = Store::new();
