@@ -1,11 +1,21 @@
-//! A tour of the normalized cache: one record stored once, a change shown
-//! everywhere, identity kept for what did not change, bad input refused.
+//! restcache in one run: starts the embedded demo API on 127.0.0.1,
+//! declares a resource, and shows how the cache answers: identical reads
+//! share one request, a mutation shows in the cached list with no refetch,
+//! a create joins the list, a delete leaves it, and a failed refetch keeps
+//! the stale data on show beside its error.
 //!
 //!     cargo run --example quickstart
 
-use std::rc::Rc;
+#[path = "demo_api/mod.rs"]
+mod demo_api;
 
+use std::rc::Rc;
+use std::time::Duration;
+
+use demo_api::DemoApi;
+use futures_util::future::join_all;
 use restcache::prelude::*;
+use serde_json::json;
 
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -16,107 +26,113 @@ struct Todo {
     completed: bool,
 }
 
-/// `{data: [Todo]}`, as some APIs wrap their lists.
-#[derive(Schema, Clone, Debug, Deserialize)]
-struct TodoPage {
-    #[schema(nested)]
-    data: Vec<Rc<Todo>>,
-    total: u32,
+// GET /todos/:id, GET /todos, POST /todos, PUT|PATCH|DELETE /todos/:id.
+resource!(TodoResource {
+    path: "/todos/:id",
+    schema: Todo
+});
+
+fn show(list: &[Rc<Todo>]) -> String {
+    let line = |t: &Rc<Todo>| {
+        format!(
+            "    [{}] {} {}",
+            if t.completed { "x" } else { " " },
+            t.id,
+            t.title
+        )
+    };
+    list.iter().map(line).collect::<Vec<_>>().join("\n")
 }
 
-const LIST: &str = r#"[
-    {"id": 1, "userId": 1, "title": "delectus aut autem", "completed": false},
-    {"id": 2, "userId": 1, "title": "quis ut nam facilis", "completed": false},
-    {"id": 3, "userId": 2, "title": "fugiat veniam minus", "completed": true}
-]"#;
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let api = DemoApi::start()?;
+    api.set_delay(Duration::from_millis(100)); // a slow network, so reads overlap
+    println!("demo API on {}\n", api.url());
+    let ctrl = Controller::new(Client::new(api.url()));
+    let todos = TodoResource::get_list();
 
-fn started(ms: u64) -> Meta {
-    let at = Timestamp::from_millis(ms);
-    Meta::fetched(at, at, std::time::Duration::from_secs(60))
-}
-
-fn main() -> Result<(), SchemaError> {
-    let mut store = Store::new();
-    let mut memo = Memo::new();
-
-    store.set_json::<Vec<Rc<Todo>>>("GET /todos", LIST, started(1))?;
-    store.set_json::<TodoPage>(
-        "GET /todos?page=1",
-        r#"{"data": [{"id": 2, "title": "quis ut nam facilis"}], "total": 3}"#,
-        started(1),
-    )?;
+    // 1. Three components ask for the list at once: one request.
+    let lists = join_all((0..3).map(|_| ctrl.fetch(&todos, &(), None))).await;
+    let list = lists.into_iter().next().ok_or("no read")??;
     println!(
-        "stored two responses; the store holds {} todos (todo 2 is in both, stored once)",
-        store.entity_count("Todo")
+        "1. three concurrent reads of GET /todos -> {} request(s)",
+        api.hits("GET /todos")
+    );
+    println!("{}\n", show(&list));
+
+    // 2. Read again: the cache answers, fresh for 60 s.
+    let cached = ctrl.read(&todos, &());
+    println!(
+        "2. read again -> {:?}, no request (still {})\n",
+        cached.status,
+        api.hits("GET /todos")
     );
 
-    let list = memo
-        .read::<Vec<Rc<Todo>>>(&store, "GET /todos")
-        .into_value()
-        .expect("just stored");
-    let again = memo
-        .read::<Vec<Rc<Todo>>>(&store, "GET /todos")
-        .into_value()
-        .expect("just stored");
+    // 3. Complete todo 2: the cached list shows it, with no refetch.
+    let body = Body::json(&json!({"completed": true}))?;
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 2 },
+        Some(body),
+    )
+    .await?;
+    let list = ctrl.read(&todos, &()).data.ok_or("list gone")?;
+    println!("3. PATCH /todos/2 {{completed: true}} -> the cached list shows it:");
+    println!("{}", show(&list));
     println!(
-        "reading the list twice hands out the same Rc: {}",
-        Rc::ptr_eq(&list, &again)
+        "   (GET /todos requests so far: {})\n",
+        api.hits("GET /todos")
     );
 
-    store.set_json::<Rc<Todo>>(
-        "PATCH /todos/2",
-        r#"{"id": 2, "userId": 1, "title": "quis ut nam facilis", "completed": true}"#,
-        started(2),
-    )?;
-    let list = memo
-        .read::<Vec<Rc<Todo>>>(&store, "GET /todos")
-        .into_value()
-        .expect("still stored");
-    let page = memo
-        .read::<TodoPage>(&store, "GET /todos?page=1")
-        .into_value()
-        .expect("still stored");
+    // 4. Create one: it joins the cached list.
+    let body =
+        Body::json(&json!({"userId": 1, "title": "read the restcache docs", "completed": false}))?;
+    let created = ctrl.fetch(&TodoResource::create(), &(), Some(body)).await?;
+    let list = ctrl.read(&todos, &()).data.ok_or("list gone")?;
     println!(
-        "after PATCH /todos/2: list shows completed={}, the page shows completed={} (total kept: {})",
-        list[1].completed, page.data[0].completed, page.total
-    );
-    println!(
-        "todo 1 did not change and kept its identity: {}",
-        Rc::ptr_eq(&list[0], &again[0])
+        "4. POST /todos -> todo {} joins the cached list ({} todos)\n",
+        created.id,
+        list.len()
     );
 
-    let late = store.set_json::<Rc<Todo>>(
-        "GET /todos/2",
-        r#"{"id": 2, "title": "old copy", "completed": false}"#,
-        started(1),
-    );
-    let two = memo
-        .entity::<Todo>(&store, 2u64)
-        .into_value()
-        .expect("stored");
-    println!(
-        "a slower response that started earlier arrived ({late:?}); todo 2 still reads completed={}",
-        two.completed
-    );
+    // 5. Delete one: it leaves every list.
+    ctrl.fetch(&TodoResource::delete(), &TodoResourceParams { id: 1 }, None)
+        .await?;
+    let list = ctrl.read(&todos, &()).data.ok_or("list gone")?;
+    println!("5. DELETE /todos/1 -> the cached list drops it:");
+    println!("{}\n", show(&list));
 
-    store.invalidate_entity::<Todo>(3u64, Timestamp::from_millis(3));
-    let list = memo
-        .read::<Vec<Rc<Todo>>>(&store, "GET /todos")
-        .into_value()
-        .expect("still stored");
+    // 6. The data goes stale and the server is down: the refetch fails
+    //    softly, and the stale data stays on show beside the error.
+    ctrl.expire_all(|key| key.ends_with("/todos"));
+    api.set_outage(true);
+    let stale = ctrl.read(&todos, &());
     println!(
-        "todo 3 deleted: the list now has ids {:?}",
-        list.iter().map(|t| t.id).collect::<Vec<_>>()
+        "6. expired -> {:?}: refetch in the background while showing it",
+        stale.status
     );
+    let failed = ctrl
+        .fetch(&todos, &(), None)
+        .await
+        .err()
+        .ok_or("the outage did not fail")?;
+    let cached = ctrl.read(&todos, &());
+    let shown = cached.data.as_ref().map_or(0, |l| l.len());
+    println!("   refetch -> {failed}");
+    println!(
+        "   soft error: {}; still showing {shown} todos\n",
+        failed.is_soft()
+    );
+    api.set_outage(false);
 
-    let bad = store.set_json::<Vec<Rc<Todo>>>(
-        "GET /todos",
-        r#"[{"id": 1, "completed": "yes"}]"#,
-        started(4),
-    );
-    println!(
-        "a response that does not fit is refused, the store untouched:\n  {}",
-        bad.unwrap_err()
-    );
+    // 7. A hard error (404) is what an error boundary shows.
+    let missing = ctrl
+        .fetch(&TodoResource::get(), &TodoResourceParams { id: 999 }, None)
+        .await;
+    if let Err(error) = missing {
+        println!("7. GET /todos/999 -> hard error: {}", error.is_hard());
+        println!("   {error}");
+    }
     Ok(())
 }

@@ -1,0 +1,136 @@
+//! The embedded demo API: an in-process REST server on 127.0.0.1, seeded
+//! with the contract's records (todos, users, comments, profiles,
+//! birthdays, paginated posts) and its custom routes, with real create,
+//! update and delete. Examples and tests start one, point a `Client` at
+//! [`DemoApi::url`], and stop it by dropping it.
+//!
+//! It runs on a thread of its own (axum on a one-thread tokio runtime), so
+//! it answers whatever runtime the client side uses. Switches for demos
+//! and tests: [`DemoApi::set_delay`] holds every answer back,
+//! [`DemoApi::set_outage`] makes every route answer 503, and
+//! [`DemoApi::hits`] counts requests per `METHOD /path`.
+#![allow(dead_code)] // each example uses part of it
+
+mod routes;
+mod seed;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+/// The records of one resource, by id.
+pub struct Collection {
+    pub records: std::collections::BTreeMap<u64, Value>,
+    pub next_id: u64,
+    /// The wire form carries ids as strings (profiles, birthdays).
+    pub string_ids: bool,
+}
+
+/// What the server's handlers share with the [`DemoApi`] handle.
+#[derive(Default)]
+pub struct Shared {
+    pub collections: Mutex<HashMap<&'static str, Collection>>,
+    pub hits: Mutex<HashMap<String, usize>>,
+    pub outage: AtomicBool,
+    pub delay_ms: AtomicU64,
+}
+
+impl Shared {
+    /// The collections; a handler that panicked cannot poison them for
+    /// the rest of the run.
+    pub fn collections(&self) -> MutexGuard<'_, HashMap<&'static str, Collection>> {
+        self.collections.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A running demo API; dropping it stops the server.
+pub struct DemoApi {
+    url: String,
+    shared: Arc<Shared>,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl DemoApi {
+    /// Starts a server on a free port of 127.0.0.1, seeded afresh.
+    pub fn start() -> std::io::Result<DemoApi> {
+        let shared = Arc::new(seed::seeded());
+        let listener = std::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))?;
+        listener.set_nonblocking(true)?;
+        let url = format!("http://{}", listener.local_addr()?);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let (shutdown, stop) = oneshot::channel::<()>();
+        let app = routes::router(Arc::clone(&shared));
+        let thread = std::thread::Builder::new()
+            .name("demo-api".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+                        return;
+                    };
+                    let stopped = async {
+                        let _ = stop.await;
+                    };
+                    let _ = axum::serve(listener, app)
+                        .with_graceful_shutdown(stopped)
+                        .await;
+                });
+            })?;
+        Ok(DemoApi {
+            url,
+            shared,
+            shutdown: Some(shutdown),
+            thread: Some(thread),
+        })
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:40123`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// How many requests `METHOD /path` (query left out) has answered.
+    pub fn hits(&self, route: &str) -> usize {
+        let hits = self.shared.hits.lock().unwrap_or_else(|e| e.into_inner());
+        hits.get(route).copied().unwrap_or(0)
+    }
+
+    /// While on, every route answers `503 Service Unavailable`.
+    pub fn set_outage(&self, on: bool) {
+        self.shared.outage.store(on, Ordering::Relaxed);
+    }
+
+    /// Holds every answer back by `delay`.
+    pub fn set_delay(&self, delay: Duration) {
+        let millis = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX);
+        self.shared.delay_ms.store(millis, Ordering::Relaxed);
+    }
+
+    /// The records of `collection` as the server holds them now.
+    pub fn records(&self, collection: &str) -> Vec<Value> {
+        let collections = self.shared.collections();
+        collections
+            .get(collection)
+            .map(|c| c.records.values().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for DemoApi {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The demo API's routes: six standard methods for every collection, the
+//! contract's custom endpoints, and the switches (delay, outage, hits).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use axum::extract::{Path, Query, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use super::Shared;
+use super::seed::POSTS_PER_PAGE;
+
+type Answer = Result<(StatusCode, Json<Value>), (StatusCode, Json<Value>)>;
+
+pub fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/{collection}", get(list).post(create))
+        .route(
+            "/{collection}/{id}",
+            get(one).put(replace).patch(update).delete(remove),
+        )
+        // The older resource API of birthdays: urlRoot `/api/birthdays/`.
+        .route(
+            "/api/birthdays/",
+            get(|s: State<Arc<Shared>>| list(s, Path("birthdays".into()))),
+        )
+        .route("/api/birthdays/upcoming/", post(upcoming_birthdays))
+        .route("/users/{id}/make_manager", post(make_manager))
+        .route("/current_user/", post(current_user))
+        .route("/post", get(post_page))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            switches,
+        ))
+        .with_state(shared)
+}
+
+/// Counts the request, then holds it back or refuses it as switched.
+async fn switches(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    let route = format!("{} {}", request.method(), request.uri().path());
+    *shared
+        .hits
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(route)
+        .or_default() += 1;
+    let delay = shared.delay_ms.load(Ordering::Relaxed);
+    if delay > 0 {
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+    }
+    if shared.outage.load(Ordering::Relaxed) {
+        let body = json!({"detail": "the demo API is down (outage switched on)"});
+        return (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response();
+    }
+    next.run(request).await
+}
+
+fn not_found(what: impl std::fmt::Display) -> (StatusCode, Json<Value>) {
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"detail": format!("no {what}")})),
+    )
+}
+
+/// Runs `f` on the collection `name`; an unknown one is a 404.
+fn with<T>(
+    shared: &Shared,
+    name: &str,
+    f: impl FnOnce(&mut super::Collection) -> Result<T, (StatusCode, Json<Value>)>,
+) -> Result<T, (StatusCode, Json<Value>)> {
+    let mut collections = shared.collections();
+    let collection = collections
+        .get_mut(name)
+        .ok_or_else(|| not_found(format!("resource `{name}`")))?;
+    f(collection)
+}
+
+async fn list(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Answer {
+    with(&shared, &name, |c| {
+        let records: Vec<Value> = c.records.values().cloned().collect();
+        Ok((StatusCode::OK, Json(Value::Array(records))))
+    })
+}
+
+async fn one(State(shared): State<Arc<Shared>>, Path((name, id)): Path<(String, u64)>) -> Answer {
+    with(&shared, &name, |c| match c.records.get(&id) {
+        Some(record) => Ok((StatusCode::OK, Json(record.clone()))),
+        None => Err(not_found(format!("{name}/{id}"))),
+    })
+}
+
+/// The body must be a JSON object; its `id`, if any, is replaced.
+fn object(body: Value) -> Result<serde_json::Map<String, Value>, (StatusCode, Json<Value>)> {
+    match body {
+        Value::Object(fields) => Ok(fields),
+        _ => Err((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Json(json!({"detail": "the body must be a JSON object"})),
+        )),
+    }
+}
+
+fn wire_id(c: &super::Collection, id: u64) -> Value {
+    if c.string_ids {
+        json!(id.to_string())
+    } else {
+        json!(id)
+    }
+}
+
+async fn create(
+    State(shared): State<Arc<Shared>>,
+    Path(name): Path<String>,
+    Json(body): Json<Value>,
+) -> Answer {
+    let mut fields = object(body)?;
+    with(&shared, &name, |c| {
+        let id = c.next_id;
+        c.next_id += 1;
+        fields.insert("id".into(), wire_id(c, id));
+        let record = Value::Object(fields);
+        c.records.insert(id, record.clone());
+        Ok((StatusCode::CREATED, Json(record)))
+    })
+}
+
+async fn replace(
+    State(shared): State<Arc<Shared>>,
+    Path((name, id)): Path<(String, u64)>,
+    Json(body): Json<Value>,
+) -> Answer {
+    let mut fields = object(body)?;
+    with(&shared, &name, |c| {
+        if !c.records.contains_key(&id) {
+            return Err(not_found(format!("{name}/{id}")));
+        }
+        fields.insert("id".into(), wire_id(c, id));
+        let record = Value::Object(fields);
+        c.records.insert(id, record.clone());
+        Ok((StatusCode::OK, Json(record)))
+    })
+}
+
+async fn update(
+    State(shared): State<Arc<Shared>>,
+    Path((name, id)): Path<(String, u64)>,
+    Json(body): Json<Value>,
+) -> Answer {
+    let fields = object(body)?;
+    with(&shared, &name, |c| {
+        let Some(Value::Object(record)) = c.records.get_mut(&id) else {
+            return Err(not_found(format!("{name}/{id}")));
+        };
+        for (field, value) in fields.into_iter().filter(|(field, _)| field != "id") {
+            record.insert(field, value);
+        }
+        Ok((StatusCode::OK, Json(Value::Object(record.clone()))))
+    })
+}
+
+async fn remove(
+    State(shared): State<Arc<Shared>>,
+    Path((name, id)): Path<(String, u64)>,
+) -> Response {
+    let removed = with(&shared, &name, |c| {
+        c.records
+            .remove(&id)
+            .ok_or_else(|| not_found(format!("{name}/{id}")))
+    });
+    match removed {
+        Ok(_) => StatusCode::NO_CONTENT.into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn make_manager(State(shared): State<Arc<Shared>>, Path(id): Path<u64>) -> Answer {
+    with(&shared, "users", |c| {
+        let Some(Value::Object(user)) = c.records.get_mut(&id) else {
+            return Err(not_found(format!("users/{id}")));
+        };
+        user.insert("isManager".into(), json!(true));
+        Ok((StatusCode::OK, Json(Value::Object(user.clone()))))
+    })
+}
+
+/// The demo's logged-in user is user 1.
+async fn current_user(State(shared): State<Arc<Shared>>) -> Answer {
+    with(&shared, "users", |c| match c.records.get(&1) {
+        Some(user) => Ok((StatusCode::OK, Json(user.clone()))),
+        None => Err(not_found("current user")),
+    })
+}
+
+/// Birthdays within 7 and within 30 days from now.
+async fn upcoming_birthdays(State(shared): State<Arc<Shared>>) -> Answer {
+    with(&shared, "birthdays", |c| {
+        let now = chrono::Utc::now();
+        let days_until = |b: &Value| {
+            let date = b["date"]
+                .as_str()
+                .and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok());
+            date.map(|d| (d.with_timezone(&chrono::Utc) - now).num_days())
+        };
+        let within = |from: i64, to: i64| {
+            let picked = c
+                .records
+                .values()
+                .filter(|b| days_until(b).is_some_and(|d| from <= d && d < to));
+            Value::Array(picked.cloned().collect())
+        };
+        let body = json!({"withinSevenDays": within(0, 7), "withinThirtyDays": within(7, 30)});
+        Ok((StatusCode::OK, Json(body)))
+    })
+}
+
+#[derive(serde::Deserialize)]
+struct PageQuery {
+    page: Option<String>,
+}
+
+/// `GET /post?page=N`: ten posts a page, `nextPage` empty on the last.
+async fn post_page(State(shared): State<Arc<Shared>>, Query(query): Query<PageQuery>) -> Answer {
+    let page: usize = match query.page.as_deref().unwrap_or("1").parse() {
+        Ok(page) if page >= 1 => page,
+        _ => {
+            let body = json!({"detail": "page must be a number from 1"});
+            return Err((StatusCode::BAD_REQUEST, Json(body)));
+        }
+    };
+    with(&shared, "posts", |c| {
+        let last = c.records.len().div_ceil(POSTS_PER_PAGE).max(1);
+        let results: Vec<Value> = c
+            .records
+            .values()
+            .skip((page - 1) * POSTS_PER_PAGE)
+            .take(POSTS_PER_PAGE)
+            .cloned()
+            .collect();
+        let next = if page < last {
+            (page + 1).to_string()
+        } else {
+            String::new()
+        };
+        let body = json!({"results": results, "nextPage": next, "lastPage": last.to_string()});
+        Ok((StatusCode::OK, Json(body)))
+    })
+}
