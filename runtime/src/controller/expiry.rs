@@ -12,6 +12,25 @@ use crate::meta::{Meta, Timestamp};
 /// | `Invalid` | yes (deduplicated) | yes | nothing cached, deleted, invalidated, or stale with `invalid_if_stale` |
 /// | `Stale` | yes (deduplicated) | no | cached data whose expiry is earlier than now |
 /// | `Valid` | no | no | fresh data, or an error that has not expired yet |
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::time::Duration;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// let clock = ManualClock::at(Timestamp::from_millis(0));
+/// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080")).clock(clock.clone()).build();
+/// let list = TodoResource::get_list();
+/// assert_eq!(ctrl.read(&list, &()).status, ExpiryStatus::Invalid);
+/// ctrl.set_response(&list, &(), vec![])?;
+/// assert_eq!(ctrl.read(&list, &()).status, ExpiryStatus::Valid);
+/// clock.advance(Duration::from_secs(61));
+/// assert_eq!(ctrl.read(&list, &()).status, ExpiryStatus::Stale);
+/// # Ok::<(), restcache::http::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExpiryStatus {
     /// Fetch, and wait for it: there is nothing to show.

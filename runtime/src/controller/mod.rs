@@ -352,6 +352,26 @@ impl Controller {
     /// [`fetch`](Self::fetch). A read whose last request failed, while the
     /// error has not expired, gives the error unless it is soft and data
     /// is cached.
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// # answered_at_once(async {
+    /// let todo = ctrl.fetch_if_stale(&TodoResource::get(), &params).await?; // fresh: no request
+    /// assert_eq!(todo.title, "a");
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # fn tokio_test<F: std::future::Future>(f: F) -> F::Output {
+    /// #     futures_util::FutureExt::now_or_never(f).expect("answered from the cache")
+    /// # }
+    /// # Ok::<(), restcache::http::Error>(())
+    /// ```
     pub async fn fetch_if_stale<P, S>(
         &self,
         endpoint: &Endpoint<P, S>,
@@ -372,6 +392,21 @@ impl Controller {
 
     /// Invalidates the read `endpoint` with `params`: its next read
     /// fetches and waits. Returns whether anything was cached.
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// assert!(ctrl.invalidate(&TodoResource::get(), &params));
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
+    /// # Ok::<(), restcache::http::Error>(())
+    /// ```
     pub fn invalidate<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> bool {
         let Ok((key, _)) = self.locate(endpoint, params) else {
             return false;
@@ -412,6 +447,23 @@ impl Controller {
     /// Marks every cached read whose key `matches` stale: it keeps showing
     /// its data and fetches again on its next read. Errors of those keys
     /// expire too. Returns how many results.
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// assert_eq!(ctrl.expire_all(|key| key.contains("/todos/")), 1);
+    /// let cached = ctrl.read(&TodoResource::get(), &params);
+    /// assert_eq!(cached.status, ExpiryStatus::Stale);
+    /// assert_eq!(cached.data.unwrap().title, "a"); // still on show
+    /// # Ok::<(), restcache::http::Error>(())
+    /// ```
     pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
         let count = {
             let mut state = self.inner.state.borrow_mut();
@@ -431,6 +483,21 @@ impl Controller {
 
     /// Empties the cache. Responses to requests that started before the
     /// reset are handed to their callers but not stored.
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// ctrl.reset();
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
+    /// # Ok::<(), restcache::http::Error>(())
+    /// ```
     pub fn reset(&self) {
         {
             let mut state = self.inner.state.borrow_mut();
@@ -474,6 +541,23 @@ impl Controller {
 
     /// Stores `error` as the outcome of `endpoint` with `params`, as if
     /// its request failed now: it shows for the error expiry.
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// let url = "http://127.0.0.1:8080/todos/1";
+    /// ctrl.set_error(&TodoResource::get(), &params, restcache::http::Error::http_status("GET", url, 503, "down"));
+    /// let cached = ctrl.read(&TodoResource::get(), &params);
+    /// assert!(cached.data.is_some() && cached.error.is_some()); // soft: data stays
+    /// # Ok::<(), restcache::http::Error>(())
+    /// ```
     pub fn set_error<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P, error: Error) {
         let Ok((key, _)) = self.locate(endpoint, params) else {
             return;

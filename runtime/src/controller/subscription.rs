@@ -60,6 +60,20 @@ impl Subscribers {
 /// A live subscription, made by
 /// [`Controller::subscribe`](crate::Controller::subscribe); dropping it
 /// unsubscribes.
+///
+/// ```
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let subscription = ctrl.subscribe(&TodoResource::get_list(), &(), || println!("changed"));
+/// assert_eq!(ctrl.subscriber_count(), 1);
+/// drop(subscription);
+/// assert_eq!(ctrl.subscriber_count(), 0);
+/// ```
 #[must_use = "dropping a subscription unsubscribes at once"]
 #[derive(Debug)]
 pub struct Subscription {

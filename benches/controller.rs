@@ -1,0 +1,114 @@
+//! Controller benchmarks: shared reads against a local server, and storing
+//! a large response through the controller. Each case has a baseline in
+//! the same run, so the figure to quote is a ratio.
+//!
+//!     cargo bench --bench controller
+//!
+//! - `controller_100_concurrent_reads_one_key`: 100 concurrent reads of
+//!   `GET /todos` on the embedded demo API, from an empty cache; they share
+//!   one request. Baselines: `http_1_request` (one plain request) and
+//!   `http_100_concurrent_requests` (100 plain requests, no cache).
+//! - `controller_set_projects_1000_into_populated_store`: the projects
+//!   fixture stored through `Controller::set_response` into a cache that
+//!   holds it already. Baseline: `store_set_projects_1000_into_populated_store`,
+//!   the same write on a bare `Store`.
+
+#[path = "../examples/demo_api/mod.rs"]
+mod demo_api;
+#[path = "fixture.rs"]
+mod fixture;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use futures_util::future::join_all;
+use restcache::prelude::*;
+
+use demo_api::DemoApi;
+use fixture::{Projects, Todo};
+
+resource!(TodoResource {
+    path: "/todos/:id",
+    schema: Todo
+});
+endpoint!(projects {
+    path: "/projects",
+    schema: Projects
+});
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+fn shared_reads(c: &mut Criterion) {
+    let api = DemoApi::start().expect("the demo API starts");
+    let rt = runtime();
+    let client = Client::new(api.url());
+    let list = TodoResource::get_list();
+
+    c.bench_function("http_1_request", |b| {
+        b.iter(|| rt.block_on(client.call(&list, &(), None)).unwrap())
+    });
+    c.bench_function("http_100_concurrent_requests", |b| {
+        b.iter(|| {
+            let calls = (0..100).map(|_| client.call(&list, &(), None));
+            rt.block_on(join_all(calls))
+        })
+    });
+    let ctrl = Controller::new(client.clone());
+    c.bench_function("controller_100_concurrent_reads_one_key", |b| {
+        b.iter(|| {
+            ctrl.reset();
+            let reads = (0..100).map(|_| ctrl.fetch(&list, &(), None));
+            let results = rt.block_on(join_all(reads));
+            assert!(results.iter().all(Result::is_ok));
+            results
+        })
+    });
+}
+
+fn set_projects(c: &mut Criterion) {
+    let (text, _) = fixture::texts();
+    let parsed = || serde_json::from_str::<Projects>(&text).expect("the fixture parses");
+    let meta = Meta::fetched(
+        Timestamp::from_millis(1),
+        Timestamp::from_millis(1),
+        Duration::from_secs(60),
+    );
+
+    let mut store = Store::new();
+    store.set("GET /projects", parsed(), meta).unwrap();
+    c.bench_function("store_set_projects_1000_into_populated_store", |b| {
+        b.iter_batched(
+            parsed,
+            |value| store.set("GET /projects", black_box(value), meta).map(drop),
+            BatchSize::LargeInput,
+        )
+    });
+
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    ctrl.set_response(&projects(), &(), parsed()).unwrap();
+    c.bench_function("controller_set_projects_1000_into_populated_store", |b| {
+        b.iter_batched(
+            parsed,
+            |value| {
+                ctrl.set_response(&projects(), &(), black_box(value))
+                    .map(drop)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    let held = ctrl.with_store(|s| s.entity_count("Project"));
+    assert_eq!(held, 1000);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(4));
+    targets = shared_reads, set_projects
+}
+criterion_main!(benches);
