@@ -367,7 +367,7 @@ impl Controller {
     /// let todo = ctrl.fetch_if_stale(&TodoResource::get(), &params).await?; // fresh: no request
     /// assert_eq!(todo.title, "a");
     /// # Ok::<(), restcache::http::Error>(()) })?;
-    /// # fn tokio_test<F: std::future::Future>(f: F) -> F::Output {
+    /// # fn answered_at_once<F: std::future::Future>(f: F) -> F::Output {
     /// #     futures_util::FutureExt::now_or_never(f).expect("answered from the cache")
     /// # }
     /// # Ok::<(), restcache::http::Error>(())
