@@ -5,10 +5,12 @@
 //!     cargo bench --bench normalize
 
 use std::hint::black_box;
+use std::rc::Rc;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use restcache::prelude::*;
+use rustc_hash::FxHashMap;
 
 #[path = "fixture.rs"]
 mod fixture;
@@ -65,6 +67,22 @@ fn bench(c: &mut Criterion) {
     denormalize_cases::<Todos>(c, "todos_10000", TODOS, &store);
     entity_cases::<Project>(c, "project", "project-502", &store);
     entity_cases::<Todo>(c, "todo", 5000u64, &store);
+    floor_case(c);
+}
+
+/// Not a reference case: the least a read by pk can cost, a hash probe
+/// into 10,000 keys and an `Rc` clone, with no store around it. It shows
+/// how far below any hash-keyed read a bar under ~5 ns would be.
+fn floor_case(c: &mut Criterion) {
+    let records: Vec<Rc<u64>> = (0..10_000u64).map(Rc::new).collect();
+    let index: FxHashMap<u64, usize> = (0..10_000u64).map(|id| (id, id as usize)).collect();
+    c.bench_function("floor_hash_probe_and_rc_clone", |b| {
+        b.iter(|| {
+            index
+                .get(&black_box(5000u64))
+                .map(|&i| Rc::clone(&records[i]))
+        })
+    });
 }
 
 fn normalize_cases<S: Schema + serde::de::DeserializeOwned>(

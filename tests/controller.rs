@@ -617,3 +617,35 @@ async fn subscribers_are_told_when_what_they_read_changes_and_only_then() {
     assert_eq!(ctrl.subscriber_count(), 1);
     list.assert_async().await;
 }
+
+#[tokio::test]
+async fn a_controller_dropped_with_a_read_on_its_way_is_freed() {
+    /// Sets its flag when dropped.
+    struct Guard(Rc<Cell<bool>>);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            self.0.set(true);
+        }
+    }
+    let (mut server, _, _) = setup().await;
+    let _slow = server
+        .mock("GET", "/todos")
+        .with_chunked_body(|w| {
+            std::thread::sleep(Duration::from_millis(200));
+            std::io::Write::write_all(w, LIST.as_bytes())
+        })
+        .create_async()
+        .await;
+    let freed = Rc::new(Cell::new(false));
+    let guard = Guard(Rc::clone(&freed));
+    let client = Client::new(server.url()).with_headers(move |_| {
+        let _ = &guard; // the client holds the guard as long as it lives
+    });
+    let ctrl = Controller::new(client);
+    let get_list = TodoResource::get_list();
+    let started = futures_util::FutureExt::now_or_never(ctrl.fetch(&get_list, &(), None));
+    assert!(started.is_none(), "the request is on its way");
+    assert_eq!(ctrl.in_flight(), 1);
+    drop(ctrl);
+    assert!(freed.get(), "no reference cycle keeps the controller alive");
+}

@@ -2,13 +2,13 @@
 //! storing what comes back by the endpoint's kind.
 
 use std::any::Any;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use futures_util::FutureExt;
 use serde::Serialize;
 
-use super::{Controller, InFlight, State, StoredError};
-use crate::http::{Body, Error, ErrorKind};
+use super::{Controller, InFlight, Inner, State, StoredError};
+use crate::http::{Body, Client, Error, ErrorKind};
 use crate::meta::{Meta, Timestamp};
 use crate::normalize::Undo;
 use crate::rest::{Endpoint, Kind, Method};
@@ -58,12 +58,19 @@ impl Controller {
                 Some(in_flight) => in_flight.response.clone(),
                 None => {
                     let id = state.next_serial();
-                    let request = self.clone().request_read(
+                    let started = Started {
+                        id,
+                        at: self.now(),
+                        generation: state.generation,
+                    };
+                    let request = request_read(
+                        Rc::downgrade(&self.inner),
+                        self.inner.client.clone(),
                         endpoint.clone(),
                         params.clone(),
                         body,
                         key.clone(),
-                        id,
+                        started,
                     );
                     let response = request.boxed_local().shared();
                     let in_flight = InFlight {
@@ -93,58 +100,6 @@ impl Controller {
                 ErrorKind::Request(message),
             )
         })
-    }
-
-    /// The request behind a read, shared by every read of its key.
-    pub(super) async fn request_read<P, S>(
-        self,
-        endpoint: Endpoint<P, S>,
-        params: P,
-        body: Option<Body>,
-        key: String,
-        id: u64,
-    ) -> Result<Rc<dyn Any>, Error>
-    where
-        P: Serialize,
-        S: Schema,
-    {
-        let (start, generation) = (self.now(), self.inner.state.borrow().generation);
-        let response = self.inner.client.call(&endpoint, &params, body).await;
-        let arrived = self.now();
-        let outcome = {
-            let mut state = self.inner.state.borrow_mut();
-            if state.in_flight.get(&key).is_some_and(|f| f.id == id) {
-                state.in_flight.remove(&key);
-            }
-            if state.generation != generation {
-                response.map(|value| Rc::new(value) as Rc<dyn Any>)
-            } else {
-                let url = endpoint
-                    .url(self.inner.client.base_url(), &params)
-                    .unwrap_or_default();
-                let stored = response.and_then(|value| {
-                    self.store_success(
-                        &mut state, &endpoint, &params, &key, &url, value, start, arrived, false,
-                    )
-                });
-                match stored {
-                    Ok((value, _)) => Ok(value as Rc<dyn Any>),
-                    Err(error) => {
-                        self.store_error(
-                            &mut state,
-                            &endpoint,
-                            &key,
-                            error.clone(),
-                            start,
-                            arrived,
-                        );
-                        Err(error)
-                    }
-                }
-            }
-        };
-        self.notify();
-        outcome
     }
 
     /// A mutation, optimistic or not.
@@ -281,4 +236,65 @@ impl Controller {
         };
         state.errors.insert(key.to_owned(), stored);
     }
+}
+
+/// When a read request started, and its number.
+struct Started {
+    id: u64,
+    at: Timestamp,
+    generation: u64,
+}
+
+/// The request behind a read, shared by every read of its key. It holds
+/// the controller weakly: a controller dropped while the request is on its
+/// way is freed, and the response is handed out without being stored.
+async fn request_read<P, S>(
+    inner: Weak<Inner>,
+    client: Client,
+    endpoint: Endpoint<P, S>,
+    params: P,
+    body: Option<Body>,
+    key: String,
+    started: Started,
+) -> Result<Rc<dyn Any>, Error>
+where
+    P: Serialize,
+    S: Schema,
+{
+    let response = client.call(&endpoint, &params, body).await;
+    let Some(inner) = inner.upgrade() else {
+        return response.map(|value| Rc::new(value) as Rc<dyn Any>);
+    };
+    let ctrl = Controller { inner };
+    let arrived = ctrl.now();
+    let outcome = {
+        let mut state = ctrl.inner.state.borrow_mut();
+        if state
+            .in_flight
+            .get(&key)
+            .is_some_and(|f| f.id == started.id)
+        {
+            state.in_flight.remove(&key);
+        }
+        if state.generation != started.generation {
+            response.map(|value| Rc::new(value) as Rc<dyn Any>)
+        } else {
+            let url = endpoint.url(client.base_url(), &params).unwrap_or_default();
+            let start = started.at;
+            let stored = response.and_then(|value| {
+                ctrl.store_success(
+                    &mut state, &endpoint, &params, &key, &url, value, start, arrived, false,
+                )
+            });
+            match stored {
+                Ok((value, _)) => Ok(value as Rc<dyn Any>),
+                Err(error) => {
+                    ctrl.store_error(&mut state, &endpoint, &key, error.clone(), start, arrived);
+                    Err(error)
+                }
+            }
+        }
+    };
+    ctrl.notify();
+    outcome
 }
