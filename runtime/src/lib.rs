@@ -18,6 +18,7 @@ mod meta;
 mod normalize;
 mod path;
 mod pk;
+mod pk_index;
 pub mod rest;
 mod schema;
 mod store;

@@ -138,7 +138,7 @@ impl Memo {
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Read<E> {
-        Reader::new(store, Some(self.state_for(store))).entity_by_pk::<E>(pk.to_pk())
+        Reader::new(store, Some(self.state_for(store))).entity_by_pk::<E>(pk.to_pk().as_ref())
     }
 
     /// Forgets everything.

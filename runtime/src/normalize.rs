@@ -1,7 +1,6 @@
 //! Normalizing: splitting the entities of a response out into their tables.
 
 use std::any::{Any, TypeId};
-use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use crate::entity::Entity;
@@ -143,9 +142,9 @@ impl<'s> Normalizer<'s> {
             meta,
             version,
         };
-        let slot = match records.index.entry(pk) {
-            Entry::Occupied(entry) => {
-                let index = *entry.get();
+        let fresh = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
+        let slot = match records.index.get_or_insert(&pk, fresh) {
+            Some(index) => {
                 let slot = &records.slots[index as usize];
                 if slot.version == version || slot.meta.fetched_at > meta.fetched_at {
                     if let Some(kept) = &slot.record {
@@ -158,13 +157,10 @@ impl<'s> Normalizer<'s> {
                 }
                 index
             }
-            Entry::Vacant(entry) => {
-                let index = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
-                let slot = written(entry.key().clone());
-                entry.insert(index);
-                records.slots.push(slot);
+            None => {
+                records.slots.push(written(pk));
                 self.store.stamp(table, version);
-                index
+                fresh
             }
         };
         self.deps.push(Dep { table, slot });
@@ -192,9 +188,9 @@ impl<'s> Normalizer<'s> {
             },
             version,
         };
-        match records.index.entry(pk.clone()) {
-            Entry::Occupied(entry) => {
-                let index = *entry.get();
+        let fresh = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
+        match records.index.get_or_insert(pk, fresh) {
+            Some(index) => {
                 let slot = &records.slots[index as usize];
                 if slot.meta.fetched_at > meta.fetched_at {
                     return Ok(());
@@ -202,12 +198,7 @@ impl<'s> Normalizer<'s> {
                 let slot = gone(slot.pk.clone());
                 records.replace(index, slot);
             }
-            Entry::Vacant(entry) => {
-                let index = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
-                let slot = gone(entry.key().clone());
-                entry.insert(index);
-                records.slots.push(slot);
-            }
+            None => records.slots.push(gone(pk.clone())),
         }
         self.store.stamp(table, version);
         Ok(())

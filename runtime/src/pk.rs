@@ -29,7 +29,23 @@ enum Repr {
     Text(CompactString),
 }
 
+/// A borrowed view of a [`Pk`]: a canonical number or other text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PkRef<'a> {
+    Number(u64),
+    Text(&'a str),
+}
+
 impl Pk {
+    /// What the pk is: a canonical number or other text.
+    #[inline]
+    pub(crate) fn as_ref(&self) -> PkRef<'_> {
+        match &self.0 {
+            Repr::Number(n) => PkRef::Number(*n),
+            Repr::Text(text) => PkRef::Text(text),
+        }
+    }
+
     /// The pk of a string form; the empty string is not a usable pk.
     ///
     /// ```

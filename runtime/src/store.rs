@@ -501,7 +501,7 @@ impl Store {
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     pub fn get_entity<E: Entity>(&self, pk: impl PkValue) -> Read<E> {
-        Reader::new(self, None).entity_by_pk::<E>(pk.to_pk())
+        Reader::new(self, None).entity_by_pk::<E>(pk.to_pk().as_ref())
     }
 
     /// Invalidates one record as of `at`: direct reads of it are `Invalid`,

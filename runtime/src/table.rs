@@ -3,12 +3,12 @@
 use std::any::Any;
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::entity::Entity;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
+use crate::pk_index::PkIndex;
 
 /// Where a record lives: its table and its slot in that table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl<E> Clone for Slot<E> {
 
 /// The records of one entity type.
 pub(crate) struct Table<E> {
-    pub index: FxHashMap<Pk, u32>,
+    pub index: PkIndex,
     pub slots: Vec<Slot<E>>,
     /// The slots the write in progress replaced, with their former
     /// contents; empty between writes.
@@ -57,7 +57,7 @@ pub(crate) struct Table<E> {
 impl<E> Table<E> {
     pub fn new() -> Self {
         Table {
-            index: FxHashMap::default(),
+            index: PkIndex::default(),
             slots: Vec::new(),
             replaced: Vec::new(),
         }
@@ -71,7 +71,7 @@ impl<E> Table<E> {
     }
 
     pub fn slot_of(&self, pk: &Pk) -> Option<u32> {
-        self.index.get(pk).copied()
+        self.index.get(pk)
     }
 }
 
