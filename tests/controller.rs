@@ -649,3 +649,76 @@ async fn a_controller_dropped_with_a_read_on_its_way_is_freed() {
     drop(ctrl);
     assert!(freed.get(), "no reference cycle keeps the controller alive");
 }
+
+#[tokio::test]
+async fn fetch_if_stale_fetches_only_what_is_not_fresh() {
+    let (mut server, ctrl, clock) = setup().await;
+    let list = server
+        .mock("GET", "/todos")
+        .with_body(LIST)
+        .expect(2)
+        .create_async()
+        .await;
+    let get = TodoResource::get_list();
+    let first = ctrl.fetch_if_stale(&get, &()).await.unwrap(); // Invalid: fetches
+    let again = ctrl.fetch_if_stale(&get, &()).await.unwrap(); // Valid: no request
+    assert!(Rc::ptr_eq(&first, &again));
+    clock.advance(Duration::from_secs(61));
+    ctrl.fetch_if_stale(&get, &()).await.unwrap(); // Stale: fetches
+    list.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_response_that_started_before_a_delete_does_not_bring_the_record_back() {
+    let (mut server, ctrl, clock) = setup().await;
+    let list = once_after(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(150),
+        LIST.into(),
+    )
+    .await;
+    let delete = once(server.mock("DELETE", "/todos/1"), 204, "").await;
+    let get_list = TodoResource::get_list();
+    let (listed, deleted) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
+        clock.advance(Duration::from_millis(10));
+        ctrl.fetch(&TodoResource::delete(), &one(1), None).await
+    });
+    deleted.unwrap();
+    assert_eq!(
+        titles(&listed.unwrap()),
+        ["eggs"],
+        "the list arrived after the delete"
+    );
+    let cached = ctrl.read(&get_list, &()).data.unwrap();
+    assert_eq!(titles(&cached), ["eggs"]);
+    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Read::Invalid)));
+    list.assert_async().await;
+    delete.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_create_invalidates_a_cached_list_it_cannot_join() {
+    // `{data: [Todo]}` under the key of `GET /todos`: not a plain list.
+    endpoint!(pub wrapped_todos { path: "/todos", schema: common::TodoList });
+    let (mut server, ctrl, _) = setup().await;
+    let post = once(server.mock("POST", "/todos"), 201, &todo_json(3, "bread")).await;
+    let wrapped = common::TodoList {
+        data: vec![Rc::new(Todo {
+            id: 1,
+            ..Todo::default()
+        })],
+    };
+    ctrl.set_response(&wrapped_todos(), &(), wrapped).unwrap();
+
+    let body = Body::json(&json!({"title": "bread"})).unwrap();
+    ctrl.fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    let cached = ctrl.read(&wrapped_todos(), &());
+    assert_eq!(
+        cached.status,
+        ExpiryStatus::Invalid,
+        "its next read fetches it again"
+    );
+    post.assert_async().await;
+}

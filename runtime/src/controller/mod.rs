@@ -192,7 +192,9 @@ impl Controller {
         self.inner.clock.now()
     }
 
-    /// Runs `f` on the store (to inspect it: counts, metas, keys).
+    /// Runs `f` on the store (to inspect it: counts, metas, keys). `f`
+    /// must not call back into this controller: the store is borrowed
+    /// while it runs.
     ///
     /// ```
     /// use restcache::prelude::*;
