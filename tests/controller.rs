@@ -210,7 +210,7 @@ async fn an_update_shows_in_every_cached_result_without_a_refetch() {
         "todo 1 kept its identity"
     );
     assert!(
-        Rc::ptr_eq(&*updated, &after[1]),
+        Rc::ptr_eq(&updated, &after[1]),
         "the list holds the response's record"
     );
     list.assert_async().await; // one GET only

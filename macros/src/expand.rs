@@ -103,6 +103,12 @@ fn schema(input: &Input) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
+            type Handle = ::std::rc::Rc<Self>;
+
+            fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
+                value
+            }
+
             fn normalize(
                 &mut self,
                 cx: &mut ::restcache::Normalizer<'_>,
@@ -228,6 +234,10 @@ fn fallback(input: &Input) -> TokenStream {
         }
         Kind::Schema => quote! {
             impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
+                type Handle = ::std::rc::Rc<Self>;
+                fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
+                    value
+                }
                 fn normalize(&mut self, _: &mut ::restcache::Normalizer<'_>) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
                     ::restcache::__private::Ok(())
                 }

@@ -52,6 +52,15 @@ use crate::path::Segment;
     note = "an entity held by value (`E` instead of `Rc<E>`) is not a schema: wrap it in `Rc`"
 )]
 pub trait Schema: Clone + 'static {
+    /// What a read through the [`Controller`](crate::Controller) hands
+    /// out: a record's own `Rc<E>` for `Rc<E>`, and `Rc<Self>` for every
+    /// other schema (lists, envelopes), so a value that did not change
+    /// keeps its identity and compares in O(1).
+    type Handle: Clone + 'static;
+
+    /// The handle of a value a read produced.
+    fn into_handle(value: Rc<Self>) -> Self::Handle;
+
     /// Moves every entity in `self` into the store, replacing each by the
     /// store's copy and recording where it lives.
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError>;
@@ -87,6 +96,12 @@ pub trait Schema: Clone + 'static {
 }
 
 impl<E: Entity> Schema for Rc<E> {
+    type Handle = Rc<E>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<E> {
+        Rc::unwrap_or_clone(value)
+    }
+
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         cx.entity(self)
     }
@@ -121,6 +136,12 @@ impl<E: Entity> Schema for Rc<E> {
 }
 
 impl<S: Schema> Schema for Vec<S> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         S::reserve(cx, self.len());
         for (index, item) in self.iter_mut().enumerate() {
@@ -165,6 +186,12 @@ impl<S: Schema> Schema for Vec<S> {
 }
 
 impl<S: Schema> Schema for Option<S> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         match self {
             Some(value) => value.normalize(cx),
@@ -197,6 +224,12 @@ impl<S: Schema> Schema for Option<S> {
 /// Entries are visited in key order, so a map and its rebuilt copy line up
 /// with the entity references recorded when it was stored.
 impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<String, S, H> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         let mut entries: Vec<(&String, &mut S)> = self.iter_mut().collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -252,6 +285,12 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
 macro_rules! plain_schema {
     ($($ty:ty),* $(,)?) => {$(
         impl Schema for $ty {
+            type Handle = Rc<Self>;
+
+            fn into_handle(value: Rc<Self>) -> Rc<Self> {
+                value
+            }
+
             fn normalize(&mut self, _: &mut Normalizer<'_>) -> Result<(), SchemaError> {
                 Ok(())
             }

@@ -1,9 +1,11 @@
 //! The expiry status of a read (contract, "States and transitions").
 
+use std::fmt;
 use std::rc::Rc;
 
 use crate::http::Error;
 use crate::meta::{Meta, Timestamp};
+use crate::schema::Schema;
 
 /// How fresh the cached answer to a read is.
 ///
@@ -45,17 +47,19 @@ pub enum ExpiryStatus {
 /// keep their identity while nothing changes), its status, when it
 /// expires, and the error of the last request when it has not expired.
 ///
+/// `data` is the schema's [`Handle`](Schema::Handle): `Rc<E>` for a
+/// record, `Rc<S>` for a list or an envelope.
+///
 /// ```
 /// use restcache::{Cached, ExpiryStatus};
 ///
-/// let nothing = Cached::<u32>::absent();
+/// let nothing = Cached::<serde_json::Value>::absent();
 /// assert_eq!(nothing.status, ExpiryStatus::Invalid);
 /// assert!(nothing.needs_fetch());
 /// ```
-#[derive(Debug, Clone)]
-pub struct Cached<S> {
+pub struct Cached<S: Schema> {
     /// The data, if the cache holds a readable copy.
-    pub data: Option<Rc<S>>,
+    pub data: Option<S::Handle>,
     /// Whether to fetch, and whether to wait for it.
     pub status: ExpiryStatus,
     /// When the data (or the error) expires.
@@ -65,7 +69,32 @@ pub struct Cached<S> {
     pub error: Option<Error>,
 }
 
-impl<S> Cached<S> {
+impl<S: Schema> Clone for Cached<S> {
+    fn clone(&self) -> Self {
+        Cached {
+            data: self.data.clone(),
+            status: self.status,
+            expires_at: self.expires_at,
+            error: self.error.clone(),
+        }
+    }
+}
+
+impl<S: Schema> fmt::Debug for Cached<S>
+where
+    S::Handle: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cached")
+            .field("data", &self.data)
+            .field("status", &self.status)
+            .field("expires_at", &self.expires_at)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+impl<S: Schema> Cached<S> {
     /// Nothing cached.
     pub fn absent() -> Self {
         Cached {
@@ -84,10 +113,10 @@ impl<S> Cached<S> {
     /// What a suspense read hands out: the data, or the error a UI shows
     /// in its error boundary (a hard error always; a soft one only when
     /// there is no data to show). `None` while there is neither: suspend.
-    pub fn settled(&self) -> Option<Result<Rc<S>, Error>> {
+    pub fn settled(&self) -> Option<Result<S::Handle, Error>> {
         match (&self.data, &self.error) {
             (_, Some(error)) if error.is_hard() => Some(Err(error.clone())),
-            (Some(data), _) => Some(Ok(Rc::clone(data))),
+            (Some(data), _) => Some(Ok(data.clone())),
             (None, Some(error)) => Some(Err(error.clone())),
             (None, None) => None,
         }
@@ -105,7 +134,7 @@ pub(crate) struct StoredError {
 }
 
 /// The status of `data` (stored with `meta`) and `error` at `now`.
-pub(crate) fn classify<S>(
+pub(crate) fn classify<S: Schema>(
     data: Option<(Rc<S>, Meta)>,
     error: Option<&StoredError>,
     now: Timestamp,
@@ -121,7 +150,7 @@ pub(crate) fn classify<S>(
     });
     if let Some(stored) = error {
         return Cached {
-            data: data.map(|(value, _)| value),
+            data: data.map(|(value, _)| S::into_handle(value)),
             status: ExpiryStatus::Valid,
             expires_at: stored.meta.expires_at,
             error: Some(stored.error.clone()),
@@ -141,7 +170,7 @@ pub(crate) fn classify<S>(
         true => ExpiryStatus::Stale,
     };
     Cached {
-        data: Some(value),
+        data: Some(S::into_handle(value)),
         status,
         expires_at: meta.expires_at,
         error: None,

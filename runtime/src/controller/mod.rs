@@ -300,18 +300,19 @@ impl Controller {
         endpoint: &Endpoint<P, S>,
         params: &P,
         body: Option<Body>,
-    ) -> Result<Rc<S>, Error>
+    ) -> Result<S::Handle, Error>
     where
         P: Serialize + Clone + 'static,
         S: Schema,
     {
         let (key, url) = self.locate(endpoint, params)?;
-        match endpoint.kind() {
+        let fetched = match endpoint.kind() {
             Kind::Read => self.fetch_read(endpoint, params, body, key, url).await,
             Kind::Mutate | Kind::Create | Kind::Delete => {
                 self.fetch_mutation(endpoint, params, body, url, None).await
             }
-        }
+        };
+        fetched.map(S::into_handle)
     }
 
     /// A mutation whose expected result `optimistic` is applied at once
@@ -340,7 +341,7 @@ impl Controller {
         params: &P,
         body: Option<Body>,
         optimistic: S,
-    ) -> Result<Rc<S>, Error>
+    ) -> Result<S::Handle, Error>
     where
         P: Serialize + Clone + 'static,
         S: Schema,
@@ -348,6 +349,7 @@ impl Controller {
         let (_, url) = self.locate(endpoint, params)?;
         self.fetch_mutation(endpoint, params, body, url, Some(optimistic))
             .await
+            .map(S::into_handle)
     }
 
     /// The cached data when it is Valid; otherwise (Invalid, Stale) a
@@ -378,7 +380,7 @@ impl Controller {
         &self,
         endpoint: &Endpoint<P, S>,
         params: &P,
-    ) -> Result<Rc<S>, Error>
+    ) -> Result<S::Handle, Error>
     where
         P: Serialize + Clone + 'static,
         S: Schema,
@@ -520,7 +522,7 @@ impl Controller {
         endpoint: &Endpoint<P, S>,
         params: &P,
         value: S,
-    ) -> Result<Rc<S>, Error>
+    ) -> Result<S::Handle, Error>
     where
         P: Serialize,
         S: Schema,
@@ -535,7 +537,7 @@ impl Controller {
             if let Err(error) = &stored {
                 self.store_error(&mut state, endpoint, &key, error.clone(), now, now);
             }
-            stored.map(|(value, _)| value)
+            stored.map(|(value, _)| S::into_handle(value))
         };
         self.notify();
         stored

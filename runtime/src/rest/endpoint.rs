@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
+use std::rc::Rc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -447,6 +448,12 @@ impl<E> fmt::Debug for Deleted<E> {
 /// Invalid and every list drops it on its next read. A response that
 /// started before the delete does not bring it back.
 impl<E: Entity> Schema for Deleted<E> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         cx.invalidate::<E>(&self.pk)
     }
