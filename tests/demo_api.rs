@@ -7,7 +7,9 @@ mod demo_api;
 
 use std::rc::Rc;
 
-use common::{Comment, PaginatedPosts, Profile, Todo, UpcomingBirthdays, User};
+use common::{
+    Comment, PostPageParams, Profile, Todo, User, current_user, post_page, upcoming_birthdays,
+};
 use demo_api::DemoApi;
 use restcache::prelude::*;
 use serde_json::json;
@@ -17,14 +19,6 @@ resource!(pub CommentResource { path: "/comments/:id", schema: Comment });
 resource!(pub ProfileResource { path: "/profiles/:id", schema: Profile });
 resource!(pub UserResource { path: "/users/:id", schema: User });
 endpoint!(pub make_manager { method: POST, path: "/users/:id/make_manager", schema: Rc<User>, params: { id: u64 } });
-endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
-endpoint!(pub upcoming_birthdays {
-    method: POST,
-    path: "/api/birthdays/upcoming/",
-    schema: UpcomingBirthdays,
-    side_effect: false,
-});
-endpoint!(pub post_page { path: "/post\\?page=:page", schema: PaginatedPosts });
 
 fn start() -> (DemoApi, Controller) {
     let api = DemoApi::start().expect("the demo API starts on 127.0.0.1");

@@ -7,7 +7,9 @@ mod common;
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::{Birthday, PaginatedPosts, Profile, Todo, UpcomingBirthdays, User};
+use common::{
+    Birthday, PostPageParams, Profile, Todo, current_user, post_page, upcoming_birthdays,
+};
 use mockito::{Matcher, Server, ServerGuard};
 use restcache::http::{Body, Client, ErrorKind, FetchFuture, HeaderValue, header};
 use restcache::prelude::*;
@@ -34,14 +36,6 @@ endpoint!(pub make_manager {
     schema: serde_json::Value,
     params: { id: u64 },
 });
-endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
-endpoint!(pub upcoming_birthdays {
-    method: POST,
-    path: "/api/birthdays/upcoming/",
-    schema: UpcomingBirthdays,
-    side_effect: false,
-});
-endpoint!(pub post_page { path: "/post\\?page=:page", schema: PaginatedPosts });
 endpoint!(pub TodoResource::search {
     path: "/todos/search/:term",
     schema: Vec<Rc<Todo>>,

@@ -114,19 +114,25 @@ fn wire_id(c: &super::Collection, id: u64) -> Value {
     }
 }
 
+/// Stores `fields` as record `id` (its `id` field set to the wire form)
+/// and returns the record.
+fn put(c: &mut super::Collection, id: u64, mut fields: serde_json::Map<String, Value>) -> Value {
+    fields.insert("id".into(), wire_id(c, id));
+    let record = Value::Object(fields);
+    c.records.insert(id, record.clone());
+    record
+}
+
 async fn create(
     State(shared): State<Arc<Shared>>,
     Path(name): Path<String>,
     Json(body): Json<Value>,
 ) -> Answer {
-    let mut fields = object(body)?;
+    let fields = object(body)?;
     with(&shared, &name, |c| {
         let id = c.next_id;
         c.next_id += 1;
-        fields.insert("id".into(), wire_id(c, id));
-        let record = Value::Object(fields);
-        c.records.insert(id, record.clone());
-        Ok((StatusCode::CREATED, Json(record)))
+        Ok((StatusCode::CREATED, Json(put(c, id, fields))))
     })
 }
 
@@ -135,15 +141,12 @@ async fn replace(
     Path((name, id)): Path<(String, u64)>,
     Json(body): Json<Value>,
 ) -> Answer {
-    let mut fields = object(body)?;
+    let fields = object(body)?;
     with(&shared, &name, |c| {
         if !c.records.contains_key(&id) {
             return Err(not_found(format!("{name}/{id}")));
         }
-        fields.insert("id".into(), wire_id(c, id));
-        let record = Value::Object(fields);
-        c.records.insert(id, record.clone());
-        Ok((StatusCode::OK, Json(record)))
+        Ok((StatusCode::OK, Json(put(c, id, fields))))
     })
 }
 

@@ -178,16 +178,7 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.store.table_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let gone = |pk| Slot {
-            pk,
-            record: None,
-            deps: Deps::new(),
-            meta: Meta {
-                expires_at: meta.fetched_at,
-                ..meta
-            },
-            version,
-        };
+        let gone = |pk| Slot::gone(pk, meta, meta.fetched_at, version);
         let fresh = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
         match records.index.get_or_insert(pk, fresh) {
             Some(index) => {

@@ -73,6 +73,24 @@ pub(crate) struct ResultSlot {
     pub version: u64,
 }
 
+impl ResultSlot {
+    /// A result invalidated as of `at` (its reads are Invalid until a
+    /// response that started at or after `at` is stored), from one with
+    /// `meta`.
+    fn invalidated(meta: Meta, at: Timestamp, version: u64) -> Self {
+        ResultSlot {
+            value: None,
+            deps: Vec::new(),
+            meta: Meta {
+                fetched_at: meta.fetched_at.max(at),
+                expires_at: at,
+                ..meta
+            },
+            version,
+        }
+    }
+}
+
 impl Clone for ResultSlot {
     fn clone(&self) -> Self {
         ResultSlot {
@@ -92,18 +110,6 @@ pub(crate) struct Written<S> {
     pub deps: Vec<Dep>,
     /// How to take the write back, when asked for.
     pub undo: Option<Undo>,
-}
-
-/// What [`Store::append`] did to a list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AppendOutcome {
-    /// The record is at the end of the list.
-    Appended,
-    /// The result holds something else than a list of the record's type;
-    /// it was invalidated so that its next read fetches it.
-    Invalidated,
-    /// No readable result under the key.
-    Absent,
 }
 
 /// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
@@ -317,45 +323,33 @@ impl Store {
         item: &S,
         item_deps: &[Dep],
         undo: Option<&mut Undo>,
-    ) -> AppendOutcome {
-        let version = self.clock + 1;
+    ) {
         let Some(old) = self.results.get(key) else {
-            return AppendOutcome::Absent;
+            return;
         };
         let Some(list) = old.value.as_deref() else {
-            return AppendOutcome::Absent; // already invalid: its next read fetches
+            return; // already invalid: its next read fetches
         };
-        let (slot, outcome) = match item.append_to(list) {
-            Some(longer) => {
-                let mut deps = old.deps.clone();
-                deps.extend_from_slice(item_deps);
-                let slot = ResultSlot {
-                    value: Some(longer),
-                    deps,
-                    meta: old.meta,
-                    version,
-                };
-                (slot, AppendOutcome::Appended)
-            }
-            None => {
-                let slot = ResultSlot {
-                    value: None,
-                    deps: Vec::new(),
-                    meta: Meta {
-                        expires_at: Timestamp::default(),
-                        ..old.meta
-                    },
-                    version,
-                };
-                (slot, AppendOutcome::Invalidated)
-            }
+        let longer = item.append_to(list).map(|longer| {
+            let mut deps = old.deps.clone();
+            deps.extend_from_slice(item_deps);
+            (longer, deps)
+        });
+        let meta = old.meta;
+        let version = self.tick();
+        let slot = match longer {
+            Some((value, deps)) => ResultSlot {
+                value: Some(value),
+                deps,
+                meta,
+                version,
+            },
+            None => ResultSlot::invalidated(meta, meta.fetched_at, version),
         };
-        self.clock = version;
         let old = self.put_result(key, slot);
         if let Some(undo) = undo {
             undo.results.push((key.to_owned(), old, version));
         }
-        outcome
     }
 
     /// Takes back the write `undo` came from: the records and results it
@@ -563,11 +557,7 @@ impl Store {
         let Some(slot) = self.results.get_mut(key) else {
             return false;
         };
-        slot.value = None;
-        slot.deps.clear();
-        slot.meta.fetched_at = slot.meta.fetched_at.max(at);
-        slot.meta.expires_at = at;
-        slot.version = version;
+        *slot = ResultSlot::invalidated(slot.meta, at, version);
         true
     }
 

@@ -33,6 +33,25 @@ pub(crate) struct Slot<E> {
     pub version: u64,
 }
 
+impl<E> Slot<E> {
+    /// The slot of `pk` once its record is gone as of `at` (invalidated or
+    /// deleted), from a slot with `meta`: responses that started before
+    /// `at` do not bring the record back.
+    pub fn gone(pk: Pk, meta: Meta, at: Timestamp, version: u64) -> Self {
+        Slot {
+            pk,
+            record: None,
+            deps: Deps::new(),
+            meta: Meta {
+                fetched_at: meta.fetched_at.max(at),
+                expires_at: at,
+                ..meta
+            },
+            version,
+        }
+    }
+}
+
 impl<E> Clone for Slot<E> {
     fn clone(&self) -> Self {
         Slot {
@@ -125,11 +144,7 @@ impl<E: Entity> AnyTable for Table<E> {
             return false;
         };
         let slot = &mut self.slots[index as usize];
-        slot.record = None;
-        slot.deps.clear();
-        slot.meta.fetched_at = slot.meta.fetched_at.max(at);
-        slot.meta.expires_at = at;
-        slot.version = version;
+        *slot = Slot::gone(slot.pk.clone(), slot.meta, at, version);
         true
     }
 

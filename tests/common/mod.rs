@@ -1,7 +1,10 @@
-//! The contract's records and envelopes, shared by the integration tests.
+//! The contract's records, envelopes and custom endpoints, shared by the
+//! integration tests.
 #![allow(dead_code)]
 
 use std::rc::Rc;
+
+pub mod controller;
 
 use chrono::{DateTime, Utc};
 use restcache::prelude::*;
@@ -121,3 +124,13 @@ pub struct PaginatedPosts {
     pub next_page: String,
     pub last_page: String,
 }
+
+// The contract's custom endpoints whose declaration every test shares.
+endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
+endpoint!(pub upcoming_birthdays {
+    method: POST,
+    path: "/api/birthdays/upcoming/",
+    schema: UpcomingBirthdays,
+    side_effect: false,
+});
+endpoint!(pub post_page { path: "/post\\?page=:page", schema: PaginatedPosts });

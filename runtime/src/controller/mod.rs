@@ -309,7 +309,8 @@ impl Controller {
         let fetched = match endpoint.kind() {
             Kind::Read => self.fetch_read(endpoint, params, body, key, url).await,
             Kind::Mutate | Kind::Create | Kind::Delete => {
-                self.fetch_mutation(endpoint, params, body, url, None).await
+                self.fetch_mutation(endpoint, params, body, key, url, None)
+                    .await
             }
         };
         fetched.map(S::into_handle)
@@ -346,8 +347,8 @@ impl Controller {
         P: Serialize + Clone + 'static,
         S: Schema,
     {
-        let (_, url) = self.locate(endpoint, params)?;
-        self.fetch_mutation(endpoint, params, body, url, Some(optimistic))
+        let (key, url) = self.locate(endpoint, params)?;
+        self.fetch_mutation(endpoint, params, body, key, url, Some(optimistic))
             .await
             .map(S::into_handle)
     }

@@ -11,12 +11,12 @@ use super::{Controller, InFlight, Inner, State, StoredError};
 use crate::http::{Body, Client, Error, ErrorKind};
 use crate::meta::{Meta, Timestamp};
 use crate::normalize::Undo;
-use crate::rest::{Endpoint, Kind, Method};
+use crate::rest::{Endpoint, Kind, Method, Request};
 use crate::schema::Schema;
 use crate::store::Read;
 
 impl Controller {
-    /// The cache key and the URL of a request.
+    /// The cache key and the URL of a request, each made once.
     pub(super) fn locate<P: Serialize, S>(
         &self,
         endpoint: &Endpoint<P, S>,
@@ -34,7 +34,7 @@ impl Controller {
             )
         };
         let url = endpoint.url(base, params).map_err(failed)?;
-        let key = endpoint.key(base, params).map_err(failed)?;
+        let key = endpoint.key_for_url(&url, params);
         Ok((key, url))
     }
 
@@ -63,12 +63,17 @@ impl Controller {
                         at: self.now(),
                         generation: state.generation,
                     };
+                    let request = Request {
+                        method: endpoint.method(),
+                        url: url.clone(),
+                        body,
+                    };
                     let request = request_read(
                         Rc::downgrade(&self.inner),
                         self.inner.client.clone(),
                         endpoint.clone(),
                         params.clone(),
-                        body,
+                        request,
                         key.clone(),
                         started,
                     );
@@ -108,6 +113,7 @@ impl Controller {
         endpoint: &Endpoint<P, S>,
         params: &P,
         body: Option<Body>,
+        key: String,
         url: String,
         optimistic: Option<S>,
     ) -> Result<Rc<S>, Error>
@@ -120,9 +126,6 @@ impl Controller {
         let mut undo = None;
         if let Some(value) = optimistic {
             let mut state = self.inner.state.borrow_mut();
-            let key = endpoint
-                .key(self.inner.client.base_url(), params)
-                .unwrap_or_default();
             let (_, taken) = self.store_success(
                 &mut state, endpoint, params, &key, &url, value, start, start, true,
             )?;
@@ -130,7 +133,12 @@ impl Controller {
             drop(state);
             self.notify();
         }
-        let response = self.inner.client.call(endpoint, params, body).await;
+        let request = Request {
+            method: endpoint.method(),
+            url: url.clone(),
+            body,
+        };
+        let response = self.inner.client.send(endpoint, params, request).await;
         let arrived = self.now();
         let outcome = {
             let mut state = self.inner.state.borrow_mut();
@@ -140,9 +148,6 @@ impl Controller {
                 if let Some(undo) = undo {
                     state.store.undo(undo);
                 }
-                let key = endpoint
-                    .key(self.inner.client.base_url(), params)
-                    .unwrap_or_default();
                 response.and_then(|value| {
                     self.store_success(
                         &mut state, endpoint, params, &key, &url, value, start, arrived, false,
@@ -195,12 +200,12 @@ impl Controller {
                 }
             }
             Kind::Create => {
+                // The list is the `GET` of the same URL.
                 let list = endpoint.clone().with_method(Method::Get);
-                if let Ok(list_key) = list.key(self.inner.client.base_url(), params) {
-                    state
-                        .store
-                        .append(&list_key, &*written.value, &written.deps, undo.as_mut());
-                }
+                let list_key = list.key_for_url(url, params);
+                state
+                    .store
+                    .append(&list_key, &*written.value, &written.deps, undo.as_mut());
             }
             Kind::Mutate | Kind::Delete => {}
         }
@@ -253,7 +258,7 @@ async fn request_read<P, S>(
     client: Client,
     endpoint: Endpoint<P, S>,
     params: P,
-    body: Option<Body>,
+    request: Request,
     key: String,
     started: Started,
 ) -> Result<Rc<dyn Any>, Error>
@@ -261,7 +266,8 @@ where
     P: Serialize,
     S: Schema,
 {
-    let response = client.call(&endpoint, &params, body).await;
+    let url = request.url.clone();
+    let response = client.send(&endpoint, &params, request).await;
     let Some(inner) = inner.upgrade() else {
         return response.map(|value| Rc::new(value) as Rc<dyn Any>);
     };
@@ -279,7 +285,6 @@ where
         if state.generation != started.generation {
             response.map(|value| Rc::new(value) as Rc<dyn Any>)
         } else {
-            let url = endpoint.url(client.base_url(), &params).unwrap_or_default();
             let start = started.at;
             let stored = response.and_then(|value| {
                 ctrl.store_success(

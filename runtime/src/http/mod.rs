@@ -13,7 +13,7 @@ use serde::Serialize;
 
 pub use error::{EXCERPT_CHARS, Error, ErrorKind};
 
-use crate::rest::{Endpoint, Method};
+use crate::rest::{Endpoint, Method, Request};
 
 /// What a fetch function returns: a successful response, or the error.
 pub type FetchFuture = Pin<Box<dyn Future<Output = Result<Response, Error>>>>;
@@ -192,13 +192,24 @@ impl Client {
         params: &P,
         body: Option<Body>,
     ) -> Result<S, Error> {
-        let method = endpoint.method().as_str();
         let request = endpoint
             .request(&self.base_url, params, body)
             .map_err(|e| {
+                let method = endpoint.method().as_str();
                 let path = endpoint.path().source();
                 Error::new(method, path, None, "", ErrorKind::Url(e))
             })?;
+        self.send(endpoint, params, request).await
+    }
+
+    /// [`call`](Self::call) for a caller that already made the request.
+    pub(crate) async fn send<P: Serialize, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        request: Request,
+    ) -> Result<S, Error> {
+        let method = endpoint.method().as_str();
         let url = request.url.clone();
         let response = endpoint.fetch(self, request).await?;
         let text = response.body.as_str();

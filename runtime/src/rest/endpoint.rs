@@ -253,11 +253,16 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// The cache and dedup key for `params`: equal params give equal keys.
     pub fn key(&self, base: &str, params: &P) -> Result<String, UrlError> {
         let url = self.url(base, params)?;
-        Ok((self.key)(&KeyArgs {
+        Ok(self.key_for_url(&url, params))
+    }
+
+    /// [`key`](Self::key) for a caller that already made the URL.
+    pub(crate) fn key_for_url(&self, url: &str, params: &P) -> String {
+        (self.key)(&KeyArgs {
             method: self.method,
-            url: &url,
+            url,
             params,
-        }))
+        })
     }
 
     /// The request for `params` and `body`, as the fetch function gets it.

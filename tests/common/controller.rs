@@ -1,0 +1,64 @@
+//! What the controller tests share: a resource, mock helpers and a
+//! controller on a clock the test moves.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use mockito::{Mock, Server, ServerGuard};
+use restcache::http::Client;
+use restcache::prelude::*;
+use serde_json::json;
+
+use super::Todo;
+
+resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+
+pub const LIST: &str = r#"[{"id": 1, "userId": 1, "title": "milk", "completed": false},
+                       {"id": 2, "userId": 1, "title": "eggs", "completed": false}]"#;
+
+pub fn todo_json(id: u64, title: &str) -> String {
+    json!({"id": id, "userId": 1, "title": title, "completed": false}).to_string()
+}
+
+pub fn one(id: u64) -> TodoResourceParams {
+    TodoResourceParams { id }
+}
+
+pub fn titles(list: &[Rc<Todo>]) -> Vec<&str> {
+    list.iter().map(|t| t.title.as_str()).collect()
+}
+
+/// A mock server, a controller on it, and the clock the controller reads.
+pub async fn setup() -> (ServerGuard, Controller, ManualClock) {
+    let server = Server::new_async().await;
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = Controller::builder(Client::new(server.url()))
+        .clock(clock.clone())
+        .build();
+    (server, ctrl, clock)
+}
+
+/// `mock` answering `body` with `status`, exactly once.
+pub async fn once(mock: Mock, status: usize, body: &str) -> Mock {
+    mock.with_status(status)
+        .with_header("content-type", "application/json")
+        .with_body(body)
+        .expect(1)
+        .create_async()
+        .await
+}
+
+/// `mock` answering `body` after `delay` (not created yet).
+pub fn slowly(mock: Mock, delay: Duration, body: impl Into<String>) -> Mock {
+    let body = body.into();
+    mock.with_header("content-type", "application/json")
+        .with_chunked_body(move |w| {
+            std::thread::sleep(delay);
+            std::io::Write::write_all(w, body.as_bytes())
+        })
+}
+
+/// `mock` answering `body` after `delay`, exactly once.
+pub async fn once_after(mock: Mock, delay: Duration, body: String) -> Mock {
+    slowly(mock, delay, body).expect(1).create_async().await
+}

@@ -1,0 +1,262 @@
+//! The controller's mutations through the public API: updates merged
+//! into every cached result, creates joining lists, deletes leaving them,
+//! optimistic updates and their rollback; real HTTP to mockito on
+//! 127.0.0.1.
+
+mod common;
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use common::Todo;
+use common::controller::*;
+use futures_util::future::join_all;
+use mockito::Matcher;
+use restcache::http::Body;
+use restcache::prelude::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn mutations_are_never_deduplicated() {
+    let (mut server, ctrl, _) = setup().await;
+    let patch = server
+        .mock("PATCH", "/todos/1")
+        .match_body(Matcher::Json(json!({"completed": true})))
+        .with_body(todo_json(1, "milk"))
+        .expect(3)
+        .create_async()
+        .await;
+    let body = || Some(Body::json(&json!({"completed": true})).unwrap());
+    let update = TodoResource::partial_update();
+    let params = one(1);
+    let calls = (0..3).map(|_| ctrl.fetch(&update, &params, body()));
+    for result in join_all(calls).await {
+        result.unwrap();
+    }
+    patch.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_update_shows_in_every_cached_result_without_a_refetch() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let put = server
+        .mock("PUT", "/todos/2")
+        .match_body(Matcher::PartialJson(json!({"title": "brown eggs"})))
+        .with_body(todo_json(2, "brown eggs"))
+        .expect(1)
+        .create_async()
+        .await;
+    let before = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+
+    let body =
+        Body::json(&json!({"id": 2, "userId": 1, "title": "brown eggs", "completed": false}))
+            .unwrap();
+    let updated = ctrl
+        .fetch(&TodoResource::update(), &one(2), Some(body))
+        .await
+        .unwrap();
+    assert_eq!(updated.title, "brown eggs");
+
+    let after = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&after), ["milk", "brown eggs"]);
+    assert!(
+        Rc::ptr_eq(&before[0], &after[0]),
+        "todo 1 kept its identity"
+    );
+    assert!(
+        Rc::ptr_eq(&updated, &after[1]),
+        "the list holds the response's record"
+    );
+    list.assert_async().await; // one GET only
+    put.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_create_joins_the_cached_list_and_a_delete_leaves_it() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let post = server
+        .mock("POST", "/todos")
+        .match_body(Matcher::Json(json!({"title": "bread"})))
+        .with_status(201)
+        .with_body(todo_json(3, "bread"))
+        .expect(1)
+        .create_async()
+        .await;
+    let delete = once(server.mock("DELETE", "/todos/1"), 204, "").await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::get(), &one(1), None).await.ok(); // not mocked: an error, kept aside
+
+    let body = Body::json(&json!({"title": "bread"})).unwrap();
+    let created = ctrl
+        .fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    assert_eq!(created.id, 3);
+    let cached = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(
+        titles(cached.data.as_ref().unwrap()),
+        ["milk", "eggs", "bread"]
+    );
+    assert_eq!(cached.status, ExpiryStatus::Valid);
+
+    ctrl.fetch(&TodoResource::delete(), &one(1), None)
+        .await
+        .unwrap();
+    let cached = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(titles(cached.data.as_ref().unwrap()), ["eggs", "bread"]);
+    ctrl.set_response(
+        &TodoResource::get(),
+        &one(2),
+        Rc::new(Todo {
+            id: 2,
+            ..Todo::default()
+        }),
+    )
+    .unwrap();
+    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Read::Invalid)));
+    list.assert_async().await;
+    post.assert_async().await;
+    delete.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_optimistic_update_shows_at_once_and_is_rolled_back_on_failure() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let failing = slowly(
+        server.mock("PUT", "/todos/1"),
+        Duration::from_millis(30),
+        "upstream down",
+    )
+    .with_status(500)
+    .expect(1)
+    .create_async()
+    .await;
+    let before = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+
+    let guess = Todo {
+        id: 1,
+        user_id: 1,
+        title: "oat milk".into(),
+        completed: true,
+    };
+    let body = Body::json(&guess).unwrap();
+    let update = TodoResource::update();
+    let params = one(1);
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
+    let (outcome, during) = tokio::join!(request, async {
+        let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+        titles(&list).join(",")
+    });
+
+    assert_eq!(during, "oat milk,eggs", "applied before the response");
+    let error = outcome.unwrap_err();
+    assert_eq!(error.status(), Some(500));
+    let after = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&after), ["milk", "eggs"], "rolled back");
+    assert!(
+        Rc::ptr_eq(&before[0], &after[0]),
+        "the very record it replaced"
+    );
+    list.assert_async().await;
+    failing.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_optimistic_update_is_replaced_by_the_real_response() {
+    let (mut server, ctrl, _) = setup().await;
+    let put = once(
+        server.mock("PUT", "/todos/1"),
+        200,
+        &todo_json(1, "server says"),
+    )
+    .await;
+    ctrl.set_response(
+        &TodoResource::get(),
+        &one(1),
+        Rc::new(Todo {
+            id: 1,
+            ..Todo::default()
+        }),
+    )
+    .unwrap();
+    let guess = Rc::new(Todo {
+        id: 1,
+        title: "guess".into(),
+        ..Todo::default()
+    });
+    let body = Body::json(&*guess).unwrap();
+    let done = ctrl
+        .fetch_optimistic(&TodoResource::update(), &one(1), Some(body), guess)
+        .await
+        .unwrap();
+    assert_eq!(done.title, "server says");
+    let cached = ctrl.read(&TodoResource::get(), &one(1)).data.unwrap();
+    assert_eq!(cached.title, "server says");
+    put.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_response_that_started_before_a_delete_does_not_bring_the_record_back() {
+    let (mut server, ctrl, clock) = setup().await;
+    let list = once_after(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(150),
+        LIST.into(),
+    )
+    .await;
+    let delete = once(server.mock("DELETE", "/todos/1"), 204, "").await;
+    let get_list = TodoResource::get_list();
+    let (listed, deleted) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
+        clock.advance(Duration::from_millis(10));
+        ctrl.fetch(&TodoResource::delete(), &one(1), None).await
+    });
+    deleted.unwrap();
+    assert_eq!(
+        titles(&listed.unwrap()),
+        ["eggs"],
+        "the list arrived after the delete"
+    );
+    let cached = ctrl.read(&get_list, &()).data.unwrap();
+    assert_eq!(titles(&cached), ["eggs"]);
+    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Read::Invalid)));
+    list.assert_async().await;
+    delete.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_create_invalidates_a_cached_list_it_cannot_join() {
+    // `{data: [Todo]}` under the key of `GET /todos`: not a plain list.
+    endpoint!(pub wrapped_todos { path: "/todos", schema: common::TodoList });
+    let (mut server, ctrl, _) = setup().await;
+    let post = once(server.mock("POST", "/todos"), 201, &todo_json(3, "bread")).await;
+    let wrapped = common::TodoList {
+        data: vec![Rc::new(Todo {
+            id: 1,
+            ..Todo::default()
+        })],
+    };
+    ctrl.set_response(&wrapped_todos(), &(), wrapped).unwrap();
+
+    let body = Body::json(&json!({"title": "bread"})).unwrap();
+    ctrl.fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    let cached = ctrl.read(&wrapped_todos(), &());
+    assert_eq!(
+        cached.status,
+        ExpiryStatus::Invalid,
+        "its next read fetches it again"
+    );
+    post.assert_async().await;
+}
