@@ -79,6 +79,7 @@ fn settle<T>(
 }
 
 impl<'s> Reader<'s> {
+    #[inline]
     pub fn new(store: &'s Store, memo: Option<&'s mut MemoState>) -> Self {
         Reader {
             store,
@@ -90,18 +91,12 @@ impl<'s> Reader<'s> {
     /// Whether nothing a value stamped `(mask, at)` depends on was written
     /// since `at`.
     fn fresh(&self, mask: u64, at: u64) -> bool {
-        if at == self.store.clock {
-            return true;
-        }
-        let mut bits = mask;
-        while bits != 0 {
-            let bit = bits.trailing_zeros() as usize;
-            if self.store.changed_at[bit] > at {
-                return false;
-            }
-            bits &= bits - 1;
-        }
-        true
+        self.store.unchanged_since(mask, at)
+    }
+
+    /// The stamps of every table the reads so far touched.
+    pub fn mask(&self) -> u64 {
+        self.mask
     }
 
     /// Runs `denormalize` over a stored value whose references are `deps`;
@@ -134,20 +129,30 @@ impl<'s> Reader<'s> {
     }
 
     /// [`entity`](Self::entity) for a caller that already holds the slot.
+    #[inline]
     fn entity_in<E: Entity>(&mut self, dep: Dep, slot: &'s Slot<E>) -> Option<Rc<E>> {
-        let store = self.store;
         let record = slot.record.as_ref()?;
         if !E::HAS_NESTED {
             self.mask |= stamp_bit(dep.table);
             return Some(Rc::clone(record));
         }
+        self.nested_in(dep, slot, record)
+    }
+
+    /// [`entity_in`](Self::entity_in) for a record with nested entities.
+    fn nested_in<E: Entity>(
+        &mut self,
+        dep: Dep,
+        slot: &'s Slot<E>,
+        record: &'s Rc<E>,
+    ) -> Option<Rc<E>> {
+        let store = self.store;
         let Some(memo) = self.memo.as_deref_mut() else {
             let (outcome, _) = self.walk(&slot.deps, 0, |cx| record.denormalize_nested(cx));
             return settle(outcome, record, None, E::same_nested);
         };
         let previous = memo
-            .entities::<E>(dep.table)
-            .get(dep.slot)
+            .entity::<E>(dep.table, dep.slot)
             .filter(|entry| entry.version == slot.version)
             .map(|entry| (Rc::clone(&entry.output), entry.mask, entry.at));
         if let Some((output, mask, at)) = &previous
@@ -183,7 +188,8 @@ impl<'s> Reader<'s> {
     /// The pk comes by reference: moving it in by value made every read
     /// reload it whole from two smaller stores, a store-forwarding stall
     /// that cost a third of a read.
-    pub fn entity_by_pk<E: Entity>(mut self, pk: Option<&Pk>) -> Read<E> {
+    #[inline(always)]
+    pub fn entity_by_pk<E: Entity>(&mut self, pk: Option<&Pk>) -> Read<E> {
         let store = self.store;
         let Some(table) = store.find_table::<E>() else {
             return Read::Absent;

@@ -19,6 +19,7 @@ mod normalize;
 mod path;
 mod pk;
 mod pk_index;
+mod query;
 pub mod rest;
 mod schema;
 mod store;
@@ -38,6 +39,7 @@ pub use meta::{Meta, Timestamp};
 pub use normalize::Normalizer;
 pub use path::{FieldPath, Segment};
 pub use pk::{Pk, PkValue};
+pub use query::EntityQuery;
 pub use schema::Schema;
 pub use store::{Read, Store};
 

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 
 use crate::denormalize::Reader;
 use crate::entity::Entity;
-use crate::pk::PkValue;
+use crate::pk::{Pk, PkValue};
 use crate::schema::Schema;
 use crate::store::{Read, Store};
 
@@ -35,6 +35,7 @@ pub(crate) struct ResultMemo {
 pub(crate) struct EntityMemos<E>(Vec<Option<EntityMemo<E>>>);
 
 impl<E> EntityMemos<E> {
+    #[inline]
     pub fn get(&self, slot: u32) -> Option<&EntityMemo<E>> {
         self.0.get(slot as usize).and_then(Option::as_ref)
     }
@@ -56,6 +57,13 @@ pub(crate) struct MemoState {
 }
 
 impl MemoState {
+    /// The entry of `slot` in the entity table `table`, whose type is `E`.
+    #[inline]
+    pub fn entity<E: Entity>(&self, table: u32, slot: u32) -> Option<&EntityMemo<E>> {
+        let cell = self.entities.get(table as usize)?.as_ref()?;
+        cell.downcast_ref::<EntityMemos<E>>()?.get(slot)
+    }
+
     /// The entries of the entity table `table`, whose type is `E`.
     pub fn entities<E: Entity>(&mut self, table: u32) -> &mut EntityMemos<E> {
         let table = table as usize;
@@ -137,8 +145,21 @@ impl Memo {
     /// assert!(Rc::ptr_eq(&a, &b));
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
+    #[inline]
     pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Read<E> {
         Reader::new(store, Some(self.state_for(store))).entity_by_pk::<E>(pk.to_pk().as_ref())
+    }
+
+    /// [`entity`](Self::entity), with the stamps of every table the read
+    /// touched: the read holds while [`Store::unchanged_since`] them.
+    pub(crate) fn entity_stamped<E: Entity>(
+        &mut self,
+        store: &Store,
+        pk: Option<&Pk>,
+    ) -> (Read<E>, u64) {
+        let mut reader = Reader::new(store, Some(self.state_for(store)));
+        let read = reader.entity_by_pk::<E>(pk);
+        (read, reader.mask())
     }
 
     /// Forgets everything.
@@ -146,11 +167,17 @@ impl Memo {
         self.state = MemoState::default();
     }
 
+    #[inline]
     fn state_for(&mut self, store: &Store) -> &mut MemoState {
         if self.store != store.id {
-            self.store = store.id;
-            self.state = MemoState::default();
+            self.start_over(store);
         }
         &mut self.state
+    }
+
+    #[cold]
+    fn start_over(&mut self, store: &Store) {
+        self.store = store.id;
+        self.state = MemoState::default();
     }
 }

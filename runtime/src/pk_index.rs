@@ -18,7 +18,7 @@ pub(crate) struct PkIndex {
 
 impl PkIndex {
     /// The slot of `pk`.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, pk: &Pk) -> Option<u32> {
         match pk.as_ref() {
             PkRef::Number(n) => self.numbers.get(&n).copied(),

@@ -131,11 +131,17 @@ impl TypeIndex {
     }
 
     /// This type's index, taking the next free one on first call.
+    #[inline]
     pub fn get(&self) -> u32 {
         let index = self.0.load(Ordering::Relaxed);
         if index != u32::MAX {
             return index;
         }
+        self.take()
+    }
+
+    #[cold]
+    fn take(&self) -> u32 {
         let next = NEXT_TYPE_INDEX.fetch_add(1, Ordering::Relaxed);
         match self
             .0
@@ -494,6 +500,7 @@ impl Store {
     /// assert!(matches!(store.get_entity::<Todo>(8u64), Read::Absent));
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
+    #[inline]
     pub fn get_entity<E: Entity>(&self, pk: impl PkValue) -> Read<E> {
         Reader::new(self, None).entity_by_pk::<E>(pk.to_pk().as_ref())
     }
@@ -596,6 +603,24 @@ impl Store {
     }
 
     /// Records that table `table` changed at `version`.
+    /// Whether no table among the stamps `mask` was written after the
+    /// write `at`.
+    #[inline]
+    pub(crate) fn unchanged_since(&self, mask: u64, at: u64) -> bool {
+        if at == self.clock {
+            return true;
+        }
+        let mut bits = mask;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            if self.changed_at[bit] > at {
+                return false;
+            }
+            bits &= bits - 1;
+        }
+        true
+    }
+
     pub(crate) fn stamp(&mut self, table: u32, version: u64) {
         self.changed_at[table as usize % STAMPS] = version;
     }

@@ -1,0 +1,155 @@
+//! Entity queries: one record's read, kept between renders and answered
+//! without a lookup while nothing it depends on was written.
+
+use std::fmt;
+use std::rc::Rc;
+
+use crate::entity::Entity;
+use crate::memo::Memo;
+use crate::meta::Meta;
+use crate::pk::{Pk, PkValue};
+use crate::store::{Read, Store};
+
+/// A read of one record by pk that remembers its last answer.
+///
+/// [`Memo::entity`] finds the record by its pk on every call. A view that
+/// shows the same record render after render (a hook) keeps an
+/// `EntityQuery` instead: while no table the record depends on (its own,
+/// and those of its nested entities) was written, [`read`](Self::read)
+/// hands out the same `Rc` after two comparisons, with no hashing. After a
+/// write it reads through its own [`Memo`], so the record keeps its
+/// identity unless the record, or an entity nested in it, changed.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Default, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// let mut store = Store::new();
+/// store.set_json::<Vec<Rc<Todo>>>("todos", r#"[{"id":1,"title":"milk"},{"id":2,"title":"eggs"}]"#, Meta::default())?;
+///
+/// let mut todo = EntityQuery::<Todo>::new(1u64);
+/// let first = todo.read(&store).into_value().unwrap();
+/// assert!(Rc::ptr_eq(&first, &todo.read(&store).into_value().unwrap()));
+///
+/// // Another todo changed: this one keeps its identity.
+/// store.set_entity(Todo { id: 2, title: "ham".into() }, Meta::default())?;
+/// assert!(Rc::ptr_eq(&first, &todo.read(&store).into_value().unwrap()));
+///
+/// // This one changed: the read shows it.
+/// store.set_entity(Todo { id: 1, title: "oat milk".into() }, Meta::default())?;
+/// assert_eq!(todo.read(&store).into_value().unwrap().title, "oat milk");
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+pub struct EntityQuery<E> {
+    pk: Option<Pk>,
+    memo: Memo,
+    last: Option<Answer<E>>,
+}
+
+/// What a query handed out last, and what it depends on.
+struct Answer<E> {
+    /// The store it was read from.
+    store: u64,
+    value: Rc<E>,
+    meta: Meta,
+    /// Stamps of the tables the value depends on.
+    mask: u64,
+    /// The store clock when it was read.
+    at: u64,
+}
+
+impl<E: Entity> EntityQuery<E> {
+    /// A query for the record whose pk is `pk`. A value that names no pk
+    /// (`None`, `""`) makes a query whose reads are always
+    /// [`Read::Absent`].
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// assert_eq!(EntityQuery::<Todo>::new("5").pk(), Some(&Pk::from(5u64)));
+    /// assert!(matches!(EntityQuery::<Todo>::new("").read(&Store::new()), Read::Absent));
+    /// ```
+    pub fn new(pk: impl PkValue) -> Self {
+        EntityQuery {
+            pk: pk.to_pk(),
+            memo: Memo::new(),
+            last: None,
+        }
+    }
+
+    /// The pk of the record this query reads.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Profile { id: String }
+    ///
+    /// assert_eq!(EntityQuery::<Profile>::new("ada").pk().unwrap().to_string(), "ada");
+    /// ```
+    pub fn pk(&self) -> Option<&Pk> {
+        self.pk.as_ref()
+    }
+
+    /// The record, as [`Store::get_entity`] reads it: nested entities
+    /// joined, the same `Rc` as the last read while nothing it holds
+    /// changed, `Invalid` once it was invalidated or deleted.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// let mut query = EntityQuery::<Todo>::new(3u64);
+    /// assert!(matches!(query.read(&store), Read::Absent));
+    /// store.set_entity(Todo { id: 3 }, Meta::default())?;
+    /// assert_eq!(query.read(&store).into_value().unwrap().id, 3);
+    /// store.invalidate_entity::<Todo>(3u64, Timestamp::from_millis(1));
+    /// assert!(matches!(query.read(&store), Read::Invalid));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    #[inline]
+    pub fn read(&mut self, store: &Store) -> Read<E> {
+        if let Some(last) = &self.last
+            && last.store == store.id
+            && store.unchanged_since(last.mask, last.at)
+        {
+            return Read::Found(Rc::clone(&last.value), last.meta);
+        }
+        self.read_again(store)
+    }
+
+    /// [`read`](Self::read) after a write the last answer may depend on.
+    fn read_again(&mut self, store: &Store) -> Read<E> {
+        let (read, mask) = self.memo.entity_stamped::<E>(store, self.pk.as_ref());
+        self.last = match &read {
+            Read::Found(value, meta) => Some(Answer {
+                store: store.id,
+                value: Rc::clone(value),
+                meta: *meta,
+                mask,
+                at: store.clock,
+            }),
+            Read::Invalid | Read::Absent => None,
+        };
+        read
+    }
+}
+
+impl<E> fmt::Debug for EntityQuery<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EntityQuery")
+            .field("entity", &std::any::type_name::<E>())
+            .field("pk", &self.pk)
+            .field("answered", &self.last.is_some())
+            .finish()
+    }
+}
