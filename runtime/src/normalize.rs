@@ -127,7 +127,9 @@ impl<'s> Normalizer<'s> {
         let deps: Deps = if E::HAS_NESTED {
             let start = self.deps.len();
             Rc::make_mut(record).normalize_nested(self)?;
-            self.deps.drain(start..).collect()
+            let deps = Deps::from_slice(&self.deps[start..]);
+            self.deps.truncate(start);
+            deps
         } else {
             Deps::new()
         };
@@ -135,8 +137,7 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.store.table_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let written = |pk| Slot {
-            pk,
+        let written = || Slot {
             record: Some(Rc::clone(record)),
             deps,
             meta,
@@ -151,14 +152,18 @@ impl<'s> Normalizer<'s> {
                         *record = Rc::clone(kept);
                     }
                 } else {
-                    let slot = written(slot.pk.clone());
+                    let slot = written();
                     records.replace(index, slot);
                     self.store.stamp(table, version);
                 }
                 index
             }
             None => {
-                records.slots.push(written(pk));
+                // Room first, then the slot built in place: a slot built
+                // before the push would be copied across the growth check,
+                // a copy whose 16-byte loads stall on the 8-byte stores
+                // that just wrote it.
+                records.slots.extend(std::iter::once_with(written));
                 self.store.stamp(table, version);
                 fresh
             }
@@ -178,7 +183,7 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.store.table_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let gone = |pk| Slot::gone(pk, meta, meta.fetched_at, version);
+        let gone = || Slot::gone(meta, meta.fetched_at, version);
         let fresh = u32::try_from(records.slots.len()).unwrap_or(u32::MAX);
         match records.index.get_or_insert(pk, fresh) {
             Some(index) => {
@@ -186,10 +191,10 @@ impl<'s> Normalizer<'s> {
                 if slot.meta.fetched_at > meta.fetched_at {
                     return Ok(());
                 }
-                let slot = gone(slot.pk.clone());
+                let slot = gone();
                 records.replace(index, slot);
             }
-            None => records.slots.push(gone(pk.clone())),
+            None => records.slots.push(gone()),
         }
         self.store.stamp(table, version);
         Ok(())

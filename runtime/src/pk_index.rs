@@ -14,6 +14,8 @@ use crate::pk::{Pk, PkRef};
 pub(crate) struct PkIndex {
     numbers: FxHashMap<u64, u32>,
     texts: FxHashMap<CompactString, u32>,
+    /// Room asked for before the first pk showed which map needs it.
+    planned: usize,
 }
 
 impl PkIndex {
@@ -29,34 +31,44 @@ impl PkIndex {
     /// The slot of `pk`, or `None` after making `fresh` its slot.
     pub fn get_or_insert(&mut self, pk: &Pk, fresh: u32) -> Option<u32> {
         match pk.as_ref() {
-            PkRef::Number(n) => match self.numbers.entry(n) {
-                Entry::Occupied(entry) => Some(*entry.get()),
-                Entry::Vacant(entry) => {
-                    entry.insert(fresh);
-                    None
+            PkRef::Number(n) => {
+                if self.planned > 0 {
+                    self.numbers.reserve(std::mem::take(&mut self.planned));
                 }
-            },
-            PkRef::Text(text) => match self.texts.get(text) {
-                Some(&slot) => Some(slot),
-                None => {
-                    self.texts.insert(CompactString::from(text), fresh);
-                    None
+                vacant_or(self.numbers.entry(n), fresh)
+            }
+            PkRef::Text(text) => {
+                if self.planned > 0 {
+                    self.texts.reserve(std::mem::take(&mut self.planned));
                 }
-            },
+                vacant_or(self.texts.entry(CompactString::from(text)), fresh)
+            }
         }
     }
 
-    pub fn remove(&mut self, pk: &Pk) {
-        match pk.as_ref() {
-            PkRef::Number(n) => drop(self.numbers.remove(&n)),
-            PkRef::Text(text) => drop(self.texts.remove(text)),
-        }
+    /// Forgets every pk whose slot is `len` or later (the slots a failed
+    /// write added). Walks the whole index: a failure path only.
+    pub fn retain_below(&mut self, len: usize) {
+        self.numbers.retain(|_, slot| (*slot as usize) < len);
+        self.texts.retain(|_, slot| (*slot as usize) < len);
     }
 
-    /// Makes room for `additional` more numeric pks (a first load; text
-    /// pks grow as needed).
+    /// Makes room for `additional` more pks (a first load), in the map the
+    /// next pk goes to.
     pub fn reserve(&mut self, additional: usize) {
-        self.numbers.reserve(additional);
+        self.planned = additional;
+    }
+}
+
+/// The slot of an occupied entry, or `None` after making `fresh` the slot
+/// of a vacant one.
+fn vacant_or<K>(entry: Entry<'_, K, u32>, fresh: u32) -> Option<u32> {
+    match entry {
+        Entry::Occupied(entry) => Some(*entry.get()),
+        Entry::Vacant(entry) => {
+            entry.insert(fresh);
+            None
+        }
     }
 }
 
@@ -65,7 +77,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_and_texts_are_found_and_removed_apart() {
+    fn numbers_and_texts_are_found_apart_and_forgotten_by_slot() {
         let mut index = PkIndex::default();
         assert_eq!(index.get_or_insert(&Pk::from(5u64), 0), None);
         assert_eq!(index.get_or_insert(&Pk::from("five"), 1), None);
@@ -75,8 +87,8 @@ mod tests {
             "\"5\" is the pk 5"
         );
         assert_eq!(index.get(&Pk::from("five")), Some(1));
-        index.remove(&Pk::from(5u64));
-        assert_eq!(index.get(&Pk::from(5u64)), None);
-        assert_eq!(index.get(&Pk::from("five")), Some(1));
+        index.retain_below(1);
+        assert_eq!(index.get(&Pk::from(5u64)), Some(0));
+        assert_eq!(index.get(&Pk::from("five")), None);
     }
 }
