@@ -94,12 +94,7 @@ async fn expiry_is_configured_per_controller_and_per_endpoint() {
 #[tokio::test]
 async fn a_hundred_concurrent_reads_share_one_request() {
     let (mut server, ctrl, _) = setup().await;
-    let list = once_after(
-        server.mock("GET", "/todos"),
-        Duration::from_millis(50),
-        LIST.into(),
-    )
-    .await;
+    let list = list_once_after(&mut server, Duration::from_millis(50)).await;
     let get = TodoResource::get_list();
 
     let reads = (0..100).map(|_| ctrl.fetch(&get, &(), None));
@@ -259,12 +254,7 @@ async fn a_hard_error_surfaces_and_a_bad_body_leaves_the_store_as_it_was() {
 #[tokio::test]
 async fn responses_to_requests_started_before_a_reset_are_dropped() {
     let (mut server, ctrl, _) = setup().await;
-    let list = once_after(
-        server.mock("GET", "/todos"),
-        Duration::from_millis(50),
-        LIST.into(),
-    )
-    .await;
+    let list = list_once_after(&mut server, Duration::from_millis(50)).await;
     let get_list = TodoResource::get_list();
     let (fetched, ()) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
         ctrl.reset();

@@ -7,22 +7,9 @@ mod fixture;
 
 use std::rc::Rc;
 
-use common::{Todo, at};
+use common::{Todo, at, store_list as list, todo};
 use fixture::{Project, Projects, User};
 use restcache::prelude::*;
-
-fn todo(id: u64, title: &str) -> Todo {
-    Todo {
-        id,
-        title: title.into(),
-        ..Todo::default()
-    }
-}
-
-fn list(store: &mut Store, key: &str, ids: &[u64]) {
-    let todos: Vec<Rc<Todo>> = ids.iter().map(|&id| Rc::new(todo(id, "t"))).collect();
-    store.set(key, todos, at(1)).unwrap();
-}
 
 #[test]
 fn a_read_with_nothing_changed_returns_the_same_rc() {

@@ -209,12 +209,7 @@ async fn an_optimistic_update_is_replaced_by_the_real_response() {
 #[tokio::test]
 async fn a_response_that_started_before_a_delete_does_not_bring_the_record_back() {
     let (mut server, ctrl, clock) = setup().await;
-    let list = once_after(
-        server.mock("GET", "/todos"),
-        Duration::from_millis(150),
-        LIST.into(),
-    )
-    .await;
+    let list = list_once_after(&mut server, Duration::from_millis(150)).await;
     let delete = once(server.mock("DELETE", "/todos/1"), 204, "").await;
     let get_list = TodoResource::get_list();
     let (listed, deleted) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {

@@ -7,22 +7,13 @@ mod fixture;
 
 use std::rc::Rc;
 
-use common::{Todo, at};
+use common::{Todo, at, store_list, todo};
 use fixture::{Project, User};
 use restcache::prelude::*;
 
-fn todo(id: u64, title: &str) -> Todo {
-    Todo {
-        id,
-        title: title.into(),
-        ..Todo::default()
-    }
-}
-
 fn todos(ids: &[u64]) -> Store {
     let mut store = Store::new();
-    let list: Vec<Rc<Todo>> = ids.iter().map(|&id| Rc::new(todo(id, "t"))).collect();
-    store.set("GET /todos", list, at(1)).unwrap();
+    store_list(&mut store, "GET /todos", ids);
     store
 }
 

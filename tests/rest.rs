@@ -56,6 +56,15 @@ fn json_response(mock: mockito::Mock, status: usize, body: &str) -> mockito::Moc
         .with_body(body)
 }
 
+/// `mock`, expected once, with `body` as its JSON request body.
+async fn once_sent(mock: mockito::Mock, body: &serde_json::Value) -> mockito::Mock {
+    mock.match_header("content-type", "application/json")
+        .match_body(Matcher::Json(body.clone()))
+        .expect(1)
+        .create_async()
+        .await
+}
+
 #[tokio::test]
 async fn the_six_standard_methods_make_the_contracts_requests() {
     let (mut server, client) = server().await;
@@ -87,15 +96,14 @@ async fn the_six_standard_methods_make_the_contracts_requests() {
     list.assert_async().await;
 
     let new = json!({"userId": 3, "title": "eggs", "completed": false});
-    let create = json_response(
-        server.mock("POST", "/todos"),
-        201,
-        r#"{"id": 2, "userId": 3, "title": "eggs", "completed": false}"#,
+    let create = once_sent(
+        json_response(
+            server.mock("POST", "/todos"),
+            201,
+            r#"{"id": 2, "userId": 3, "title": "eggs", "completed": false}"#,
+        ),
+        &new,
     )
-    .match_header("content-type", "application/json")
-    .match_body(Matcher::Json(new.clone()))
-    .expect(1)
-    .create_async()
     .await;
     let body = Body::json(&new).unwrap();
     let created = client
@@ -106,12 +114,11 @@ async fn the_six_standard_methods_make_the_contracts_requests() {
     create.assert_async().await;
 
     let whole = json!({"id": 1, "userId": 3, "title": "oat milk", "completed": true});
-    let update = json_response(server.mock("PUT", "/todos/1"), 200, &whole.to_string())
-        .match_header("content-type", "application/json")
-        .match_body(Matcher::Json(whole.clone()))
-        .expect(1)
-        .create_async()
-        .await;
+    let update = once_sent(
+        json_response(server.mock("PUT", "/todos/1"), 200, &whole.to_string()),
+        &whole,
+    )
+    .await;
     let updated = client
         .call(&TodoResource::update(), &params, Some(whole.into()))
         .await
@@ -120,15 +127,14 @@ async fn the_six_standard_methods_make_the_contracts_requests() {
     update.assert_async().await;
 
     let some = json!({"completed": true});
-    let patch = json_response(
-        server.mock("PATCH", "/todos/1"),
-        200,
-        r#"{"id": 1, "userId": 3, "title": "milk", "completed": true}"#,
+    let patch = once_sent(
+        json_response(
+            server.mock("PATCH", "/todos/1"),
+            200,
+            r#"{"id": 1, "userId": 3, "title": "milk", "completed": true}"#,
+        ),
+        &some,
     )
-    .match_header("content-type", "application/json")
-    .match_body(Matcher::Json(some.clone()))
-    .expect(1)
-    .create_async()
     .await;
     let patched = client
         .call(&TodoResource::partial_update(), &params, Some(some.into()))

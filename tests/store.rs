@@ -8,7 +8,7 @@ mod fixture;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use common::{Todo, at};
+use common::{Todo, at, todo};
 use restcache::prelude::*;
 
 fn todos_json(items: &[(u64, &str)]) -> String {
@@ -236,16 +236,7 @@ fn optional_and_map_fields_hold_entities_too() {
     assert_eq!(roles, ["a", "b"]);
 
     // The rebuilt map still lines up with the store after another change.
-    store
-        .set_entity(
-            Todo {
-                id: 11,
-                title: "b2".into(),
-                ..Todo::default()
-            },
-            at(3),
-        )
-        .unwrap();
+    store.set_entity(todo(11, "b2"), at(3)).unwrap();
     let team = memo.read::<Rc<Team>>(&store, "team").into_value().unwrap();
     assert_eq!(team.by_role["b"].title, "b2");
     assert_eq!(team.by_role["a"].id, 12);
@@ -456,15 +447,7 @@ fn two_types_cannot_share_an_entity_key() {
         id: u64,
     }
     let mut store = Store::new();
-    store
-        .set_entity(
-            Todo {
-                id: 1,
-                ..Todo::default()
-            },
-            at(1),
-        )
-        .unwrap();
+    store.set_entity(todo(1, ""), at(1)).unwrap();
     let err = store.set_entity(Impostor { id: 2 }, at(2)).unwrap_err();
     assert!(
         matches!(err, SchemaError::KeyConflict { key: "Todo", .. }),
@@ -494,15 +477,7 @@ fn a_cloned_store_evolves_on_its_own() {
     let mut store = Store::new();
     store_todos(&mut store, "GET /todos", &[(1, "a")], 1);
     let mut copy = store.clone();
-    copy.set_entity(
-        Todo {
-            id: 1,
-            title: "copy".into(),
-            ..Todo::default()
-        },
-        at(2),
-    )
-    .unwrap();
+    copy.set_entity(todo(1, "copy"), at(2)).unwrap();
     let mut memo = Memo::new();
     assert_eq!(
         memo.read::<Vec<Rc<Todo>>>(&copy, "GET /todos")
@@ -548,15 +523,7 @@ fn generic_entities_get_one_table_per_instantiation() {
             at(1),
         )
         .unwrap();
-    store
-        .set_entity(
-            Todo {
-                id: 1,
-                ..Todo::default()
-            },
-            at(1),
-        )
-        .unwrap();
+    store.set_entity(todo(1, ""), at(1)).unwrap();
 
     assert_eq!(
         store.get_entity::<Tagged<u8>>(1u64).value().map(|t| t.tag),

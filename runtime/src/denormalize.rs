@@ -88,12 +88,6 @@ impl<'s> Reader<'s> {
         }
     }
 
-    /// Whether nothing a value stamped `(mask, at)` depends on was written
-    /// since `at`.
-    fn fresh(&self, mask: u64, at: u64) -> bool {
-        self.store.unchanged_since(mask, at)
-    }
-
     /// The stamps of every table the reads so far touched.
     pub fn mask(&self) -> u64 {
         self.mask
@@ -156,7 +150,7 @@ impl<'s> Reader<'s> {
             .filter(|entry| entry.version == slot.version)
             .map(|entry| (Rc::clone(&entry.output), entry.mask, entry.at));
         if let Some((output, mask, at)) = &previous
-            && self.fresh(*mask, *at)
+            && self.store.unchanged_since(*mask, *at)
         {
             self.mask |= mask;
             return Some(Rc::clone(output));
@@ -242,7 +236,7 @@ impl<'s> Reader<'s> {
                 ))
             });
         if let Some((output, mask, at)) = &previous
-            && self.fresh(*mask, *at)
+            && self.store.unchanged_since(*mask, *at)
         {
             return Read::Found(Rc::clone(output), slot.meta);
         }

@@ -147,11 +147,12 @@ impl Memo {
     /// ```
     #[inline]
     pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Read<E> {
-        Reader::new(store, Some(self.state_for(store))).entity_by_pk::<E>(pk.to_pk().as_ref())
+        self.entity_stamped::<E>(store, pk.to_pk().as_ref()).0
     }
 
     /// [`entity`](Self::entity), with the stamps of every table the read
     /// touched: the read holds while [`Store::unchanged_since`] them.
+    #[inline]
     pub(crate) fn entity_stamped<E: Entity>(
         &mut self,
         store: &Store,

@@ -30,17 +30,14 @@ impl PkIndex {
 
     /// The slot of `pk`, or `None` after making `fresh` its slot.
     pub fn get_or_insert(&mut self, pk: &Pk, fresh: u32) -> Option<u32> {
+        let planned = std::mem::take(&mut self.planned);
         match pk.as_ref() {
             PkRef::Number(n) => {
-                if self.planned > 0 {
-                    self.numbers.reserve(std::mem::take(&mut self.planned));
-                }
+                self.numbers.reserve(planned);
                 vacant_or(self.numbers.entry(n), fresh)
             }
             PkRef::Text(text) => {
-                if self.planned > 0 {
-                    self.texts.reserve(std::mem::take(&mut self.planned));
-                }
+                self.texts.reserve(planned);
                 vacant_or(self.texts.entry(CompactString::from(text)), fresh)
             }
         }

@@ -62,3 +62,8 @@ pub fn slowly(mock: Mock, delay: Duration, body: impl Into<String>) -> Mock {
 pub async fn once_after(mock: Mock, delay: Duration, body: String) -> Mock {
     slowly(mock, delay, body).expect(1).create_async().await
 }
+
+/// `GET /todos` answering [`LIST`] after `delay`, exactly once.
+pub async fn list_once_after(server: &mut ServerGuard, delay: Duration) -> Mock {
+    once_after(server.mock("GET", "/todos"), delay, LIST.into()).await
+}

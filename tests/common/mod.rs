@@ -28,6 +28,22 @@ pub struct Todo {
     pub completed: bool,
 }
 
+/// Todo `id` titled `title`, its other fields default.
+pub fn todo(id: u64, title: &str) -> Todo {
+    Todo {
+        id,
+        title: title.into(),
+        ..Todo::default()
+    }
+}
+
+/// Stores todos `ids`, each titled "t", as the list under `key`, fetched
+/// at 1 ms.
+pub fn store_list(store: &mut Store, key: &str, ids: &[u64]) {
+    let todos: Vec<Rc<Todo>> = ids.iter().map(|&id| Rc::new(todo(id, "t"))).collect();
+    store.set(key, todos, at(1)).unwrap();
+}
+
 /// The wire form carries `id` as a string; the record holds an optional number.
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
