@@ -4,9 +4,9 @@ use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 
+use crate::cache::schema::Schema;
 use crate::error::SchemaError;
 use crate::path::{FieldPath, Segment};
-use crate::schema::Schema;
 
 /// Parses `text` as the schema `S`.
 ///

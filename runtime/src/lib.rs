@@ -7,41 +7,33 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod cache;
 mod controller;
-mod denormalize;
-mod entity;
 mod error;
 pub mod http;
 mod json;
-mod memo;
 mod meta;
-mod normalize;
 mod path;
 mod pk;
-mod pk_index;
-mod query;
 pub mod rest;
-mod schema;
-mod store;
-mod table;
 pub mod wire;
 
+pub use cache::denormalize::{Denorm, Denormalizer};
+pub use cache::entity::Entity;
+pub use cache::memo::Memo;
+pub use cache::normalize::Normalizer;
+pub use cache::query::EntityQuery;
+pub use cache::schema::Schema;
+pub use cache::store::{Read, Store};
 pub use controller::{
     Cached, Clock, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY,
     ExpiryStatus, ManualClock, Subscription, SystemClock,
 };
-pub use denormalize::{Denorm, Denormalizer};
-pub use entity::Entity;
 pub use error::SchemaError;
 pub use json::from_json;
-pub use memo::Memo;
 pub use meta::{Meta, Timestamp};
-pub use normalize::Normalizer;
 pub use path::{FieldPath, Segment};
 pub use pk::{Pk, PkValue};
-pub use query::EntityQuery;
-pub use schema::Schema;
-pub use store::{Read, Store};
 
 /// What the derive macros expand to. Not public API.
 #[doc(hidden)]
@@ -53,7 +45,7 @@ pub mod __private {
 
     pub use serde;
 
-    pub use crate::store::TypeIndex;
+    pub use crate::cache::store::TypeIndex;
 
     use crate::rest::Deleted;
     use crate::{Entity, FieldPath, PkValue, SchemaError, Segment};

@@ -3,9 +3,9 @@
 use std::fmt;
 use std::rc::Rc;
 
+use crate::cache::schema::Schema;
 use crate::http::Error;
 use crate::meta::{Meta, Timestamp};
-use crate::schema::Schema;
 
 /// How fresh the cached answer to a read is.
 ///

@@ -19,12 +19,12 @@ use futures_util::future::{LocalBoxFuture, Shared};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use crate::cache::memo::Memo;
+use crate::cache::schema::Schema;
+use crate::cache::store::{Read, Store};
 use crate::http::{Body, Client, Error};
-use crate::memo::Memo;
 use crate::meta::Timestamp;
 use crate::rest::{Endpoint, Kind};
-use crate::schema::Schema;
-use crate::store::{Read, Store};
 
 pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};

@@ -8,12 +8,12 @@ use futures_util::FutureExt;
 use serde::Serialize;
 
 use super::{Controller, InFlight, Inner, State, StoredError};
+use crate::cache::normalize::Undo;
+use crate::cache::schema::Schema;
+use crate::cache::store::Read;
 use crate::http::{Body, Client, Error, ErrorKind};
 use crate::meta::{Meta, Timestamp};
-use crate::normalize::Undo;
 use crate::rest::{Endpoint, Kind, Method, Request};
-use crate::schema::Schema;
-use crate::store::Read;
 
 impl Controller {
     /// The cache key and the URL of a request, each made once.

@@ -6,10 +6,10 @@ use std::rc::Rc;
 use serde::Serialize;
 
 use super::{Controller, State};
-use crate::entity::Entity;
+use crate::cache::entity::Entity;
+use crate::cache::schema::Schema;
 use crate::pk::PkValue;
 use crate::rest::Endpoint;
-use crate::schema::Schema;
 
 /// Re-reads one subscribed read and says whether it changed since the last
 /// look.

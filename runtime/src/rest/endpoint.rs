@@ -10,16 +10,16 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::denormalize::{Denorm, Denormalizer};
-use crate::entity::Entity;
+use crate::cache::denormalize::{Denorm, Denormalizer};
+use crate::cache::entity::Entity;
+use crate::cache::normalize::Normalizer;
+use crate::cache::schema::Schema;
 use crate::error::SchemaError;
 use crate::http::{Body, Client, FetchFuture};
 use crate::json::from_json;
-use crate::normalize::Normalizer;
 use crate::path::Segment;
 use crate::pk::Pk;
 use crate::rest::template::{PathTemplate, UrlError};
-use crate::schema::Schema;
 
 /// An HTTP method an endpoint uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

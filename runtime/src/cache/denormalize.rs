@@ -4,12 +4,12 @@
 use std::any::Any;
 use std::rc::Rc;
 
-use crate::entity::Entity;
-use crate::memo::{EntityMemo, MemoState, ResultMemo};
+use crate::cache::entity::Entity;
+use crate::cache::memo::{EntityMemo, MemoState, ResultMemo};
+use crate::cache::schema::Schema;
+use crate::cache::store::table::{Dep, Slot};
+use crate::cache::store::{Read, STAMPS, Store};
 use crate::pk::Pk;
-use crate::schema::Schema;
-use crate::store::{Read, STAMPS, Store};
-use crate::table::{Dep, Slot};
 
 /// How a value compares with the store.
 #[derive(Debug, Clone, PartialEq)]

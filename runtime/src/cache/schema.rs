@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 
-use crate::denormalize::{Denorm, Denormalizer};
-use crate::entity::Entity;
+use crate::cache::denormalize::{Denorm, Denormalizer};
+use crate::cache::entity::Entity;
+use crate::cache::normalize::Normalizer;
 use crate::error::SchemaError;
-use crate::normalize::Normalizer;
 use crate::path::Segment;
 
 /// A response shape whose entities the store can split out and join back.

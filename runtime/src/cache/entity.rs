@@ -1,8 +1,8 @@
 //! Entities: record types with an identity.
 
-use crate::denormalize::{Denorm, Denormalizer};
+use crate::cache::denormalize::{Denorm, Denormalizer};
+use crate::cache::normalize::Normalizer;
 use crate::error::SchemaError;
-use crate::normalize::Normalizer;
 use crate::path::Segment;
 use std::fmt;
 

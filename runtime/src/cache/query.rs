@@ -4,11 +4,11 @@
 use std::fmt;
 use std::rc::Rc;
 
-use crate::entity::Entity;
-use crate::memo::Memo;
+use crate::cache::entity::Entity;
+use crate::cache::memo::Memo;
+use crate::cache::store::{Read, Store};
 use crate::meta::Meta;
 use crate::pk::{Pk, PkValue};
-use crate::store::{Read, Store};
 
 /// A read of one record by pk that remembers its last answer.
 ///

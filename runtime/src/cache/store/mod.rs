@@ -1,5 +1,8 @@
 //! The normalized store: entity tables, results by key, and their meta.
 
+pub(crate) mod pk_index;
+pub(crate) mod table;
+
 use std::any::{Any, TypeId};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -7,15 +10,15 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use rustc_hash::FxHashMap;
 use serde::de::DeserializeOwned;
 
-use crate::denormalize::Reader;
-use crate::entity::Entity;
+use crate::cache::denormalize::Reader;
+use crate::cache::entity::Entity;
+use crate::cache::normalize::{Normalizer, TableUndo, Undo};
+use crate::cache::schema::Schema;
 use crate::error::SchemaError;
 use crate::json::from_json;
 use crate::meta::{Meta, Timestamp};
-use crate::normalize::{Normalizer, TableUndo, Undo};
 use crate::pk::PkValue;
-use crate::schema::Schema;
-use crate::table::{AnyTable, Dep, Table};
+use table::{AnyTable, Dep, Table};
 
 /// What a read finds under a key.
 ///

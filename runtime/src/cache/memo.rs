@@ -5,11 +5,11 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use crate::denormalize::Reader;
-use crate::entity::Entity;
+use crate::cache::denormalize::Reader;
+use crate::cache::entity::Entity;
+use crate::cache::schema::Schema;
+use crate::cache::store::{Read, Store};
 use crate::pk::{Pk, PkValue};
-use crate::schema::Schema;
-use crate::store::{Read, Store};
 
 /// The last output of one record with nested entities.
 pub(crate) struct EntityMemo<E> {

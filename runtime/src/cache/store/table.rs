@@ -5,10 +5,10 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
-use crate::entity::Entity;
+use crate::cache::entity::Entity;
+use crate::cache::store::pk_index::PkIndex;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
-use crate::pk_index::PkIndex;
 
 /// Where a record lives: its table and its slot in that table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,13 +3,13 @@
 use std::any::{Any, TypeId};
 use std::rc::Rc;
 
-use crate::entity::Entity;
+use crate::cache::entity::Entity;
+use crate::cache::store::table::{Dep, Deps, Slot};
+use crate::cache::store::{ResultSlot, Store};
 use crate::error::SchemaError;
 use crate::meta::Meta;
 use crate::path::FieldPath;
 use crate::pk::Pk;
-use crate::store::{ResultSlot, Store};
-use crate::table::{Dep, Deps, Slot};
 
 use smallvec::SmallVec;
 
