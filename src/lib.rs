@@ -73,8 +73,8 @@ pub mod prelude {
     pub use restcache_runtime::http::{Body, Client};
     pub use restcache_runtime::rest::{Endpoint, Method};
     pub use restcache_runtime::{
-        Cached, Controller, Entity, EntityQuery, ExpiryStatus, ManualClock, Memo, Meta, Pk,
-        PkValue, Read, Schema, SchemaError, Store, Subscription, Timestamp,
+        Cached, Controller, Entity, EntityQuery, ExpiryStatus, Lookup, ManualClock, Memo, Meta, Pk,
+        PkValue, Schema, SchemaError, Store, Subscription, Timestamp,
     };
     pub use serde::{Deserialize, Serialize};
 }

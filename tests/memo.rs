@@ -165,7 +165,7 @@ fn an_invalidated_record_leaves_memoized_lists_and_comes_back() {
         .into_value()
         .unwrap();
     assert_eq!(without.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 3]);
-    assert!(matches!(memo.entity::<Todo>(&store, 2u64), Read::Invalid));
+    assert!(matches!(memo.entity::<Todo>(&store, 2u64), Lookup::Invalid));
     assert!(Rc::ptr_eq(
         &without,
         &memo

@@ -120,7 +120,7 @@ async fn a_create_joins_the_cached_list_and_a_delete_leaves_it() {
         }),
     )
     .unwrap();
-    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Read::Invalid)));
+    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Lookup::Invalid)));
     list.assert_async().await;
     post.assert_async().await;
     delete.assert_async().await;
@@ -224,7 +224,7 @@ async fn a_response_that_started_before_a_delete_does_not_bring_the_record_back(
     );
     let cached = ctrl.read(&get_list, &()).data.unwrap();
     assert_eq!(titles(&cached), ["eggs"]);
-    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Read::Invalid)));
+    assert!(ctrl.with_store(|s| matches!(s.get_entity::<Todo>(1u64), Lookup::Invalid)));
     list.assert_async().await;
     delete.assert_async().await;
 }

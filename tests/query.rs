@@ -19,7 +19,7 @@ fn todos(ids: &[u64]) -> Store {
 
 fn value<E: Entity>(query: &mut EntityQuery<E>, store: &Store) -> Rc<E> {
     match query.read(store) {
-        Read::Found(value, _) => value,
+        Lookup::Found(value, _) => value,
         other => panic!("expected a record, got {:?}", other.value().is_some()),
     }
 }
@@ -46,7 +46,7 @@ fn a_query_hands_out_the_same_rc_until_its_record_changes() {
 
     // The record itself: the read shows the new copy and its meta.
     store.set_entity(todo(2, "oat milk"), at(4)).unwrap();
-    let Read::Found(second, meta) = query.read(&store) else {
+    let Lookup::Found(second, meta) = query.read(&store) else {
         panic!("todo 2 is stored");
     };
     assert_eq!(second.title, "oat milk");
@@ -89,7 +89,7 @@ fn a_query_sees_its_record_invalidated_and_written_again() {
     assert_eq!(value(&mut query, &store).id, 2, "\"2\" names todo 2");
 
     store.invalidate_entity::<Todo>(2u64, Timestamp::from_millis(5));
-    assert!(matches!(query.read(&store), Read::Invalid));
+    assert!(matches!(query.read(&store), Lookup::Invalid));
     store.set_entity(todo(2, "back"), at(6)).unwrap();
     assert_eq!(value(&mut query, &store).title, "back");
 }
@@ -98,14 +98,14 @@ fn a_query_sees_its_record_invalidated_and_written_again() {
 fn a_query_of_an_unknown_record_is_absent_until_it_is_written() {
     let mut store = todos(&[1]);
     let mut query = EntityQuery::<Todo>::new(9u64);
-    assert!(matches!(query.read(&store), Read::Absent));
-    assert!(matches!(query.read(&store), Read::Absent));
+    assert!(matches!(query.read(&store), Lookup::Absent));
+    assert!(matches!(query.read(&store), Lookup::Absent));
     store.set_entity(todo(9, "new"), at(2)).unwrap();
     assert_eq!(value(&mut query, &store).title, "new");
 
     let mut nothing = EntityQuery::<Todo>::new(None::<u64>);
     assert_eq!(nothing.pk(), None);
-    assert!(matches!(nothing.read(&store), Read::Absent));
+    assert!(matches!(nothing.read(&store), Lookup::Absent));
 }
 
 #[test]

@@ -100,16 +100,16 @@ fn invalidating_drops_a_record_from_lists_and_makes_direct_reads_invalid() {
     assert_eq!(list.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 3]);
     assert!(matches!(
         store.read::<Rc<Todo>>("GET /todos/2"),
-        Read::Invalid
+        Lookup::Invalid
     ));
-    assert!(matches!(store.get_entity::<Todo>(2u64), Read::Invalid));
+    assert!(matches!(store.get_entity::<Todo>(2u64), Lookup::Invalid));
     assert_eq!(store.entity_count("Todo"), 2);
 
     // A response that started before the invalidation does not bring it back...
     store
         .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "stale"}"#, at(4))
         .unwrap();
-    assert!(matches!(store.get_entity::<Todo>(2u64), Read::Invalid));
+    assert!(matches!(store.get_entity::<Todo>(2u64), Lookup::Invalid));
     // ...one that started after it does, and every list shows it again.
     store
         .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "back"}"#, at(6))
@@ -179,7 +179,7 @@ fn entities_nested_three_levels_are_split_out_and_joined_back() {
     assert_eq!(direct.build_types.build_type[0].owner.name, "Renamed");
     assert!(matches!(
         store.get_entity::<Project>("project-99"),
-        Read::Absent
+        Lookup::Absent
     ));
 }
 
@@ -194,7 +194,7 @@ fn a_record_whose_required_nested_entity_is_gone_is_invalid() {
     store.invalidate_entity::<User>(1u64, Timestamp::from_millis(2));
     assert!(matches!(
         store.get_entity::<BuildType>("project-0_bt0"),
-        Read::Invalid
+        Lookup::Invalid
     ));
     let read = store
         .read::<Projects>("GET /projects")
@@ -301,11 +301,11 @@ fn a_bad_response_leaves_the_store_exactly_as_it_was() {
     assert_eq!(store.entity_count("PaginatedPost"), 2);
     assert!(matches!(
         store.get_entity::<PaginatedPost>(3u64),
-        Read::Absent
+        Lookup::Absent
     ));
     assert!(matches!(
         store.read::<PaginatedPosts>("GET /post?page=2"),
-        Read::Absent
+        Lookup::Absent
     ));
     assert_eq!(store.entity_meta::<PaginatedPost>(1u64), Some(before_meta));
     let after_page = store
@@ -462,12 +462,12 @@ fn a_result_read_as_another_schema_is_invalid() {
     store_todos(&mut store, "GET /todos", &[(1, "a")], 1);
     assert!(matches!(
         store.read::<Rc<Todo>>("GET /todos"),
-        Read::Invalid
+        Lookup::Invalid
     ));
     store.invalidate_result("GET /todos", Timestamp::from_millis(2));
     assert!(matches!(
         store.read::<Vec<Rc<Todo>>>("GET /todos"),
-        Read::Invalid
+        Lookup::Invalid
     ));
     assert!(store.get_entity::<Todo>(1u64).value().is_some());
 }
@@ -539,6 +539,6 @@ fn generic_entities_get_one_table_per_instantiation() {
     assert!(store.get_entity::<Todo>(1u64).value().is_some());
     assert!(matches!(
         store.get_entity::<Tagged<u16>>(1u64),
-        Read::Absent
+        Lookup::Absent
     ));
 }

@@ -1,44 +1,35 @@
-//! Decoding a JSON response into a schema, with errors that say where.
+//! Decoding JSON, with errors that say where: the field path and the
+//! innermost entity around it.
 
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 
-use crate::cache::schema::Schema;
 use crate::error::SchemaError;
 use crate::path::{FieldPath, Segment};
 
-/// Parses `text` as the schema `S`.
+/// Parses `text` as `T`.
 ///
 /// The happy path is plain `serde_json`; only when it fails is the text
 /// parsed again with path tracking, so that the error names the field at
-/// fault and the innermost entity around it.
-///
-/// ```
-/// use restcache::prelude::*;
-/// use std::rc::Rc;
-///
-/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
-/// struct Todo { id: u64, completed: bool }
-///
-/// let todos = restcache::from_json::<Vec<Rc<Todo>>>(r#"[{"id": 1, "completed": true}]"#)?;
-/// assert!(todos[0].completed);
-///
-/// let err = restcache::from_json::<Vec<Rc<Todo>>>(r#"[{"id": 1, "completed": "yes"}]"#).unwrap_err();
-/// assert_eq!(err.entity(), Some("Todo"));
-/// assert_eq!(err.path().unwrap().to_string(), "[0].completed");
-/// # Ok::<(), restcache::SchemaError>(())
-/// ```
-pub fn from_json<S: Schema + DeserializeOwned>(text: &str) -> Result<S, SchemaError> {
+/// fault, and `entity_at` names the innermost entity around it.
+pub(crate) fn decode<T: DeserializeOwned>(
+    text: &str,
+    entity_at: fn(&[Segment]) -> Option<&'static str>,
+) -> Result<T, SchemaError> {
     match serde_json::from_str(text) {
         Ok(value) => Ok(value),
-        Err(plain) => Err(locate::<S>(text, plain)),
+        Err(plain) => Err(locate::<T>(text, plain, entity_at)),
     }
 }
 
-fn locate<S: Schema + DeserializeOwned>(text: &str, plain: serde_json::Error) -> SchemaError {
+fn locate<T: DeserializeOwned>(
+    text: &str,
+    plain: serde_json::Error,
+    entity_at: fn(&[Segment]) -> Option<&'static str>,
+) -> SchemaError {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let (segments, error) = match serde_path_to_error::deserialize::<_, S>(&mut deserializer) {
+    let (segments, error) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
         Err(error) => {
             let segments = error.path().iter().filter_map(segment).collect::<Vec<_>>();
             (segments, error.into_inner())
@@ -47,7 +38,7 @@ fn locate<S: Schema + DeserializeOwned>(text: &str, plain: serde_json::Error) ->
         Ok(_) => (Vec::new(), plain),
     };
     SchemaError::Decode {
-        entity: S::entity_at(&segments),
+        entity: entity_at(&segments),
         path: FieldPath::from(segments),
         message: message(&error),
         line: error.line(),

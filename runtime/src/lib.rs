@@ -23,14 +23,13 @@ pub use cache::entity::Entity;
 pub use cache::memo::Memo;
 pub use cache::normalize::Normalizer;
 pub use cache::query::EntityQuery;
-pub use cache::schema::Schema;
-pub use cache::store::{Read, Store};
+pub use cache::schema::{Schema, from_json};
+pub use cache::store::{Lookup, Store};
 pub use controller::{
     Cached, Clock, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY,
     ExpiryStatus, ManualClock, Subscription, SystemClock,
 };
 pub use error::SchemaError;
-pub use json::from_json;
 pub use meta::{Meta, Timestamp};
 pub use path::{FieldPath, Segment};
 pub use pk::{Pk, PkValue};
@@ -45,7 +44,7 @@ pub mod __private {
 
     pub use serde;
 
-    pub use crate::cache::store::TypeIndex;
+    pub use crate::cache::store::registry::TypeIndex;
 
     use crate::rest::Deleted;
     use crate::{Entity, FieldPath, PkValue, SchemaError, Segment};

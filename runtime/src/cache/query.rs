@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::cache::entity::Entity;
 use crate::cache::memo::Memo;
-use crate::cache::store::{Read, Store};
+use crate::cache::store::{Lookup, Store};
 use crate::meta::Meta;
 use crate::pk::{Pk, PkValue};
 
@@ -57,14 +57,14 @@ struct Answer<E> {
     meta: Meta,
     /// Stamps of the tables the value depends on.
     mask: u64,
-    /// The store clock when it was read.
+    /// The store's last write when it was read.
     at: u64,
 }
 
 impl<E: Entity> EntityQuery<E> {
     /// A query for the record whose pk is `pk`. A value that names no pk
     /// (`None`, `""`) makes a query whose reads are always
-    /// [`Read::Absent`].
+    /// [`Lookup::Absent`].
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -73,7 +73,7 @@ impl<E: Entity> EntityQuery<E> {
     /// struct Todo { id: u64 }
     ///
     /// assert_eq!(EntityQuery::<Todo>::new("5").pk(), Some(&Pk::from(5u64)));
-    /// assert!(matches!(EntityQuery::<Todo>::new("").read(&Store::new()), Read::Absent));
+    /// assert!(matches!(EntityQuery::<Todo>::new("").read(&Store::new()), Lookup::Absent));
     /// ```
     pub fn new(pk: impl PkValue) -> Self {
         EntityQuery {
@@ -109,36 +109,36 @@ impl<E: Entity> EntityQuery<E> {
     ///
     /// let mut store = Store::new();
     /// let mut query = EntityQuery::<Todo>::new(3u64);
-    /// assert!(matches!(query.read(&store), Read::Absent));
+    /// assert!(matches!(query.read(&store), Lookup::Absent));
     /// store.set_entity(Todo { id: 3 }, Meta::default())?;
     /// assert_eq!(query.read(&store).into_value().unwrap().id, 3);
     /// store.invalidate_entity::<Todo>(3u64, Timestamp::from_millis(1));
-    /// assert!(matches!(query.read(&store), Read::Invalid));
+    /// assert!(matches!(query.read(&store), Lookup::Invalid));
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     #[inline]
-    pub fn read(&mut self, store: &Store) -> Read<E> {
+    pub fn read(&mut self, store: &Store) -> Lookup<E> {
         if let Some(last) = &self.last
-            && last.store == store.id
+            && last.store == store.id()
             && store.unchanged_since(last.mask, last.at)
         {
-            return Read::Found(Rc::clone(&last.value), last.meta);
+            return Lookup::Found(Rc::clone(&last.value), last.meta);
         }
         self.read_again(store)
     }
 
     /// [`read`](Self::read) after a write the last answer may depend on.
-    fn read_again(&mut self, store: &Store) -> Read<E> {
+    fn read_again(&mut self, store: &Store) -> Lookup<E> {
         let (read, mask) = self.memo.entity_stamped::<E>(store, self.pk.as_ref());
         self.last = match &read {
-            Read::Found(value, meta) => Some(Answer {
-                store: store.id,
+            Lookup::Found(value, meta) => Some(Answer {
+                store: store.id(),
                 value: Rc::clone(value),
                 meta: *meta,
                 mask,
-                at: store.clock,
+                at: store.last_write(),
             }),
-            Read::Invalid | Read::Absent => None,
+            Lookup::Invalid | Lookup::Absent => None,
         };
         read
     }

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 
+use serde::de::DeserializeOwned;
+
 use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
 use crate::cache::normalize::Normalizer;
@@ -314,3 +316,27 @@ macro_rules! plain_schema {
 // nothing (`()`, for an empty body) or any JSON. Scalars stay out, so that
 // marking a plain field `nested` remains a compile error.
 plain_schema!((), serde_json::Value);
+
+/// Parses `text` as the schema `S`.
+///
+/// JSON that does not fit gives [`SchemaError::Decode`] naming the field
+/// at fault and the innermost entity around it.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// struct Todo { id: u64, completed: bool }
+///
+/// let todos = restcache::from_json::<Vec<Rc<Todo>>>(r#"[{"id": 1, "completed": true}]"#)?;
+/// assert!(todos[0].completed);
+///
+/// let err = restcache::from_json::<Vec<Rc<Todo>>>(r#"[{"id": 1, "completed": "yes"}]"#).unwrap_err();
+/// assert_eq!(err.entity(), Some("Todo"));
+/// assert_eq!(err.path().unwrap().to_string(), "[0].completed");
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+pub fn from_json<S: Schema + DeserializeOwned>(text: &str) -> Result<S, SchemaError> {
+    crate::json::decode(text, S::entity_at)
+}

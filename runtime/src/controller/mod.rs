@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::cache::memo::Memo;
 use crate::cache::schema::Schema;
-use crate::cache::store::{Read, Store};
+use crate::cache::store::{Lookup, Store};
 use crate::http::{Body, Client, Error};
 use crate::meta::Timestamp;
 use crate::rest::{Endpoint, Kind};
@@ -257,8 +257,8 @@ impl Controller {
             ..
         } = &mut *state;
         let data = match memo.read::<S>(store, &key) {
-            Read::Found(value, meta) => Some((value, meta)),
-            Read::Invalid | Read::Absent => None,
+            Lookup::Found(value, meta) => Some((value, meta)),
+            Lookup::Invalid | Lookup::Absent => None,
         };
         classify(
             data,

@@ -8,9 +8,9 @@ use futures_util::FutureExt;
 use serde::Serialize;
 
 use super::{Controller, InFlight, Inner, State, StoredError};
-use crate::cache::normalize::Undo;
 use crate::cache::schema::Schema;
-use crate::cache::store::Read;
+use crate::cache::store::Lookup;
+use crate::cache::store::Undo;
 use crate::http::{Body, Client, Error, ErrorKind};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::{Endpoint, Kind, Method, Request};
@@ -90,7 +90,7 @@ impl Controller {
         let response = response.await?;
         let mut state = self.inner.state.borrow_mut();
         let State { store, memo, .. } = &mut *state;
-        if let Read::Found(current, _) = memo.read::<S>(store, &key) {
+        if let Lookup::Found(current, _) = memo.read::<S>(store, &key) {
             return Ok(current);
         }
         // Not stored (started before a reset, or its records were deleted
@@ -205,7 +205,7 @@ impl Controller {
                 let list_key = list.key_for_url(url, params);
                 state
                     .store
-                    .append(&list_key, &*written.value, &written.deps, undo.as_mut());
+                    .append(&list_key, &*written.value, &written.refs, undo.as_mut());
             }
             Kind::Mutate | Kind::Delete => {}
         }

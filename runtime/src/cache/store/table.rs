@@ -5,21 +5,21 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
+use super::pk_index::PkIndex;
 use crate::cache::entity::Entity;
-use crate::cache::store::pk_index::PkIndex;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
 
 /// Where a record lives: its table and its slot in that table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Dep {
+pub(crate) struct EntityRef {
     pub table: u32,
     pub slot: u32,
 }
 
 /// The entity references of one stored value, in the order its schema
 /// visits them.
-pub(crate) type Deps = SmallVec<[Dep; 2]>;
+pub(crate) type EntityRefs = SmallVec<[EntityRef; 2]>;
 
 /// One record and what the store knows of it. Its pk is the table's
 /// index key, not kept here: a slot is written on every record a response
@@ -28,7 +28,7 @@ pub(crate) struct Slot<E> {
     /// `None` once the record was invalidated (or deleted).
     pub record: Option<Rc<E>>,
     /// The entities the record's nested fields point at.
-    pub deps: Deps,
+    pub refs: EntityRefs,
     pub meta: Meta,
     /// The store write that last changed this slot.
     pub version: u64,
@@ -41,7 +41,7 @@ impl<E> Slot<E> {
     pub fn gone(meta: Meta, at: Timestamp, version: u64) -> Self {
         Slot {
             record: None,
-            deps: Deps::new(),
+            refs: EntityRefs::new(),
             meta: Meta {
                 fetched_at: meta.fetched_at.max(at),
                 expires_at: at,
@@ -56,7 +56,7 @@ impl<E> Clone for Slot<E> {
     fn clone(&self) -> Self {
         Slot {
             record: self.record.clone(),
-            deps: self.deps.clone(),
+            refs: self.refs.clone(),
             meta: self.meta,
             version: self.version,
         }
@@ -65,11 +65,11 @@ impl<E> Clone for Slot<E> {
 
 /// The records of one entity type.
 pub(crate) struct Table<E> {
-    pub index: PkIndex,
-    pub slots: Vec<Slot<E>>,
+    index: PkIndex,
+    slots: Vec<Slot<E>>,
     /// The slots the write in progress replaced, with their former
     /// contents; empty between writes.
-    pub replaced: Vec<(u32, Slot<E>)>,
+    replaced: Vec<(u32, Slot<E>)>,
 }
 
 impl<E> Table<E> {
@@ -81,15 +81,101 @@ impl<E> Table<E> {
         }
     }
 
-    /// Replaces slot `index` within a write, keeping the former contents
-    /// until the write commits or rolls back.
-    pub fn replace(&mut self, index: u32, slot: Slot<E>) {
-        let old = std::mem::replace(&mut self.slots[index as usize], slot);
-        self.replaced.push((index, old));
-    }
-
+    /// The slot holding `pk`.
+    #[inline(always)]
     pub fn slot_of(&self, pk: &Pk) -> Option<u32> {
         self.index.get(pk)
+    }
+
+    /// Slot number `index`.
+    #[inline(always)]
+    pub fn slot(&self, index: u32) -> Option<&Slot<E>> {
+        self.slots.get(index as usize)
+    }
+
+    /// Makes room for `len` records when the table is empty (a first
+    /// load); a table that holds records already grows as needed, since
+    /// most of a refetch replaces what it holds.
+    pub fn reserve_first_load(&mut self, len: usize) {
+        if self.slots.is_empty() {
+            self.index.reserve(len);
+            self.slots.reserve(len);
+        }
+    }
+
+    /// Merges `record` (its nested references `refs`) into the table as
+    /// part of the write `version`, and points `record` at the table's
+    /// copy. The record replaces the stored one unless the stored one came
+    /// from a request that started later, or from earlier in this same
+    /// write (the first copy of a record in a response is the one kept).
+    /// Returns its slot and whether the table changed.
+    #[inline]
+    pub fn merge(
+        &mut self,
+        pk: &Pk,
+        record: &mut Rc<E>,
+        refs: EntityRefs,
+        meta: Meta,
+        version: u64,
+    ) -> (u32, bool) {
+        let written = || Slot {
+            record: Some(Rc::clone(record)),
+            refs,
+            meta,
+            version,
+        };
+        let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        match self.index.get_or_insert(pk, fresh) {
+            Some(index) => {
+                let slot = &self.slots[index as usize];
+                if slot.version == version || slot.meta.fetched_at > meta.fetched_at {
+                    if let Some(kept) = &slot.record {
+                        *record = Rc::clone(kept);
+                    }
+                    (index, false)
+                } else {
+                    let slot = written();
+                    self.replace(index, slot);
+                    (index, true)
+                }
+            }
+            None => {
+                // Room first, then the slot built in place: a slot built
+                // before the push would be copied across the growth check,
+                // a copy whose 16-byte loads stall on the 8-byte stores
+                // that just wrote it.
+                self.slots.extend(std::iter::once_with(written));
+                (fresh, true)
+            }
+        }
+    }
+
+    /// Marks the record `pk` gone as part of the write `version` (a
+    /// delete's response). A record that a request started later than
+    /// `meta.fetched_at` has shown alive is kept; an unknown pk gets a
+    /// tombstone, so a response that started earlier does not bring the
+    /// record back. Returns whether the table changed.
+    pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64) -> bool {
+        let gone = || Slot::gone(meta, meta.fetched_at, version);
+        let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        match self.index.get_or_insert(pk, fresh) {
+            Some(index) => {
+                if self.slots[index as usize].meta.fetched_at > meta.fetched_at {
+                    return false;
+                }
+                let slot = gone();
+                self.replace(index, slot);
+            }
+            None => self.slots.push(gone()),
+        }
+        true
+    }
+
+    /// Replaces slot `index` within a write, keeping the former contents
+    /// until the write commits or rolls back.
+    fn replace(&mut self, index: u32, slot: Slot<E>) {
+        let old = std::mem::replace(&mut self.slots[index as usize], slot);
+        self.replaced.push((index, old));
     }
 }
 
@@ -171,7 +257,7 @@ impl<E: Entity> AnyTable for Table<E> {
         for added in self.slots.iter_mut().skip(len) {
             if added.version == version {
                 added.record = None;
-                added.deps.clear();
+                added.refs.clear();
                 added.version = now;
                 changed = true;
             }

@@ -1,4 +1,7 @@
 //! Memoized reads: a read with nothing changed hands out the same `Rc`.
+//! `read.rs` holds the reads that consult and fill a memo.
+
+mod read;
 
 use std::any::Any;
 use std::rc::Rc;
@@ -8,7 +11,7 @@ use rustc_hash::FxHashMap;
 use crate::cache::denormalize::Reader;
 use crate::cache::entity::Entity;
 use crate::cache::schema::Schema;
-use crate::cache::store::{Read, Store};
+use crate::cache::store::{Lookup, Store};
 use crate::pk::{Pk, PkValue};
 
 /// The last output of one record with nested entities.
@@ -18,7 +21,7 @@ pub(crate) struct EntityMemo<E> {
     pub version: u64,
     /// Stamps of every table `output` depends on.
     pub mask: u64,
-    /// The store clock when `output` was last checked.
+    /// The store's last write when `output` was last checked.
     pub at: u64,
 }
 
@@ -28,6 +31,7 @@ pub(crate) struct ResultMemo {
     pub output: Rc<dyn Any>,
     pub version: u64,
     pub mask: u64,
+    /// The store's last write when `output` was last checked.
     pub at: u64,
 }
 
@@ -122,7 +126,7 @@ impl Memo {
     }
 
     /// Reads the result under `key`, as [`Store::read`] does, remembering.
-    pub fn read<S: Schema>(&mut self, store: &Store, key: &str) -> Read<S> {
+    pub fn read<S: Schema>(&mut self, store: &Store, key: &str) -> Lookup<S> {
         Reader::new(store, Some(self.state_for(store))).result::<S>(key)
     }
 
@@ -146,7 +150,7 @@ impl Memo {
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     #[inline]
-    pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Read<E> {
+    pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Lookup<E> {
         self.entity_stamped::<E>(store, pk.to_pk().as_ref()).0
     }
 
@@ -157,7 +161,7 @@ impl Memo {
         &mut self,
         store: &Store,
         pk: Option<&Pk>,
-    ) -> (Read<E>, u64) {
+    ) -> (Lookup<E>, u64) {
         let mut reader = Reader::new(store, Some(self.state_for(store)));
         let read = reader.entity_by_pk::<E>(pk);
         (read, reader.mask())
@@ -170,7 +174,7 @@ impl Memo {
 
     #[inline]
     fn state_for(&mut self, store: &Store) -> &mut MemoState {
-        if self.store != store.id {
+        if self.store != store.id() {
             self.start_over(store);
         }
         &mut self.state
@@ -178,7 +182,7 @@ impl Memo {
 
     #[cold]
     fn start_over(&mut self, store: &Store) {
-        self.store = store.id;
+        self.store = store.id();
         self.state = MemoState::default();
     }
 }

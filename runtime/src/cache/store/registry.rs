@@ -1,0 +1,191 @@
+//! The table registry: one table per entity type, found by the derive's
+//! type index (or `TypeId` for types without one) and by entity key; and
+//! the change stamps that tell a memo whether the tables a value depends on
+//! were written since it last looked.
+
+use std::any::{Any, TypeId};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rustc_hash::FxHashMap;
+
+use super::table::{AnyTable, Table};
+use crate::cache::entity::Entity;
+use crate::error::SchemaError;
+
+/// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
+const STAMPS: usize = 64;
+
+/// The stamp bit of table `table` in a mask of tables a value depends on.
+#[inline]
+pub(crate) fn stamp_bit(table: u32) -> u64 {
+    1 << (table as usize % STAMPS)
+}
+
+static NEXT_TYPE_INDEX: AtomicU32 = AtomicU32::new(0);
+
+/// The process-wide index of one entity type, assigned on first use; the
+/// derive keeps one in a static per type (see [`Entity::type_index`]).
+#[doc(hidden)]
+pub struct TypeIndex(AtomicU32);
+
+impl TypeIndex {
+    #[allow(clippy::new_without_default)] // only ever a static
+    pub const fn new() -> Self {
+        TypeIndex(AtomicU32::new(u32::MAX))
+    }
+
+    /// This type's index, taking the next free one on first call.
+    #[inline]
+    pub fn get(&self) -> u32 {
+        let index = self.0.load(Ordering::Relaxed);
+        if index != u32::MAX {
+            return index;
+        }
+        self.take()
+    }
+
+    #[cold]
+    fn take(&self) -> u32 {
+        let next = NEXT_TYPE_INDEX.fetch_add(1, Ordering::Relaxed);
+        match self
+            .0
+            .compare_exchange(u32::MAX, next, Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => next,
+            Err(first) => first, // another thread got there first
+        }
+    }
+}
+
+/// The entity tables of one store, and when each was last written.
+pub(crate) struct Registry {
+    tables: Vec<Box<dyn AnyTable>>,
+    /// Table by [`Entity::type_index`], plus one (0: no table yet).
+    by_index: Vec<u32>,
+    /// Table by `TypeId`, for the types without an index.
+    by_type: FxHashMap<TypeId, u32>,
+    by_key: FxHashMap<&'static str, u32>,
+    /// The last write to any table stamped `t % STAMPS`.
+    changed_at: [u64; STAMPS],
+}
+
+impl Clone for Registry {
+    /// A copy whose tables evolve on their own; records are shared.
+    fn clone(&self) -> Self {
+        Registry {
+            tables: self.tables.iter().map(|t| t.clone_table()).collect(),
+            by_index: self.by_index.clone(),
+            by_type: self.by_type.clone(),
+            by_key: self.by_key.clone(),
+            changed_at: self.changed_at,
+        }
+    }
+}
+
+impl Registry {
+    pub fn new() -> Self {
+        Registry {
+            tables: Vec::new(),
+            by_index: Vec::new(),
+            by_type: FxHashMap::default(),
+            by_key: FxHashMap::default(),
+            changed_at: [0; STAMPS],
+        }
+    }
+
+    /// The table of `E`, created on first use. Another type that already
+    /// holds the key `E::KEY` is a conflict.
+    pub fn register<E: Entity>(&mut self) -> Result<u32, SchemaError> {
+        if let Some(table) = self.find::<E>() {
+            return Ok(table);
+        }
+        if let Some(&other) = self.by_key.get(E::KEY) {
+            return Err(SchemaError::KeyConflict {
+                key: E::KEY,
+                first: self.tables[other as usize].type_name(),
+                second: std::any::type_name::<E>(),
+            });
+        }
+        let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
+        self.tables.push(Box::new(Table::<E>::new()));
+        match E::type_index() {
+            u32::MAX => drop(self.by_type.insert(TypeId::of::<E>(), table)),
+            index => {
+                let index = index as usize;
+                if self.by_index.len() <= index {
+                    self.by_index.resize(index + 1, 0);
+                }
+                self.by_index[index] = table + 1;
+            }
+        }
+        self.by_key.insert(E::KEY, table);
+        Ok(table)
+    }
+
+    /// The table of `E`, if it has one.
+    #[inline]
+    pub fn find<E: Entity>(&self) -> Option<u32> {
+        match E::type_index() {
+            u32::MAX => self.by_type.get(&TypeId::of::<E>()).copied(),
+            index => self
+                .by_index
+                .get(index as usize)
+                .and_then(|&t| t.checked_sub(1)),
+        }
+    }
+
+    /// The table registered under the entity key `key`.
+    pub fn by_key(&self, key: &str) -> Option<u32> {
+        self.by_key.get(key).copied()
+    }
+
+    /// Every entity key with its table.
+    pub fn keys(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        self.by_key.iter().map(|(&key, &table)| (key, table))
+    }
+
+    /// The table `table`, whose type is `E`.
+    #[inline]
+    pub fn get<E: Entity>(&self, table: u32) -> Option<&Table<E>> {
+        let table: &dyn Any = self.tables.get(table as usize)?.as_ref();
+        table.downcast_ref()
+    }
+
+    /// The table `table`, whose type is `E`, to write.
+    #[inline]
+    pub fn get_mut<E: Entity>(&mut self, table: u32) -> Option<&mut Table<E>> {
+        let table: &mut dyn Any = self.tables.get_mut(table as usize)?.as_mut();
+        table.downcast_mut()
+    }
+
+    /// The table `table`, whatever its type.
+    pub fn any(&self, table: u32) -> &dyn AnyTable {
+        self.tables[table as usize].as_ref()
+    }
+
+    /// The table `table`, whatever its type, to write.
+    pub fn any_mut(&mut self, table: u32) -> &mut dyn AnyTable {
+        self.tables[table as usize].as_mut()
+    }
+
+    /// Records that table `table` changed at the write `version`.
+    #[inline]
+    pub fn stamp(&mut self, table: u32, version: u64) {
+        self.changed_at[table as usize % STAMPS] = version;
+    }
+
+    /// Whether no table among the stamps `mask` changed after the write
+    /// `at`.
+    #[inline]
+    pub fn unchanged_since(&self, mask: u64, at: u64) -> bool {
+        let mut bits = mask;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            if self.changed_at[bit] > at {
+                return false;
+            }
+            bits &= bits - 1;
+        }
+        true
+    }
+}
