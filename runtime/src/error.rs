@@ -1,4 +1,5 @@
-//! The error of putting a response into the store.
+//! The leaf errors: storing a response ([`SchemaError`]) and making a URL
+//! from params ([`UrlError`]).
 
 use thiserror::Error;
 
@@ -103,4 +104,41 @@ impl SchemaError {
             SchemaError::KeyConflict { .. } => None,
         }
     }
+}
+
+/// Why params could not make a URL.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum UrlError {
+    /// The params have no value for a placeholder of the path.
+    #[error("no value for `:{name}` in `{path}`")]
+    Missing {
+        /// The placeholder.
+        name: &'static str,
+        /// The path template.
+        path: &'static str,
+    },
+    /// A placeholder's value would change the path's shape: empty, `.` or `..`.
+    #[error("`{value}` for `:{name}` in `{path}` would change the path")]
+    Unsafe {
+        /// The placeholder.
+        name: &'static str,
+        /// The value refused.
+        value: String,
+        /// The path template.
+        path: &'static str,
+    },
+    /// A param is not a string, number, bool, null or list of those.
+    #[error("param `{name}` is {found}; a URL param is a string, number, bool, or a list of them")]
+    Unsupported {
+        /// The param.
+        name: String,
+        /// What it was.
+        found: &'static str,
+    },
+    /// The params are not a struct or map of named values.
+    #[error("params must serialize as a struct or map, not {found}")]
+    NotNamed {
+        /// What they serialized as.
+        found: &'static str,
+    },
 }

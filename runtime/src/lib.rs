@@ -1,22 +1,49 @@
-//! The runtime of [restcache](https://docs.rs/restcache): schemas, the
-//! normalized store, memoized reads, REST endpoints and their HTTP client.
+//! The runtime of [restcache](https://docs.rs/restcache). Use it through
+//! the `restcache` crate, which re-exports everything here together with
+//! the derive and declaration macros.
 //!
-//! Use it through the `restcache` crate, which re-exports everything here
-//! together with the derive macros.
+//! It is built in layers, each importing only from the layers below it:
+//!
+//! 1. **Leaf types** (`pk`, `meta`, `path`, `error`, `json`, `wire`):
+//!    primary keys, fetch times and expiry, field paths, the errors of
+//!    storing a response and of making a URL, JSON decoding that says
+//!    where it failed, and wire-format helpers.
+//! 2. **`cache`**: the normalized cache, with no HTTP in it. The visitor
+//!    traits [`Schema`] and [`Entity`], normalizing and denormalizing, the
+//!    [`Store`] (tables, results, writes and their undo), the [`Memo`] and
+//!    memoized reads, and [`EntityQuery`].
+//! 3. **`http`**: the [`Client`](http::Client) and its shared fetch
+//!    helper, methods, bodies and the one [`Error`](http::Error) of a
+//!    request. It knows nothing of endpoints.
+//! 4. **`rest`**: path templates, [`Endpoint`](rest::Endpoint)s (what
+//!    `resource!` and `endpoint!` declare) and calling them through a
+//!    client.
+//! 5. **`controller`**: the [`Controller`], which fetches, dedupes,
+//!    stores, classifies reads by expiry and tells subscribers what
+//!    changed. The UI front-ends sit on it.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod cache;
-mod controller;
+// Leaf types: no imports from the layers above.
 mod error;
-pub mod http;
 mod json;
 mod meta;
 mod path;
 mod pk;
-pub mod rest;
 pub mod wire;
+
+// The normalized cache: schemas, the store, memoized reads. No HTTP.
+mod cache;
+
+// HTTP transport: the client, methods, bodies, the request error.
+pub mod http;
+
+// REST endpoints on top of HTTP and the cache's schemas.
+pub mod rest;
+
+// The engine the front-ends use: fetch, dedup, expiry, mutations.
+mod controller;
 
 pub use cache::denormalize::{Denorm, Denormalizer};
 pub use cache::entity::Entity;
@@ -46,7 +73,7 @@ pub mod __private {
 
     pub use crate::cache::store::registry::TypeIndex;
 
-    use crate::rest::Deleted;
+    use crate::cache::deleted::Deleted;
     use crate::{Entity, FieldPath, PkValue, SchemaError, Segment};
 
     /// The result of deleting the record whose pk param is `id`.

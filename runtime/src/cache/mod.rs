@@ -1,6 +1,7 @@
 //! The normalized cache: schemas and entities, normalizing and
 //! denormalizing, the store, memoized reads and entity queries. No HTTP.
 
+pub(crate) mod deleted;
 pub(crate) mod denormalize;
 pub(crate) mod entity;
 pub(crate) mod memo;

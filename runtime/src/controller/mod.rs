@@ -32,6 +32,7 @@ pub use expiry::{Cached, ExpiryStatus};
 pub use subscription::Subscription;
 
 use expiry::{StoredError, classify};
+use request::Delivery;
 use subscription::Subscribers;
 
 /// How long a response stays fresh unless its endpoint says otherwise.
@@ -532,11 +533,15 @@ impl Controller {
         let now = self.now();
         let stored = {
             let mut state = self.inner.state.borrow_mut();
-            let stored = self.store_success(
-                &mut state, endpoint, params, &key, &url, value, now, now, false,
-            );
+            let delivery = Delivery {
+                key: &key,
+                url: &url,
+                started: now,
+                arrived: now,
+            };
+            let stored = self.store_success(&mut state, endpoint, params, value, delivery, false);
             if let Err(error) = &stored {
-                self.store_error(&mut state, endpoint, &key, error.clone(), now, now);
+                self.store_error(&mut state, endpoint, error.clone(), delivery);
             }
             stored.map(|(value, _)| S::into_handle(value))
         };
@@ -564,13 +569,19 @@ impl Controller {
     /// # Ok::<(), restcache::http::Error>(())
     /// ```
     pub fn set_error<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P, error: Error) {
-        let Ok((key, _)) = self.locate(endpoint, params) else {
+        let Ok((key, url)) = self.locate(endpoint, params) else {
             return;
         };
         let now = self.now();
         {
             let mut state = self.inner.state.borrow_mut();
-            self.store_error(&mut state, endpoint, &key, error, now, now);
+            let delivery = Delivery {
+                key: &key,
+                url: &url,
+                started: now,
+                arrived: now,
+            };
+            self.store_error(&mut state, endpoint, error, delivery);
         }
         self.notify();
     }

@@ -11,7 +11,7 @@ use super::{Controller, InFlight, Inner, State, StoredError};
 use crate::cache::schema::Schema;
 use crate::cache::store::Lookup;
 use crate::cache::store::Undo;
-use crate::http::{Body, Client, Error, ErrorKind};
+use crate::http::{Attempt, Body, Client, Error, ErrorKind};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::{Endpoint, Kind, Method, Request};
 
@@ -23,16 +23,7 @@ impl Controller {
         params: &P,
     ) -> Result<(String, String), Error> {
         let base = self.inner.client.base_url();
-        let failed = |e| {
-            let method = endpoint.method().as_str();
-            Error::new(
-                method,
-                endpoint.path().source(),
-                None,
-                "",
-                ErrorKind::Url(e),
-            )
-        };
+        let failed = |e| endpoint.attempt_without_url().failed(ErrorKind::Url(e));
         let url = endpoint.url(base, params).map_err(failed)?;
         let key = endpoint.key_for_url(&url, params);
         Ok((key, url))
@@ -97,13 +88,11 @@ impl Controller {
         // since): hand out the response itself.
         response.downcast::<S>().map_err(|_| {
             let message = format!("two endpoints with different schemas share the key `{key}`");
-            Error::new(
-                endpoint.method().as_str(),
-                &url,
-                None,
-                "",
-                ErrorKind::Request(message),
-            )
+            let attempt = Attempt {
+                method: endpoint.method().as_str(),
+                url: &url,
+            };
+            attempt.failed(ErrorKind::Request(message))
         })
     }
 
@@ -126,9 +115,14 @@ impl Controller {
         let mut undo = None;
         if let Some(value) = optimistic {
             let mut state = self.inner.state.borrow_mut();
-            let (_, taken) = self.store_success(
-                &mut state, endpoint, params, &key, &url, value, start, start, true,
-            )?;
+            let expected = Delivery {
+                key: &key,
+                url: &url,
+                started: start,
+                arrived: start,
+            };
+            let (_, taken) =
+                self.store_success(&mut state, endpoint, params, value, expected, true)?;
             undo = taken;
             drop(state);
             self.notify();
@@ -148,11 +142,15 @@ impl Controller {
                 if let Some(undo) = undo {
                     state.store.undo(undo);
                 }
+                let delivery = Delivery {
+                    key: &key,
+                    url: &url,
+                    started: start,
+                    arrived,
+                };
                 response.and_then(|value| {
-                    self.store_success(
-                        &mut state, endpoint, params, &key, &url, value, start, arrived, false,
-                    )
-                    .map(|(value, _)| value)
+                    self.store_success(&mut state, endpoint, params, value, delivery, false)
+                        .map(|(value, _)| value)
                 })
             }
         };
@@ -160,33 +158,40 @@ impl Controller {
         outcome
     }
 
-    /// Stores a successful response by its endpoint's kind.
-    #[allow(clippy::too_many_arguments)]
+    /// Stores a successful response by its endpoint's kind. With
+    /// `undoable` (an optimistic value), what the write replaced is handed
+    /// back to take it back later.
     pub(super) fn store_success<P: Serialize, S: Schema>(
         &self,
         state: &mut State,
         endpoint: &Endpoint<P, S>,
         params: &P,
-        key: &str,
-        url: &str,
         value: S,
-        start: Timestamp,
-        arrived: Timestamp,
+        delivery: Delivery<'_>,
         undoable: bool,
     ) -> Result<(Rc<S>, Option<Undo>), Error> {
+        let Delivery {
+            key,
+            url,
+            started,
+            arrived,
+        } = delivery;
         let expiry = endpoint
             .options()
             .data_expiry
             .unwrap_or(self.inner.data_expiry);
-        let meta = Meta::fetched(start, arrived, expiry);
+        let meta = Meta::fetched(started, arrived, expiry);
         let kind = endpoint.kind();
         let result_key = (kind == Kind::Read).then_some(key);
         let written = state
             .store
             .write(result_key, value, meta, undoable)
             .map_err(|e| {
-                let method = endpoint.method().as_str();
-                Error::new(method, url, None, "", ErrorKind::Decode(e))
+                let attempt = Attempt {
+                    method: endpoint.method().as_str(),
+                    url,
+                };
+                attempt.failed(ErrorKind::Decode(e))
             })?;
         let mut undo = written.undo;
         match kind {
@@ -194,7 +199,7 @@ impl Controller {
                 if state
                     .errors
                     .get(key)
-                    .is_some_and(|e| e.meta.fetched_at <= start)
+                    .is_some_and(|e| e.meta.fetched_at <= started)
                 {
                     state.errors.remove(key);
                 }
@@ -212,21 +217,25 @@ impl Controller {
         Ok((written.value, undo))
     }
 
-    /// Keeps `error` as the outcome of the read `key`, unless a response
-    /// that started later is stored.
+    /// Keeps `error` as the outcome of the read `delivery.key`, unless a
+    /// response that started later is stored.
     pub(super) fn store_error<P: Serialize, S>(
         &self,
         state: &mut State,
         endpoint: &Endpoint<P, S>,
-        key: &str,
         error: Error,
-        start: Timestamp,
-        arrived: Timestamp,
+        delivery: Delivery<'_>,
     ) {
+        let Delivery {
+            key,
+            started,
+            arrived,
+            ..
+        } = delivery;
         if state
             .store
             .result_meta(key)
-            .is_some_and(|meta| meta.fetched_at > start)
+            .is_some_and(|meta| meta.fetched_at > started)
         {
             return;
         }
@@ -236,11 +245,22 @@ impl Controller {
             .unwrap_or(self.inner.error_expiry);
         let stored = StoredError {
             error,
-            meta: Meta::fetched(start, arrived, expiry),
+            meta: Meta::fetched(started, arrived, expiry),
             serial: state.next_serial(),
         };
         state.errors.insert(key.to_owned(), stored);
     }
+}
+
+/// A response (or its error) on its way into the cache: the read key it
+/// answers, its URL, and when its request started (its place in the
+/// ordering) and ended (its expiry counts from there).
+#[derive(Clone, Copy)]
+pub(super) struct Delivery<'a> {
+    pub key: &'a str,
+    pub url: &'a str,
+    pub started: Timestamp,
+    pub arrived: Timestamp,
 }
 
 /// When a read request started, and its number.
@@ -285,16 +305,19 @@ where
         if state.generation != started.generation {
             response.map(|value| Rc::new(value) as Rc<dyn Any>)
         } else {
-            let start = started.at;
+            let delivery = Delivery {
+                key: &key,
+                url: &url,
+                started: started.at,
+                arrived,
+            };
             let stored = response.and_then(|value| {
-                ctrl.store_success(
-                    &mut state, &endpoint, &params, &key, &url, value, start, arrived, false,
-                )
+                ctrl.store_success(&mut state, &endpoint, &params, value, delivery, false)
             });
             match stored {
                 Ok((value, _)) => Ok(value as Rc<dyn Any>),
                 Err(error) => {
-                    ctrl.store_error(&mut state, &endpoint, &key, error.clone(), start, arrived);
+                    ctrl.store_error(&mut state, &endpoint, error.clone(), delivery);
                     Err(error)
                 }
             }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::error::SchemaError;
-use crate::rest::UrlError;
+use crate::error::UrlError;
 
 /// The longest body excerpt an error keeps, in characters.
 pub const EXCERPT_CHARS: usize = 256;
@@ -29,6 +29,35 @@ pub const EXCERPT_CHARS: usize = 256;
 /// ```
 #[derive(Clone, PartialEq, thiserror::Error)]
 pub struct Error(Box<Details>);
+
+/// The request an error is about: its method and URL.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Attempt<'a> {
+    pub method: &'a str,
+    pub url: &'a str,
+}
+
+impl Attempt<'_> {
+    /// The request failed with no response to show: `kind`.
+    pub fn failed(self, kind: ErrorKind) -> Error {
+        self.error(None, "", kind)
+    }
+
+    /// The response (`status`, `body`) did not do: `kind`.
+    pub fn answered(self, status: u16, body: &str, kind: ErrorKind) -> Error {
+        self.error(Some(status), body, kind)
+    }
+
+    fn error(self, status: Option<u16>, body: &str, kind: ErrorKind) -> Error {
+        Error(Box::new(Details {
+            method: self.method.to_ascii_uppercase(),
+            url: self.url.to_owned(),
+            status,
+            excerpt: excerpt(body),
+            kind,
+        }))
+    }
+}
 
 /// What an [`Error`] holds, boxed so that a `Result` carrying one stays
 /// small.
@@ -62,23 +91,7 @@ pub enum ErrorKind {
 impl Error {
     /// A response with a non-success `status` and `body`.
     pub fn http_status(method: &str, url: &str, status: u16, body: &str) -> Self {
-        Error::new(method, url, Some(status), body, ErrorKind::Status)
-    }
-
-    pub(crate) fn new(
-        method: &str,
-        url: &str,
-        status: Option<u16>,
-        body: &str,
-        kind: ErrorKind,
-    ) -> Self {
-        Error(Box::new(Details {
-            method: method.to_ascii_uppercase(),
-            url: url.to_owned(),
-            status,
-            excerpt: excerpt(body),
-            kind,
-        }))
+        Attempt { method, url }.answered(status, body, ErrorKind::Status)
     }
 
     /// The method, uppercase: `"GET"`.

@@ -1,7 +1,10 @@
-//! HTTP through reqwest: the shared fetch helper, request bodies, and the
-//! one error type of a request.
+//! HTTP through reqwest: the client and its shared fetch helper, methods,
+//! request bodies, and the one error type of a request. It knows nothing
+//! of endpoints or the cache: `rest` and `controller` build on it.
 
+mod body;
 mod error;
+mod method;
 
 use std::fmt;
 use std::future::Future;
@@ -9,11 +12,12 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 pub use reqwest::header::{self, HeaderMap, HeaderValue};
-use serde::Serialize;
 
+pub use body::Body;
 pub use error::{EXCERPT_CHARS, Error, ErrorKind};
+pub use method::{Method, Request};
 
-use crate::rest::{Endpoint, Method, Request};
+pub(crate) use error::Attempt;
 
 /// What a fetch function returns: a successful response, or the error.
 pub type FetchFuture = Pin<Box<dyn Future<Output = Result<Response, Error>>>>;
@@ -25,60 +29,6 @@ pub struct Response {
     pub status: u16,
     /// The body's text; empty for a 204.
     pub body: String,
-}
-
-/// A request body: JSON (sent as `application/json`) or text (sent as
-/// `text/plain`).
-///
-/// ```
-/// use restcache::http::Body;
-/// use serde_json::json;
-///
-/// let body = Body::json(&json!({"title": "milk"}))?;
-/// assert_eq!(body.content_type(), "application/json");
-/// assert_eq!(body.as_str(), r#"{"title":"milk"}"#);
-/// assert_eq!(Body::text("hi").content_type(), "text/plain; charset=utf-8");
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Body {
-    /// Serialized JSON.
-    Json(String),
-    /// Plain text.
-    Text(String),
-}
-
-impl Body {
-    /// `value` serialized as JSON.
-    pub fn json(value: &impl Serialize) -> Result<Body, serde_json::Error> {
-        serde_json::to_string(value).map(Body::Json)
-    }
-
-    /// A plain text body.
-    pub fn text(text: impl Into<String>) -> Body {
-        Body::Text(text.into())
-    }
-
-    /// The `Content-Type` the body is sent with.
-    pub fn content_type(&self) -> &'static str {
-        match self {
-            Body::Json(_) => "application/json",
-            Body::Text(_) => "text/plain; charset=utf-8",
-        }
-    }
-
-    /// The body's text.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Body::Json(text) | Body::Text(text) => text,
-        }
-    }
-}
-
-impl From<serde_json::Value> for Body {
-    fn from(value: serde_json::Value) -> Self {
-        Body::Json(value.to_string())
-    }
 }
 
 /// Adds headers to every request (an auth token, say).
@@ -148,7 +98,11 @@ impl Client {
         let (method_name, url) = (method.to_owned(), url.to_owned());
         let Some(method) = Method::from_name(method) else {
             let message = format!("`{method}` is not an HTTP method this client makes");
-            let error = Error::new(&method_name, &url, None, "", ErrorKind::Request(message));
+            let attempt = Attempt {
+                method: &method_name,
+                url: &url,
+            };
+            let error = attempt.failed(ErrorKind::Request(message));
             return Box::pin(async move { Err(error) });
         };
         let mut headers = HeaderMap::new();
@@ -168,60 +122,19 @@ impl Client {
                 });
         }
         Box::pin(async move {
-            let failed = |e: reqwest::Error| {
-                Error::new(&method_name, &url, None, "", ErrorKind::Network(cause(&e)))
+            let attempt = Attempt {
+                method: &method_name,
+                url: &url,
             };
+            let failed = |e: reqwest::Error| attempt.failed(ErrorKind::Network(cause(&e)));
             let response = request.send().await.map_err(failed)?;
             let status = response.status().as_u16();
             let text = response.text().await.map_err(failed)?;
             if (200..300).contains(&status) {
                 Ok(Response { status, body: text })
             } else {
-                Err(Error::http_status(&method_name, &url, status, &text))
+                Err(attempt.answered(status, &text, ErrorKind::Status))
             }
-        })
-    }
-
-    /// Makes `endpoint`'s request for `params` (and `body`) and decodes
-    /// the response into its schema. An empty body decodes as JSON `null`,
-    /// so an endpoint whose schema allows nothing (a delete, an RPC that
-    /// answers 204) accepts it and one that needs a record says so.
-    pub async fn call<P: Serialize, S>(
-        &self,
-        endpoint: &Endpoint<P, S>,
-        params: &P,
-        body: Option<Body>,
-    ) -> Result<S, Error> {
-        let request = endpoint
-            .request(&self.base_url, params, body)
-            .map_err(|e| {
-                let method = endpoint.method().as_str();
-                let path = endpoint.path().source();
-                Error::new(method, path, None, "", ErrorKind::Url(e))
-            })?;
-        self.send(endpoint, params, request).await
-    }
-
-    /// [`call`](Self::call) for a caller that already made the request.
-    pub(crate) async fn send<P: Serialize, S>(
-        &self,
-        endpoint: &Endpoint<P, S>,
-        params: &P,
-        request: Request,
-    ) -> Result<S, Error> {
-        let method = endpoint.method().as_str();
-        let url = request.url.clone();
-        let response = endpoint.fetch(self, request).await?;
-        let text = response.body.as_str();
-        let json = if text.trim().is_empty() { "null" } else { text };
-        endpoint.decode(json, params).map_err(|e| {
-            Error::new(
-                method,
-                &url,
-                Some(response.status),
-                text,
-                ErrorKind::Decode(e),
-            )
         })
     }
 }

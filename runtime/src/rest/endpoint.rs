@@ -4,86 +4,15 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
-use std::rc::Rc;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::cache::denormalize::{Denorm, Denormalizer};
-use crate::cache::entity::Entity;
-use crate::cache::normalize::Normalizer;
-use crate::cache::schema::Schema;
-use crate::cache::schema::from_json;
-use crate::error::SchemaError;
-use crate::http::{Body, Client, FetchFuture};
-use crate::path::Segment;
-use crate::pk::Pk;
-use crate::rest::template::{PathTemplate, UrlError};
-
-/// An HTTP method an endpoint uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// `GET`
-    Get,
-    /// `POST`
-    Post,
-    /// `PUT`
-    Put,
-    /// `PATCH`
-    Patch,
-    /// `DELETE`
-    Delete,
-}
-
-impl Method {
-    /// The method as HTTP spells it: `"GET"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Method::Get => "GET",
-            Method::Post => "POST",
-            Method::Put => "PUT",
-            Method::Patch => "PATCH",
-            Method::Delete => "DELETE",
-        }
-    }
-
-    /// The lowercase name the shared fetch helper takes: `"get"`.
-    pub const fn lowercase(self) -> &'static str {
-        match self {
-            Method::Get => "get",
-            Method::Post => "post",
-            Method::Put => "put",
-            Method::Patch => "patch",
-            Method::Delete => "delete",
-        }
-    }
-
-    /// The method named `name`, in any case.
-    ///
-    /// ```
-    /// use restcache::rest::Method;
-    /// assert_eq!(Method::from_name("post"), Some(Method::Post));
-    /// assert_eq!(Method::from_name("BREW"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Method> {
-        [
-            Method::Get,
-            Method::Post,
-            Method::Put,
-            Method::Patch,
-            Method::Delete,
-        ]
-        .into_iter()
-        .find(|m| m.as_str().eq_ignore_ascii_case(name))
-    }
-}
-
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::cache::schema::{Schema, from_json};
+use crate::error::{SchemaError, UrlError};
+use crate::http::{Attempt, Body, Client, FetchFuture, Method, Request};
+use crate::rest::template::PathTemplate;
 
 /// What an endpoint's response does to the cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,17 +71,6 @@ pub type FetchFn = fn(&Client, Request) -> FetchFuture;
 /// Turns a response body (`"null"` when the body was empty) into the
 /// endpoint's result.
 pub type DecodeFn<P, S> = fn(&str, &P) -> Result<S, SchemaError>;
-
-/// The request a [`FetchFn`] is asked to make.
-#[derive(Debug, Clone)]
-pub struct Request {
-    /// The endpoint's method.
-    pub method: Method,
-    /// The full URL.
-    pub url: String,
-    /// The body, if the call has one.
-    pub body: Option<Body>,
-}
 
 /// One kind of request: a method, a path template, the schema of its
 /// response and the type of its params. `resource!` and `endpoint!`
@@ -254,6 +172,15 @@ impl<P: Serialize, S> Endpoint<P, S> {
     pub fn key(&self, base: &str, params: &P) -> Result<String, UrlError> {
         let url = self.url(base, params)?;
         Ok(self.key_for_url(&url, params))
+    }
+
+    /// What an error about a request of this endpoint says when params
+    /// made no URL: its method and its path template.
+    pub(crate) fn attempt_without_url(&self) -> Attempt<'static> {
+        Attempt {
+            method: self.method.as_str(),
+            url: self.path.source(),
+        }
     }
 
     /// [`key`](Self::key) for a caller that already made the URL.
@@ -406,78 +333,4 @@ pub fn decode_json<P, S: Schema + DeserializeOwned>(
     _params: &P,
 ) -> Result<S, SchemaError> {
     from_json(text)
-}
-
-/// The result of a delete: which record is gone. Built from the params
-/// (the body of a delete is often empty).
-///
-/// ```
-/// use restcache::prelude::*;
-/// use restcache::rest::Deleted;
-///
-/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-/// struct Todo { id: u64 }
-///
-/// let gone = Deleted::<Todo>::new(Pk::from(3u64));
-/// assert_eq!(gone.pk, Pk::from(3u64));
-/// ```
-pub struct Deleted<E> {
-    /// The pk of the deleted record.
-    pub pk: Pk,
-    entity: PhantomData<fn() -> E>,
-}
-
-impl<E> Deleted<E> {
-    /// The deletion of the record `pk`.
-    pub fn new(pk: Pk) -> Self {
-        Deleted {
-            pk,
-            entity: PhantomData,
-        }
-    }
-}
-
-impl<E> Clone for Deleted<E> {
-    fn clone(&self) -> Self {
-        Deleted::new(self.pk.clone())
-    }
-}
-
-impl<E> fmt::Debug for Deleted<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Deleted({:?})", self.pk)
-    }
-}
-
-/// Storing a deletion invalidates the record: direct reads of it are
-/// Invalid and every list drops it on its next read. A response that
-/// started before the delete does not bring it back.
-impl<E: Entity> Schema for Deleted<E> {
-    type Handle = Rc<Self>;
-
-    fn into_handle(value: Rc<Self>) -> Rc<Self> {
-        value
-    }
-
-    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
-        cx.invalidate::<E>(&self.pk)
-    }
-
-    fn denormalize(&self, _: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
-        Denorm::Same
-    }
-
-    fn same_entities(&self, _: &Self) -> bool {
-        true
-    }
-
-    fn entity_at(_: &[Segment]) -> Option<&'static str> {
-        Some(E::KEY)
-    }
-}
-
-impl<E> PartialEq for Deleted<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.pk == other.pk
-    }
 }

@@ -1,11 +1,16 @@
 //! REST endpoints: path templates filled in with typed params, and the
 //! endpoints `resource!` and `endpoint!` declare.
 
+mod call;
 mod endpoint;
 mod template;
 
 pub use endpoint::{
-    DecodeFn, Deleted, Endpoint, FetchFn, KeyArgs, KeyFn, Kind, Method, Options, Request,
-    decode_json, default_fetch, default_key,
+    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Kind, Options, decode_json, default_fetch,
+    default_key,
 };
-pub use template::{Part, PathTemplate, UrlError};
+pub use template::{Part, PathTemplate};
+
+pub use crate::cache::deleted::Deleted;
+pub use crate::error::UrlError;
+pub use crate::http::{Method, Request};

@@ -7,6 +7,8 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::error::UrlError;
+
 /// One piece of a [`PathTemplate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
@@ -45,43 +47,6 @@ pub enum Part {
 pub struct PathTemplate {
     source: &'static str,
     parts: &'static [Part],
-}
-
-/// Why params could not make a URL.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum UrlError {
-    /// The params have no value for a placeholder of the path.
-    #[error("no value for `:{name}` in `{path}`")]
-    Missing {
-        /// The placeholder.
-        name: &'static str,
-        /// The path template.
-        path: &'static str,
-    },
-    /// A placeholder's value would change the path's shape: empty, `.` or `..`.
-    #[error("`{value}` for `:{name}` in `{path}` would change the path")]
-    Unsafe {
-        /// The placeholder.
-        name: &'static str,
-        /// The value refused.
-        value: String,
-        /// The path template.
-        path: &'static str,
-    },
-    /// A param is not a string, number, bool, null or list of those.
-    #[error("param `{name}` is {found}; a URL param is a string, number, bool, or a list of them")]
-    Unsupported {
-        /// The param.
-        name: String,
-        /// What it was.
-        found: &'static str,
-    },
-    /// The params are not a struct or map of named values.
-    #[error("params must serialize as a struct or map, not {found}")]
-    NotNamed {
-        /// What they serialized as.
-        found: &'static str,
-    },
 }
 
 /// What a path segment value escapes: everything but `A-Z a-z 0-9 - . _ ~`.
