@@ -13,10 +13,7 @@
 //!   holds it already. Baseline: `store_set_projects_1000_into_populated_store`,
 //!   the same write on a bare `Store`.
 
-#[path = "../examples/demo_api/mod.rs"]
-mod demo_api;
-#[path = "fixture.rs"]
-mod fixture;
+use restcache_demo::fixture;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -25,7 +22,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use futures_util::future::join_all;
 use restcache::prelude::*;
 
-use demo_api::DemoApi;
+use restcache_demo::DemoApi;
 use fixture::{Projects, Todo};
 
 resource!(TodoResource {

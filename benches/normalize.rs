@@ -12,8 +12,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use restcache::prelude::*;
 use rustc_hash::FxHashMap;
 
-#[path = "fixture.rs"]
-mod fixture;
+use restcache_demo::fixture;
 
 use fixture::{Project, Projects, Todo, Todos};
 

@@ -4,8 +4,7 @@
 //!     cargo build --release --example fixture_memory
 //!     /usr/bin/time -v target/release/examples/fixture_memory
 
-#[path = "../benches/fixture.rs"]
-mod fixture;
+use restcache_demo::fixture;
 
 use restcache::prelude::*;
 

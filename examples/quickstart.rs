@@ -6,13 +6,11 @@
 //!
 //!     cargo run --example quickstart
 
-#[path = "demo_api/mod.rs"]
-mod demo_api;
 
 use std::rc::Rc;
 use std::time::Duration;
 
-use demo_api::DemoApi;
+use restcache_demo::DemoApi;
 use futures_util::future::join_all;
 use restcache::prelude::*;
 use serde_json::json;

@@ -2,15 +2,13 @@
 //! contract resource and custom route, with real create, update and delete.
 
 mod common;
-#[path = "../examples/demo_api/mod.rs"]
-mod demo_api;
 
 use std::rc::Rc;
 
 use common::{
     Comment, PostPageParams, Profile, Todo, User, current_user, post_page, upcoming_birthdays,
 };
-use demo_api::DemoApi;
+use restcache_demo::DemoApi;
 use restcache::prelude::*;
 use serde_json::json;
 

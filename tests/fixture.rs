@@ -2,8 +2,7 @@
 //! for byte, so benchmarks here and the JavaScript reference read the same
 //! data.
 
-#[path = "../benches/fixture.rs"]
-mod fixture;
+use restcache_demo::fixture;
 
 #[test]
 fn the_generated_fixture_is_the_reference_fixture() {

@@ -2,8 +2,7 @@
 //! values exactly where the changed record is, the old ones everywhere else.
 
 mod common;
-#[path = "../benches/fixture.rs"]
-mod fixture;
+use restcache_demo::fixture;
 
 use std::rc::Rc;
 

@@ -2,8 +2,7 @@
 //! `Rc` until the record, or an entity nested in it, changes.
 
 mod common;
-#[path = "../benches/fixture.rs"]
-mod fixture;
+use restcache_demo::fixture;
 
 use std::rc::Rc;
 

@@ -2,8 +2,7 @@
 //! nested entities several levels deep, whole-or-nothing writes.
 
 mod common;
-#[path = "../benches/fixture.rs"]
-mod fixture;
+use restcache_demo::fixture;
 
 use std::collections::HashMap;
 use std::rc::Rc;

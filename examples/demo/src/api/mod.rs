@@ -9,7 +9,6 @@
 //! and tests: [`DemoApi::set_delay`] holds every answer back,
 //! [`DemoApi::set_outage`] makes every route answer 503, and
 //! [`DemoApi::hits`] counts requests per `METHOD /path`.
-#![allow(dead_code)] // each example uses part of it
 
 mod routes;
 mod seed;

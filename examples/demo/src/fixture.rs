@@ -1,9 +1,6 @@
 //! The benchmark fixture of `../shared/bench` (see its README), rebuilt in
 //! Rust byte for byte: 1,000 projects (3,000 build types, 50 users, nested
 //! three levels) and 10,000 todos.
-//!
-//! Shared by the benchmarks and the tests (`#[path]`-included).
-#![allow(dead_code)]
 
 use std::rc::Rc;
 
