@@ -22,8 +22,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use futures_util::future::join_all;
 use restcache::prelude::*;
 
-use restcache_demo::DemoApi;
 use fixture::{Projects, Todo};
+use restcache_demo::DemoApi;
 
 resource!(TodoResource {
     path: "/todos/:id",

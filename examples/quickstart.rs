@@ -6,13 +6,12 @@
 //!
 //!     cargo run --example quickstart
 
-
 use std::rc::Rc;
 use std::time::Duration;
 
-use restcache_demo::DemoApi;
 use futures_util::future::join_all;
 use restcache::prelude::*;
+use restcache_demo::DemoApi;
 use serde_json::json;
 
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

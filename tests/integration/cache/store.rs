@@ -1,13 +1,12 @@
 //! The normalized store: one copy per record, merge order, invalidation,
 //! nested entities several levels deep, whole-or-nothing writes.
 
-mod common;
 use restcache_demo::fixture;
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use common::{Todo, at, todo};
+use crate::common::{Found, PaginatedPost, PaginatedPosts, Todo, at, todo};
 use restcache::prelude::*;
 
 fn todos_json(items: &[(u64, &str)]) -> String {
@@ -33,11 +32,8 @@ fn each_record_is_stored_once_and_shared_by_every_result() {
         .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "b"}"#, at(1))
         .unwrap();
     assert_eq!(store.entity_count("Todo"), 2);
-    let list = store
-        .read::<Vec<Rc<Todo>>>("GET /todos")
-        .into_value()
-        .unwrap();
-    let one = store.read::<Rc<Todo>>("GET /todos/2").into_value().unwrap();
+    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
+    let one = store.read::<Rc<Todo>>("GET /todos/2").found();
     assert!(Rc::ptr_eq(&list[1], &one));
 }
 
@@ -49,10 +45,7 @@ fn the_response_that_started_later_wins_whatever_the_arrival_order() {
         .set_json::<Rc<Todo>>("GET /todos/1", r#"{"id": 1, "title": "newer"}"#, at(20))
         .unwrap();
     store_todos(&mut store, "GET /todos", &[(1, "older"), (2, "b")], 10);
-    let list = store
-        .read::<Vec<Rc<Todo>>>("GET /todos")
-        .into_value()
-        .unwrap();
+    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
     assert_eq!(list[0].title, "newer");
     assert_eq!(list[1].title, "b");
     assert_eq!(
@@ -62,7 +55,7 @@ fn the_response_that_started_later_wins_whatever_the_arrival_order() {
 
     // In arrival order the later-started one simply replaces.
     store_todos(&mut store, "GET /todos", &[(1, "newest")], 30);
-    let one = store.read::<Rc<Todo>>("GET /todos/1").into_value().unwrap();
+    let one = store.read::<Rc<Todo>>("GET /todos/1").found();
     assert_eq!(one.title, "newest");
 }
 
@@ -71,10 +64,7 @@ fn an_older_result_does_not_replace_a_newer_one_under_the_same_key() {
     let mut store = Store::new();
     store_todos(&mut store, "GET /todos", &[(1, "a"), (2, "b")], 20);
     store_todos(&mut store, "GET /todos", &[(3, "c")], 10);
-    let list = store
-        .read::<Vec<Rc<Todo>>>("GET /todos")
-        .into_value()
-        .unwrap();
+    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
     assert_eq!(list.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(
         store.result_meta("GET /todos").unwrap().fetched_at,
@@ -92,10 +82,7 @@ fn invalidating_drops_a_record_from_lists_and_makes_direct_reads_invalid() {
     assert!(store.invalidate_entity::<Todo>(2u64, Timestamp::from_millis(5)));
     assert!(!store.invalidate_entity::<Todo>(99u64, Timestamp::from_millis(5)));
 
-    let list = store
-        .read::<Vec<Rc<Todo>>>("GET /todos")
-        .into_value()
-        .unwrap();
+    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
     assert_eq!(list.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 3]);
     assert!(matches!(
         store.read::<Rc<Todo>>("GET /todos/2"),
@@ -113,10 +100,7 @@ fn invalidating_drops_a_record_from_lists_and_makes_direct_reads_invalid() {
     store
         .set_json::<Rc<Todo>>("GET /todos/2", r#"{"id": 2, "title": "back"}"#, at(6))
         .unwrap();
-    let list = store
-        .read::<Vec<Rc<Todo>>>("GET /todos")
-        .into_value()
-        .unwrap();
+    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
     assert_eq!(
         list.iter().map(|t| t.title.as_str()).collect::<Vec<_>>(),
         ["a", "back", "c"]
@@ -142,10 +126,7 @@ fn entities_nested_three_levels_are_split_out_and_joined_back() {
     assert_eq!(store.entity_count("User"), owners.len());
 
     // The read rebuilds the response exactly.
-    let read = store
-        .read::<Projects>("GET /projects")
-        .into_value()
-        .unwrap();
+    let read = store.read::<Projects>("GET /projects").found();
     assert_eq!(*read, fixture::projects(20));
 
     // One user changes: every build type it owns shows it, through every project.
@@ -159,10 +140,7 @@ fn entities_nested_three_levels_are_split_out_and_joined_back() {
             at(2),
         )
         .unwrap();
-    let read = store
-        .read::<Projects>("GET /projects")
-        .into_value()
-        .unwrap();
+    let read = store.read::<Projects>("GET /projects").found();
     let owned: Vec<&Rc<BuildType>> = read
         .project
         .iter()
@@ -171,10 +149,7 @@ fn entities_nested_three_levels_are_split_out_and_joined_back() {
         .collect();
     assert!(!owned.is_empty());
     assert!(owned.iter().all(|bt| bt.owner.name == "Renamed"));
-    let direct = store
-        .get_entity::<Project>("project-3")
-        .into_value()
-        .unwrap();
+    let direct = store.get_entity::<Project>("project-3").found();
     assert_eq!(direct.build_types.build_type[0].owner.name, "Renamed");
     assert!(matches!(
         store.get_entity::<Project>("project-99"),
@@ -195,10 +170,7 @@ fn a_record_whose_required_nested_entity_is_gone_is_invalid() {
         store.get_entity::<BuildType>("project-0_bt0"),
         Lookup::Invalid
     ));
-    let read = store
-        .read::<Projects>("GET /projects")
-        .into_value()
-        .unwrap();
+    let read = store.read::<Projects>("GET /projects").found();
     assert!(read.project[0].build_types.build_type.is_empty());
     assert_eq!(read.project[1].build_types.build_type.len(), 2);
 }
@@ -222,13 +194,13 @@ fn optional_and_map_fields_hold_entities_too() {
     assert_eq!(err.path().unwrap().to_string(), "by_role.x.id");
     let text = r#"{"id": 1, "lead": {"id": 10, "title": "lead"}, "by_role": {"b": {"id": 11}, "a": {"id": 12}, "c": {"id": 10}}}"#;
     store.set_json::<Rc<Team>>("team", text, at(1)).unwrap();
-    let team = store.read::<Rc<Team>>("team").into_value().unwrap();
+    let team = store.read::<Rc<Team>>("team").found();
     assert!(Rc::ptr_eq(team.lead.as_ref().unwrap(), &team.by_role["c"]));
     assert_eq!(store.entity_count("Todo"), 3);
 
     store.invalidate_entity::<Todo>(10u64, Timestamp::from_millis(2));
     let mut memo = Memo::new();
-    let team = memo.read::<Rc<Team>>(&store, "team").into_value().unwrap();
+    let team = memo.read::<Rc<Team>>(&store, "team").found();
     assert!(team.lead.is_none());
     let mut roles: Vec<&str> = team.by_role.keys().map(String::as_str).collect();
     roles.sort();
@@ -236,7 +208,7 @@ fn optional_and_map_fields_hold_entities_too() {
 
     // The rebuilt map still lines up with the store after another change.
     store.set_entity(todo(11, "b2"), at(3)).unwrap();
-    let team = memo.read::<Rc<Team>>(&store, "team").into_value().unwrap();
+    let team = memo.read::<Rc<Team>>(&store, "team").found();
     assert_eq!(team.by_role["b"].title, "b2");
     assert_eq!(team.by_role["a"].id, 12);
 }
@@ -250,39 +222,37 @@ fn the_first_copy_of_a_record_in_one_response_is_the_one_kept() {
         &[(1, "first"), (2, "b"), (1, "second")],
         1,
     );
-    let list = store
-        .read::<Vec<Rc<Todo>>>("GET /todos")
-        .into_value()
-        .unwrap();
+    let list = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
     assert_eq!(list.len(), 3);
     assert!(Rc::ptr_eq(&list[0], &list[2]));
     assert_eq!(list[2].title, "first");
 }
 
-#[test]
-fn a_bad_response_leaves_the_store_exactly_as_it_was() {
-    use common::{PaginatedPost, PaginatedPosts};
+/// A store holding todos 1 and 2 under `GET /todos` and page 1 of the
+/// posts (posts 1 and 2), both from requests started at 1 ms.
+fn store_with_todos_and_a_page() -> Store {
     let mut store = Store::new();
     store_todos(&mut store, "GET /todos", &[(1, "a"), (2, "b")], 1);
     let page = r#"{"results": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "nextPage": "2", "lastPage": "2"}"#;
     store
         .set_json::<PaginatedPosts>("GET /post?page=1", page, at(1))
         .unwrap();
-    let before = store
-        .read::<Vec<Rc<Todo>>>("GET /todos")
-        .into_value()
-        .unwrap();
-    let before_page = store
-        .read::<PaginatedPosts>("GET /post?page=1")
-        .into_value()
-        .unwrap();
+    store
+}
+
+/// Page 2 of the posts: posts 1 and 3 are fine and come first; the third
+/// post's id is null.
+const PAGE_WITHOUT_A_PK: &str = r#"{"results": [{"id": 1, "title": "changed"}, {"id": 3, "title": "new"}, {"id": null, "title": "no id"}],
+                  "nextPage": "3", "lastPage": "3"}"#;
+
+#[test]
+fn a_record_without_a_pk_halfway_leaves_every_record_and_result_as_it_was() {
+    let mut store = store_with_todos_and_a_page();
+    let before_page = store.read::<PaginatedPosts>("GET /post?page=1").found();
     let before_meta = store.entity_meta::<PaginatedPost>(1u64).unwrap();
 
-    // Posts 1 and 3 are fine and come first; the third post's id is null.
-    let bad = r#"{"results": [{"id": 1, "title": "changed"}, {"id": 3, "title": "new"}, {"id": null, "title": "no id"}],
-                  "nextPage": "3", "lastPage": "3"}"#;
     let err = store
-        .set_json::<PaginatedPosts>("GET /post?page=2", bad, at(5))
+        .set_json::<PaginatedPosts>("GET /post?page=2", PAGE_WITHOUT_A_PK, at(5))
         .unwrap_err();
     assert_eq!(
         err,
@@ -307,15 +277,20 @@ fn a_bad_response_leaves_the_store_exactly_as_it_was() {
         Lookup::Absent
     ));
     assert_eq!(store.entity_meta::<PaginatedPost>(1u64), Some(before_meta));
-    let after_page = store
-        .read::<PaginatedPosts>("GET /post?page=1")
-        .into_value()
-        .unwrap();
+    let after_page = store.read::<PaginatedPosts>("GET /post?page=1").found();
     assert!(Rc::ptr_eq(&before_page, &after_page));
     assert_eq!(after_page.results[0].title, "a");
+}
 
-    // The rolled-back write left no trace: the same records write cleanly.
-    let good = bad.replace(
+#[test]
+fn a_rolled_back_write_leaves_no_trace_for_the_next_one() {
+    let mut store = store_with_todos_and_a_page();
+    store
+        .set_json::<PaginatedPosts>("GET /post?page=2", PAGE_WITHOUT_A_PK, at(5))
+        .unwrap_err();
+
+    // The same records, the bad one mended, write cleanly.
+    let good = PAGE_WITHOUT_A_PK.replace(
         r#"{"id": null, "title": "no id"}"#,
         r#"{"id": 4, "title": "d"}"#,
     );
@@ -323,19 +298,18 @@ fn a_bad_response_leaves_the_store_exactly_as_it_was() {
         .set_json::<PaginatedPosts>("GET /post?page=2", &good, at(5))
         .unwrap();
     assert_eq!(store.entity_count("PaginatedPost"), 4);
-    let post = store
-        .get_entity::<PaginatedPost>(3u64)
-        .into_value()
-        .unwrap();
+    let post = store.get_entity::<PaginatedPost>(3u64).found();
     assert_eq!(post.title, "new");
     // Post 1 came later, so it replaced the copy page 1 joins.
-    let page_one = store
-        .read::<PaginatedPosts>("GET /post?page=1")
-        .into_value()
-        .unwrap();
+    let page_one = store.read::<PaginatedPosts>("GET /post?page=1").found();
     assert_eq!(page_one.results[0].title, "changed");
+}
 
-    // A field of the wrong type, and text that is not JSON at all.
+#[test]
+fn a_field_of_the_wrong_type_or_text_that_is_not_json_changes_nothing() {
+    let mut store = store_with_todos_and_a_page();
+    let before = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
+
     let err = store
         .set_json::<Vec<Rc<Todo>>>("GET /todos", r#"[{"id": 1, "completed": "yes"}]"#, at(6))
         .unwrap_err();
@@ -370,10 +344,7 @@ fn a_bad_response_leaves_the_store_exactly_as_it_was() {
     assert!(matches!(&err, SchemaError::Decode { .. }), "{err}");
     assert!(Rc::ptr_eq(
         &before,
-        &store
-            .read::<Vec<Rc<Todo>>>("GET /todos")
-            .into_value()
-            .unwrap()
+        &store.read::<Vec<Rc<Todo>>>("GET /todos").found()
     ));
 }
 
@@ -384,7 +355,7 @@ fn a_failed_nested_write_rolls_back_every_level() {
     store
         .set("GET /projects", fixture::projects(5), at(1))
         .unwrap();
-    let user_before = store.get_entity::<User>(1u64).into_value().unwrap();
+    let user_before = store.get_entity::<User>(1u64).found();
 
     let mut text = serde_json::to_string(&fixture::projects(8)).unwrap();
     // Empty the id of the very last build type: everything before it is fine.
@@ -433,7 +404,7 @@ fn a_failed_nested_write_rolls_back_every_level() {
     assert_eq!(store.entity_count("BuildType"), 1 + 2 + 3 + 4 + 5);
     assert!(Rc::ptr_eq(
         &user_before,
-        &store.get_entity::<User>(1u64).into_value().unwrap()
+        &store.get_entity::<User>(1u64).found()
     ));
     assert_eq!(store.result_count(), 1);
 }
@@ -479,17 +450,11 @@ fn a_cloned_store_evolves_on_its_own() {
     copy.set_entity(todo(1, "copy"), at(2)).unwrap();
     let mut memo = Memo::new();
     assert_eq!(
-        memo.read::<Vec<Rc<Todo>>>(&copy, "GET /todos")
-            .into_value()
-            .unwrap()[0]
-            .title,
+        memo.read::<Vec<Rc<Todo>>>(&copy, "GET /todos").found()[0].title,
         "copy"
     );
     assert_eq!(
-        memo.read::<Vec<Rc<Todo>>>(&store, "GET /todos")
-            .into_value()
-            .unwrap()[0]
-            .title,
+        memo.read::<Vec<Rc<Todo>>>(&store, "GET /todos").found()[0].title,
         "a"
     );
 }

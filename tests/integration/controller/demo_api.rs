@@ -1,18 +1,17 @@
-//! The embedded demo API (examples/demo_api) through the controller: every
-//! contract resource and custom route, with real create, update and delete.
-
-mod common;
+//! The embedded demo API (the restcache-demo crate) through the
+//! controller: every resource and custom route of the docs' examples,
+//! with real create, update and delete.
 
 use std::rc::Rc;
 
-use common::{
-    Comment, PostPageParams, Profile, Todo, User, current_user, post_page, upcoming_birthdays,
+use crate::common::{
+    Comment, Found, PostPageParams, Profile, TodoResource, TodoResourceParams, User, current_user,
+    post_page, upcoming_birthdays,
 };
-use restcache_demo::DemoApi;
 use restcache::prelude::*;
+use restcache_demo::DemoApi;
 use serde_json::json;
 
-resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
 resource!(pub CommentResource { path: "/comments/:id", schema: Comment });
 resource!(pub ProfileResource { path: "/profiles/:id", schema: Profile });
 resource!(pub UserResource { path: "/users/:id", schema: User });
@@ -122,7 +121,7 @@ async fn creates_updates_and_deletes_change_the_server_and_the_cache() {
         user.data.is_none(),
         "never read: nothing cached under its key"
     );
-    let stored = ctrl.with_store(|s| s.get_entity::<User>(3u64).into_value().unwrap());
+    let stored = ctrl.with_store(|s| s.get_entity::<User>(3u64).found());
     assert!(
         stored.is_manager,
         "the RPC's record is merged into the store"
@@ -130,15 +129,69 @@ async fn creates_updates_and_deletes_change_the_server_and_the_cache() {
 }
 
 #[tokio::test]
-async fn the_switches_fail_or_slow_every_route_and_a_missing_record_is_a_404() {
+async fn the_outage_switch_makes_every_route_answer_503_until_it_is_off() {
     let (api, ctrl) = start();
     api.set_outage(true);
-    let error = ctrl
+    let errors = [
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .map(drop),
+        ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+            .await
+            .map(drop),
+        ctrl.fetch(&current_user(), &(), None).await.map(drop),
+        ctrl.fetch(&post_page(), &PostPageParams { page: "1".into() }, None)
+            .await
+            .map(drop),
+    ];
+    for error in errors {
+        let error = error.unwrap_err();
+        assert_eq!(error.status(), Some(503), "{error}");
+        assert!(error.is_soft(), "{error}");
+    }
+    assert_eq!(api.hits("GET /todos"), 1);
+    assert_eq!(api.hits("POST /current_user/"), 1);
+
+    api.set_outage(false);
+    let todos = ctrl
         .fetch(&TodoResource::get_list(), &(), None)
         .await
-        .unwrap_err();
-    assert_eq!(error.status(), Some(503));
-    api.set_outage(false);
+        .unwrap();
+    assert_eq!(todos.len(), 5);
+    ctrl.fetch(&current_user(), &(), None).await.unwrap();
+}
+
+#[tokio::test]
+async fn the_delay_switch_holds_every_route_back_until_it_is_off() {
+    let (api, ctrl) = start();
+    api.set_delay(std::time::Duration::from_secs(1));
+    // Each request reaches the server (it counts it) and gets no answer
+    // while the delay holds it.
+    let (get_list, me) = (TodoResource::get_list(), current_user());
+    let list = ctrl.fetch(&get_list, &(), None);
+    let me = ctrl.fetch(&me, &(), None);
+    let arrived = async {
+        while api.hits("GET /todos") + api.hits("POST /current_user/") < 2 {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    };
+    tokio::select! {
+        _ = list => panic!("the list was answered while the delay held it"),
+        _ = me => panic!("the current user was answered while the delay held it"),
+        () = arrived => {}
+    }
+
+    api.set_delay(std::time::Duration::ZERO);
+    let todos = ctrl
+        .fetch(&TodoResource::get(), &TodoResourceParams { id: 2 }, None)
+        .await
+        .unwrap();
+    assert_eq!(todos.id, 2);
+}
+
+#[tokio::test]
+async fn a_missing_record_is_a_404_and_a_text_body_where_json_is_due_a_415() {
+    let (_api, ctrl) = start();
     let error = ctrl
         .fetch(&TodoResource::get(), &TodoResourceParams { id: 99 }, None)
         .await
@@ -151,4 +204,5 @@ async fn the_switches_fail_or_slow_every_route_and_a_missing_record_is_a_404() {
         .await
         .unwrap_err();
     assert!(error.is_hard(), "{error}");
+    assert_eq!(error.status(), Some(415), "{error}");
 }

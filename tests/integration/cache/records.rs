@@ -1,12 +1,10 @@
 //! The contract's six records: identity, defaults, wire forms, serde
 //! attributes, and storing each in the store.
 
-mod common;
-
 use std::rc::Rc;
 
+use crate::common::*;
 use chrono::{TimeZone, Utc};
-use common::*;
 use restcache::prelude::*;
 
 #[test]
@@ -65,10 +63,7 @@ fn comment_body_keeps_its_newlines() {
     store
         .set_json::<Vec<Rc<Comment>>>("GET /comments", text, at(1))
         .unwrap();
-    let comments = store
-        .read::<Vec<Rc<Comment>>>("GET /comments")
-        .into_value()
-        .unwrap();
+    let comments = store.read::<Vec<Rc<Comment>>>("GET /comments").found();
     assert_eq!(comments[0].body, "line one\nline two\n\nline four");
     assert_eq!(comments[0].body.lines().count(), 4);
 }
@@ -135,8 +130,8 @@ fn user_is_identified_by_its_numeric_id() {
             at(1),
         )
         .unwrap();
-    let by_number = store.get_entity::<User>(9u64).into_value().unwrap();
-    let by_string = store.get_entity::<User>("9").into_value().unwrap();
+    let by_number = store.get_entity::<User>(9u64).found();
+    let by_string = store.get_entity::<User>("9").found();
     assert!(Rc::ptr_eq(&by_number, &by_string));
     assert_eq!(by_number.username, "ada");
 }
@@ -152,7 +147,7 @@ fn a_number_and_its_string_form_name_one_record() {
         .set_json::<Rc<Profile>>("b", r#"{"id": "42", "fullName": "new"}"#, at(2))
         .unwrap();
     assert_eq!(store.entity_count("Profile"), 1);
-    let a = store.read::<Rc<Profile>>("a").into_value().unwrap();
+    let a = store.read::<Rc<Profile>>("a").found();
     assert_eq!(a.full_name, "new");
 }
 
@@ -173,7 +168,7 @@ fn serde_deserialize_with_composes() {
     store
         .set_json::<Vec<Rc<Tag>>>("tags", r#"[{"tagName": "rust"}]"#, at(1))
         .unwrap();
-    let tag = store.get_entity::<Tag>("RUST").into_value().unwrap();
+    let tag = store.get_entity::<Tag>("RUST").found();
     assert_eq!(tag.uses, 0);
     let err = restcache::from_json::<Vec<Rc<Tag>>>(r#"[{"tagName": 5}]"#).unwrap_err();
     assert_eq!(err.path().unwrap().to_string(), "[0].tagName");

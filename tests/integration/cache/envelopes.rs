@@ -1,11 +1,9 @@
 //! Response envelopes: entity fields are normalized, every other field is
 //! kept as it came.
 
-mod common;
-
 use std::rc::Rc;
 
-use common::*;
+use crate::common::*;
 use restcache::prelude::*;
 
 #[test]
@@ -26,11 +24,8 @@ fn wrapped_detail_and_list_share_their_records() {
         )
         .unwrap();
     assert_eq!(store.entity_count("Todo"), 2);
-    let list = store.read::<TodoList>("GET /todos").into_value().unwrap();
-    let detail = store
-        .read::<TodoDetail>("GET /todos/2")
-        .into_value()
-        .unwrap();
+    let list = store.read::<TodoList>("GET /todos").found();
+    let detail = store.read::<TodoDetail>("GET /todos/2").found();
     assert!(Rc::ptr_eq(&list.data[1], &detail.data));
     assert_eq!(list.data[1].title, "b2");
 }
@@ -48,8 +43,7 @@ fn upcoming_birthdays_keep_their_two_lists() {
         .unwrap();
     let upcoming = store
         .read::<UpcomingBirthdays>("POST /api/birthdays/upcoming/")
-        .into_value()
-        .unwrap();
+        .found();
     assert_eq!(upcoming.within_seven_days.len(), 1);
     assert_eq!(upcoming.within_thirty_days.len(), 2);
     assert!(Rc::ptr_eq(
@@ -67,10 +61,7 @@ fn paginated_posts_keep_their_page_fields() {
     store
         .set_json::<PaginatedPosts>("GET /post?page=2", text, at(1))
         .unwrap();
-    let page = store
-        .read::<PaginatedPosts>("GET /post?page=2")
-        .into_value()
-        .unwrap();
+    let page = store.read::<PaginatedPosts>("GET /post?page=2").found();
     assert_eq!(page.next_page, "3");
     assert_eq!(page.last_page, "9");
     assert_eq!(
@@ -83,10 +74,7 @@ fn paginated_posts_keep_their_page_fields() {
 
     // A post invalidated elsewhere leaves the page with its other fields.
     store.invalidate_entity::<PaginatedPost>(1u64, Timestamp::from_millis(2));
-    let page = store
-        .read::<PaginatedPosts>("GET /post?page=2")
-        .into_value()
-        .unwrap();
+    let page = store.read::<PaginatedPosts>("GET /post?page=2").found();
     assert_eq!(page.results.len(), 1);
     assert_eq!(
         (page.next_page.as_str(), page.last_page.as_str()),

@@ -1,12 +1,11 @@
 //! Memoized reads: the same `Rc` while nothing changed; after a change, new
 //! values exactly where the changed record is, the old ones everywhere else.
 
-mod common;
 use restcache_demo::fixture;
 
 use std::rc::Rc;
 
-use common::{Todo, at, store_list as list, todo};
+use crate::common::{Found, Todo, at, store_list as list, todo};
 use fixture::{Project, Projects, User};
 use restcache::prelude::*;
 
@@ -15,17 +14,11 @@ fn a_read_with_nothing_changed_returns_the_same_rc() {
     let mut store = Store::new();
     list(&mut store, "odd", &[1, 3, 5]);
     let mut memo = Memo::new();
-    let a = memo
-        .read::<Vec<Rc<Todo>>>(&store, "odd")
-        .into_value()
-        .unwrap();
-    let b = memo
-        .read::<Vec<Rc<Todo>>>(&store, "odd")
-        .into_value()
-        .unwrap();
+    let a = memo.read::<Vec<Rc<Todo>>>(&store, "odd").found();
+    let b = memo.read::<Vec<Rc<Todo>>>(&store, "odd").found();
     assert!(Rc::ptr_eq(&a, &b));
-    let e1 = memo.entity::<Todo>(&store, 3u64).into_value().unwrap();
-    let e2 = memo.entity::<Todo>(&store, "3").into_value().unwrap();
+    let e1 = memo.entity::<Todo>(&store, 3u64).found();
+    let e2 = memo.entity::<Todo>(&store, "3").found();
     assert!(Rc::ptr_eq(&e1, &e2));
     assert!(Rc::ptr_eq(&e1, &a[1]));
 }
@@ -36,47 +29,29 @@ fn a_change_shows_where_the_record_is_and_nowhere_else() {
     list(&mut store, "odd", &[1, 3, 5]);
     list(&mut store, "even", &[2, 4]);
     let mut memo = Memo::new();
-    let odd = memo
-        .read::<Vec<Rc<Todo>>>(&store, "odd")
-        .into_value()
-        .unwrap();
-    let even = memo
-        .read::<Vec<Rc<Todo>>>(&store, "even")
-        .into_value()
-        .unwrap();
-    let five = memo.entity::<Todo>(&store, 5u64).into_value().unwrap();
+    let odd = memo.read::<Vec<Rc<Todo>>>(&store, "odd").found();
+    let even = memo.read::<Vec<Rc<Todo>>>(&store, "even").found();
+    let five = memo.entity::<Todo>(&store, 5u64).found();
 
     store.set_entity(todo(3, "changed"), at(2)).unwrap();
 
-    let odd2 = memo
-        .read::<Vec<Rc<Todo>>>(&store, "odd")
-        .into_value()
-        .unwrap();
+    let odd2 = memo.read::<Vec<Rc<Todo>>>(&store, "odd").found();
     assert!(!Rc::ptr_eq(&odd, &odd2));
     assert_eq!(odd2[1].title, "changed");
     assert!(Rc::ptr_eq(&odd[0], &odd2[0]) && Rc::ptr_eq(&odd[2], &odd2[2]));
     // Same table, but none of its records changed.
-    let even2 = memo
-        .read::<Vec<Rc<Todo>>>(&store, "even")
-        .into_value()
-        .unwrap();
+    let even2 = memo.read::<Vec<Rc<Todo>>>(&store, "even").found();
     assert!(Rc::ptr_eq(&even, &even2));
     assert!(Rc::ptr_eq(
         &five,
-        &memo.entity::<Todo>(&store, 5u64).into_value().unwrap()
+        &memo.entity::<Todo>(&store, 5u64).found()
     ));
 
     // Another, unrelated change: the rebuilt list keeps its new identity.
     store.set_entity(todo(4, "changed too"), at(3)).unwrap();
-    let odd3 = memo
-        .read::<Vec<Rc<Todo>>>(&store, "odd")
-        .into_value()
-        .unwrap();
+    let odd3 = memo.read::<Vec<Rc<Todo>>>(&store, "odd").found();
     assert!(Rc::ptr_eq(&odd2, &odd3));
-    let even3 = memo
-        .read::<Vec<Rc<Todo>>>(&store, "even")
-        .into_value()
-        .unwrap();
+    let even3 = memo.read::<Vec<Rc<Todo>>>(&store, "even").found();
     assert_eq!(even3[1].title, "changed too");
 }
 
@@ -88,23 +63,14 @@ fn a_change_deep_down_rebuilds_only_the_path_to_it() {
         .unwrap();
     store.set("GET /todos", fixture::todos(10), at(1)).unwrap();
     let mut memo = Memo::new();
-    let before = memo
-        .read::<Projects>(&store, "GET /projects")
-        .into_value()
-        .unwrap();
-    let p7 = memo
-        .entity::<Project>(&store, "project-7")
-        .into_value()
-        .unwrap();
+    let before = memo.read::<Projects>(&store, "GET /projects").found();
+    let p7 = memo.entity::<Project>(&store, "project-7").found();
 
     // A todo changes: nothing the projects read depends on.
     store.set_entity(fixture::todo(3), at(2)).unwrap();
     assert!(Rc::ptr_eq(
         &before,
-        &memo
-            .read::<Projects>(&store, "GET /projects")
-            .into_value()
-            .unwrap()
+        &memo.read::<Projects>(&store, "GET /projects").found()
     ));
 
     // Of the first 30 projects, user 2 owns project-17_bt0 only.
@@ -113,10 +79,7 @@ fn a_change_deep_down_rebuilds_only_the_path_to_it() {
         ..fixture::user(1)
     };
     store.set_entity(renamed, at(3)).unwrap();
-    let after = memo
-        .read::<Projects>(&store, "GET /projects")
-        .into_value()
-        .unwrap();
+    let after = memo.read::<Projects>(&store, "GET /projects").found();
     assert!(!Rc::ptr_eq(&before, &after));
     for (i, (old, new)) in before.project.iter().zip(&after.project).enumerate() {
         let touched = new.build_types.build_type.iter().any(|bt| bt.owner.id == 2);
@@ -137,15 +100,9 @@ fn a_change_deep_down_rebuilds_only_the_path_to_it() {
     // Entity reads follow the same rule, and share the rebuilt values.
     assert!(Rc::ptr_eq(
         &p7,
-        &memo
-            .entity::<Project>(&store, "project-7")
-            .into_value()
-            .unwrap()
+        &memo.entity::<Project>(&store, "project-7").found()
     ));
-    let p17 = memo
-        .entity::<Project>(&store, "project-17")
-        .into_value()
-        .unwrap();
+    let p17 = memo.entity::<Project>(&store, "project-17").found();
     assert!(Rc::ptr_eq(&p17, &after.project[17]));
 }
 
@@ -154,30 +111,18 @@ fn an_invalidated_record_leaves_memoized_lists_and_comes_back() {
     let mut store = Store::new();
     list(&mut store, "all", &[1, 2, 3]);
     let mut memo = Memo::new();
-    let first = memo
-        .read::<Vec<Rc<Todo>>>(&store, "all")
-        .into_value()
-        .unwrap();
+    let first = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
     store.invalidate_entity::<Todo>(2u64, Timestamp::from_millis(5));
-    let without = memo
-        .read::<Vec<Rc<Todo>>>(&store, "all")
-        .into_value()
-        .unwrap();
+    let without = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
     assert_eq!(without.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 3]);
     assert!(matches!(memo.entity::<Todo>(&store, 2u64), Lookup::Invalid));
     assert!(Rc::ptr_eq(
         &without,
-        &memo
-            .read::<Vec<Rc<Todo>>>(&store, "all")
-            .into_value()
-            .unwrap()
+        &memo.read::<Vec<Rc<Todo>>>(&store, "all").found()
     ));
 
     store.set_entity(todo(2, "back"), at(6)).unwrap();
-    let with = memo
-        .read::<Vec<Rc<Todo>>>(&store, "all")
-        .into_value()
-        .unwrap();
+    let with = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
     assert_eq!(
         with.iter().map(|t| t.title.as_str()).collect::<Vec<_>>(),
         ["t", "back", "t"]
@@ -190,15 +135,9 @@ fn a_rewritten_result_is_read_afresh() {
     let mut store = Store::new();
     list(&mut store, "all", &[1, 2]);
     let mut memo = Memo::new();
-    let first = memo
-        .read::<Vec<Rc<Todo>>>(&store, "all")
-        .into_value()
-        .unwrap();
+    let first = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
     list(&mut store, "all", &[2]);
-    let second = memo
-        .read::<Vec<Rc<Todo>>>(&store, "all")
-        .into_value()
-        .unwrap();
+    let second = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
     assert_eq!(second.len(), 1);
     assert!(!Rc::ptr_eq(&first, &second));
 }
@@ -210,25 +149,7 @@ fn a_memo_used_with_another_store_starts_over() {
     list(&mut one, "all", &[1]);
     list(&mut two, "all", &[1, 2]);
     let mut memo = Memo::new();
-    assert_eq!(
-        memo.read::<Vec<Rc<Todo>>>(&one, "all")
-            .into_value()
-            .unwrap()
-            .len(),
-        1
-    );
-    assert_eq!(
-        memo.read::<Vec<Rc<Todo>>>(&two, "all")
-            .into_value()
-            .unwrap()
-            .len(),
-        2
-    );
-    assert_eq!(
-        memo.read::<Vec<Rc<Todo>>>(&one, "all")
-            .into_value()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(memo.read::<Vec<Rc<Todo>>>(&one, "all").found().len(), 1);
+    assert_eq!(memo.read::<Vec<Rc<Todo>>>(&two, "all").found().len(), 2);
+    assert_eq!(memo.read::<Vec<Rc<Todo>>>(&one, "all").found().len(), 1);
 }

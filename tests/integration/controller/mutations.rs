@@ -3,13 +3,12 @@
 //! optimistic updates and their rollback; real HTTP to mockito on
 //! 127.0.0.1.
 
-mod common;
-
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::Todo;
-use common::controller::*;
+use crate::common::controller::*;
+use crate::common::mock::*;
+use crate::common::{Todo, TodoResource};
 use futures_util::future::join_all;
 use mockito::Matcher;
 use restcache::http::Body;
@@ -232,10 +231,10 @@ async fn a_response_that_started_before_a_delete_does_not_bring_the_record_back(
 #[tokio::test]
 async fn a_create_invalidates_a_cached_list_it_cannot_join() {
     // `{data: [Todo]}` under the key of `GET /todos`: not a plain list.
-    endpoint!(pub wrapped_todos { path: "/todos", schema: common::TodoList });
+    endpoint!(pub wrapped_todos { path: "/todos", schema: crate::common::TodoList });
     let (mut server, ctrl, _) = setup().await;
     let post = once(server.mock("POST", "/todos"), 201, &todo_json(3, "bread")).await;
-    let wrapped = common::TodoList {
+    let wrapped = crate::common::TodoList {
         data: vec![Rc::new(Todo {
             id: 1,
             ..Todo::default()

@@ -3,14 +3,13 @@
 //! and subscriptions; real HTTP to mockito on 127.0.0.1 (no sleeps in the
 //! tests' own logic; delayed responses come from the mock server).
 
-mod common;
-
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::Todo;
-use common::controller::*;
+use crate::common::controller::*;
+use crate::common::mock::*;
+use crate::common::{Found, Todo, TodoResource};
 use futures_util::future::join_all;
 use mockito::Server;
 use restcache::http::{Client, Error};
@@ -246,7 +245,7 @@ async fn a_hard_error_surfaces_and_a_bad_body_leaves_the_store_as_it_was() {
         .await
         .unwrap_err();
     assert!(error.is_hard(), "{error}");
-    let todo = ctrl.with_store(|s| s.get_entity::<Todo>(1u64).into_value().unwrap());
+    let todo = ctrl.with_store(|s| s.get_entity::<Todo>(1u64).found());
     assert_eq!(todo.title, "milk", "no half-applied response");
     broken.assert_async().await;
 }

@@ -1,4 +1,4 @@
-//! What the controller tests share: a resource, mock helpers and a
+//! What the controller tests share: a todo list on the wire and a
 //! controller on a clock the test moves.
 
 use std::rc::Rc;
@@ -9,9 +9,8 @@ use restcache::http::Client;
 use restcache::prelude::*;
 use serde_json::json;
 
-use super::Todo;
-
-resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+use super::mock::once_after;
+use super::{Todo, TodoResourceParams};
 
 pub const LIST: &str = r#"[{"id": 1, "userId": 1, "title": "milk", "completed": false},
                        {"id": 2, "userId": 1, "title": "eggs", "completed": false}]"#;
@@ -36,31 +35,6 @@ pub async fn setup() -> (ServerGuard, Controller, ManualClock) {
         .clock(clock.clone())
         .build();
     (server, ctrl, clock)
-}
-
-/// `mock` answering `body` with `status`, exactly once.
-pub async fn once(mock: Mock, status: usize, body: &str) -> Mock {
-    mock.with_status(status)
-        .with_header("content-type", "application/json")
-        .with_body(body)
-        .expect(1)
-        .create_async()
-        .await
-}
-
-/// `mock` answering `body` after `delay` (not created yet).
-pub fn slowly(mock: Mock, delay: Duration, body: impl Into<String>) -> Mock {
-    let body = body.into();
-    mock.with_header("content-type", "application/json")
-        .with_chunked_body(move |w| {
-            std::thread::sleep(delay);
-            std::io::Write::write_all(w, body.as_bytes())
-        })
-}
-
-/// `mock` answering `body` after `delay`, exactly once.
-pub async fn once_after(mock: Mock, delay: Duration, body: String) -> Mock {
-    slowly(mock, delay, body).expect(1).create_async().await
 }
 
 /// `GET /todos` answering [`LIST`] after `delay`, exactly once.

@@ -1,12 +1,11 @@
 //! Entity queries: a record's read kept between renders hands out the same
 //! `Rc` until the record, or an entity nested in it, changes.
 
-mod common;
 use restcache_demo::fixture;
 
 use std::rc::Rc;
 
-use common::{Todo, at, store_list, todo};
+use crate::common::{Todo, at, store_list, todo};
 use fixture::{Project, User};
 use restcache::prelude::*;
 

@@ -1,10 +1,14 @@
-//! The contract's records, envelopes and custom endpoints, shared by the
-//! integration tests.
-#![allow(dead_code)]
+//! What the integration tests share: the records, envelopes and custom
+//! endpoints of the docs' examples, a todo resource, mock-server helpers
+//! and a read helper.
 
 use std::rc::Rc;
 
 pub mod controller;
+pub mod mock;
+mod read;
+
+pub use read::Found;
 
 use chrono::{DateTime, Utc};
 use restcache::prelude::*;
@@ -141,7 +145,9 @@ pub struct PaginatedPosts {
     pub last_page: String,
 }
 
-// The contract's custom endpoints whose declaration every test shares.
+resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+
+// The custom endpoints every test shares.
 endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
 endpoint!(pub upcoming_birthdays {
     method: POST,

@@ -1,0 +1,9 @@
+//! The normalized cache, with no HTTP: records and envelopes on the wire,
+//! the store, memoized reads and entity queries.
+
+mod envelopes;
+mod fixture;
+mod memo;
+mod query;
+mod records;
+mod store;

@@ -1,0 +1,6 @@
+//! The controller: reads and mutations through real HTTP, to mockito and
+//! to the embedded demo API.
+
+mod demo_api;
+mod mutations;
+mod reads;

@@ -1,0 +1,16 @@
+//! Integration tests of restcache through its public API, in one test
+//! binary (each binary links the whole crate graph again), with a module
+//! per layer:
+//!
+//! - `cache`: records and envelopes, the normalized store, memoized reads,
+//!   entity queries, and the benchmark fixture;
+//! - `rest`: declared resources and custom endpoints making real HTTP
+//!   requests to mockito on 127.0.0.1, their URLs and keys, their errors;
+//! - `controller`: reads (expiry, shared requests, ordering, errors beside
+//!   data, subscriptions) and mutations, against mockito and the demo API.
+
+mod common;
+
+mod cache;
+mod controller;
+mod rest;

@@ -1,0 +1,160 @@
+//! URLs and cache keys: placeholders percent-encoded, other params in a
+//! sorted query string, one key per method and URL, a resource's own base
+//! address.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use mockito::Matcher;
+use restcache::http::{Client, ErrorKind};
+use restcache::prelude::*;
+use serde_json::json;
+
+use super::TODO_1;
+use crate::common::mock::{json_response, once, server};
+use crate::common::{Birthday, Todo, TodoResource, TodoResourceParams, current_user};
+
+resource!(pub BirthdayResource {
+    path: "/birthdays/:id",
+    schema: Birthday,
+    data_expiry: Duration::from_secs(5),
+    invalid_if_stale: true,
+});
+
+endpoint!(pub TodoResource::search {
+    path: "/todos/search/:term",
+    schema: Vec<Rc<Todo>>,
+    params: { user_id: Option<u64>, tags: Vec<String> },
+});
+
+const ELSEWHERE: &str = "http://127.0.0.1:9";
+
+resource!(pub RemoteTodo { path: "/todos/:id", schema: Todo, url_prefix: ELSEWHERE });
+
+#[tokio::test]
+async fn path_values_are_percent_encoded_and_never_change_the_path() {
+    let (mut server, client) = server().await;
+    let birthday =
+        json!({"id": "x", "name": "n", "image": "", "source": "", "date": "2026-01-01T00:00:00Z"});
+    let admin = once(
+        server.mock("GET", "/birthdays/..%2Fadmin"),
+        200,
+        &birthday.to_string(),
+    )
+    .await;
+    let odd = json_response(
+        server.mock("GET", "/birthdays/a%20b%3Fc%23d"),
+        200,
+        &birthday.to_string(),
+    )
+    .match_query(Matcher::Missing)
+    .expect(1)
+    .create_async()
+    .await;
+    let get = BirthdayResource::get();
+    for id in ["../admin", "a b?c#d"] {
+        let params = BirthdayResourceParams { id: id.into() };
+        client.call(&get, &params, None).await.unwrap();
+    }
+    admin.assert_async().await;
+    odd.assert_async().await;
+
+    // `..` itself would climb out of the path: refused before any request.
+    let params = BirthdayResourceParams { id: "..".into() };
+    let err = client.call(&get, &params, None).await.unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Url(_)), "{err}");
+    assert!(err.is_hard());
+    assert_eq!(
+        get.options().data_expiry,
+        Some(Duration::from_secs(5)),
+        "options are declared on the resource"
+    );
+    assert!(get.options().invalid_if_stale);
+}
+
+#[tokio::test]
+async fn params_not_in_the_path_make_a_sorted_query() {
+    let (mut server, client) = server().await;
+    let search = json_response(server.mock("GET", "/todos/search/a%20b"), 200, "[]")
+        .match_query(Matcher::Exact("tags=x&tags=y%26z&user_id=3".into()))
+        .expect(1)
+        .create_async()
+        .await;
+    let params = SearchParams {
+        term: "a b".into(),
+        user_id: Some(3),
+        tags: vec!["x".into(), "y&z".into()],
+    };
+    client
+        .call(&TodoResource::search(), &params, None)
+        .await
+        .unwrap();
+    search.assert_async().await;
+
+    let base = "http://127.0.0.1:8080";
+    let key = TodoResource::search().key(base, &params).unwrap();
+    assert_eq!(
+        key,
+        "GET http://127.0.0.1:8080/todos/search/a%20b?tags=x&tags=y%26z&user_id=3"
+    );
+    assert_eq!(
+        key,
+        TodoResource::search().key(base, &params.clone()).unwrap()
+    );
+    let none = SearchParams {
+        user_id: None,
+        ..params
+    };
+    assert_eq!(
+        TodoResource::search().key(base, &none).unwrap(),
+        "GET http://127.0.0.1:8080/todos/search/a%20b?tags=x&tags=y%26z"
+    );
+}
+
+#[test]
+fn every_endpoint_has_a_method_and_url_key() {
+    let base = "http://127.0.0.1:8080";
+    let one = TodoResourceParams { id: 1 };
+    assert_eq!(
+        TodoResource::get().key(base, &one).unwrap(),
+        "GET http://127.0.0.1:8080/todos/1"
+    );
+    assert_eq!(
+        TodoResource::delete().key(base, &one).unwrap(),
+        "DELETE http://127.0.0.1:8080/todos/1"
+    );
+    assert_eq!(
+        TodoResource::get_list().key(base, &()).unwrap(),
+        "GET http://127.0.0.1:8080/todos"
+    );
+    assert_eq!(
+        current_user().key(base, &()).unwrap(),
+        "POST http://127.0.0.1:8080/current_user/"
+    );
+    assert_ne!(
+        TodoResource::get().key(base, &one).unwrap(),
+        TodoResource::get()
+            .key(base, &TodoResourceParams { id: 2 })
+            .unwrap()
+    );
+}
+
+#[tokio::test]
+async fn a_url_prefix_beats_the_clients_base_address() {
+    let base = "http://127.0.0.1:8080";
+    let one = RemoteTodoParams { id: 1 };
+    assert_eq!(
+        RemoteTodo::get().key(base, &one).unwrap(),
+        "GET http://127.0.0.1:9/todos/1"
+    );
+    let (mut server, client) = server().await;
+    let local = TodoResource::get().with_url_prefix(server.url());
+    let get = once(server.mock("GET", "/todos/1"), 200, TODO_1).await;
+    let other = Client::new("http://127.0.0.1:9");
+    other
+        .call(&local, &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap();
+    get.assert_async().await;
+    drop(client);
+}
