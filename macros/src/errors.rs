@@ -1,16 +1,24 @@
-//! Collects the mistakes of one macro input, so that all are reported at once.
+//! Collects the mistakes of one macro input, so that all are reported at
+//! once.
+//!
+//! A collector must be finished ([`Errors::finish`]) before it is
+//! dropped: dropping one with unreported mistakes would lose them, so it
+//! panics instead, which fails every UI test that reaches the bug.
 
 use proc_macro2::TokenStream;
 use std::fmt::Display;
 
 #[derive(Default)]
-pub struct Errors(Option<syn::Error>);
+pub struct Errors {
+    all: Option<syn::Error>,
+    finished: bool,
+}
 
 impl Errors {
     pub fn push(&mut self, error: syn::Error) {
-        match &mut self.0 {
+        match &mut self.all {
             Some(all) => all.combine(error),
-            None => self.0 = Some(error),
+            None => self.all = Some(error),
         }
     }
 
@@ -23,10 +31,19 @@ impl Errors {
     }
 
     /// `Ok` when nothing was pushed, else every error as `compile_error!`s.
-    pub fn finish(self) -> Result<(), TokenStream> {
-        match self.0 {
+    pub fn finish(mut self) -> Result<(), TokenStream> {
+        self.finished = true;
+        match self.all.take() {
             Some(all) => Err(all.to_compile_error()),
             None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Errors {
+    fn drop(&mut self) {
+        if !self.finished && !std::thread::panicking() {
+            panic!("restcache-macros: an error collector was dropped without being finished");
         }
     }
 }

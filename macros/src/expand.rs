@@ -7,18 +7,17 @@ use syn::spanned::Spanned;
 
 use crate::ast::{Field, Input, Kind};
 use crate::errors::Errors;
-use crate::valid;
+use crate::valid::{self, Checked};
 
 pub fn derive(input: &DeriveInput, kind: Kind) -> TokenStream {
     let mut errors = Errors::default();
     let parsed = Input::parse(input, kind, &mut errors);
-    let pk = valid::check(input, &parsed, &mut errors);
-    match errors.finish() {
-        Ok(()) => match (kind, pk) {
-            (Kind::Entity, Some(pk)) => entity(&parsed, pk),
-            _ => schema(&parsed),
-        },
-        Err(compile_errors) => {
+    let checked = valid::check(input, &parsed, &mut errors);
+    match (errors.finish(), checked) {
+        (Ok(()), Some(Checked::Entity { pk })) => entity(&parsed, pk),
+        (Ok(()), Some(Checked::Schema)) => schema(&parsed),
+        (Ok(()), None) => unreachable!("an input that cannot be expanded is reported"),
+        (Err(compile_errors), _) => {
             let fallback = fallback(&parsed);
             quote!(#compile_errors #fallback)
         }

@@ -5,27 +5,44 @@ use syn::{Data, DeriveInput, Fields, Ident};
 use crate::ast::{Field, Input, Kind};
 use crate::errors::Errors;
 
-/// Checks `parsed` and returns its pk field (entities only).
+/// What a checked input expands to.
+pub enum Checked<'a> {
+    /// An entity, identified by its pk field.
+    Entity { pk: &'a Field<'a> },
+    /// An envelope.
+    Schema,
+}
+
+/// Checks `parsed`; `None` when it cannot be expanded (the reasons are in
+/// `errors`).
 pub fn check<'a>(
     input: &DeriveInput,
     parsed: &'a Input<'a>,
     errors: &mut Errors,
-) -> Option<&'a Field<'a>> {
+) -> Option<Checked<'a>> {
     let Some(fields) = &parsed.fields else {
         shape(input, parsed.kind, errors);
         return None;
     };
-    let pk = match parsed.kind {
-        Kind::Entity => primary_key(parsed.ident, fields, errors),
-        Kind::Schema => None,
-    };
-    if let Some(nested) = pk.and_then(|pk| pk.attrs.nested.as_ref()) {
+    match parsed.kind {
+        Kind::Schema => Some(Checked::Schema),
+        Kind::Entity => {
+            let pk = primary_key(parsed.ident, fields, errors)?;
+            pk_is_not_nested(pk, errors);
+            Some(Checked::Entity { pk })
+        }
+    }
+}
+
+/// The pk identifies the record itself; a nested entity lives in another
+/// table under its own identity.
+fn pk_is_not_nested(pk: &Field, errors: &mut Errors) {
+    if let Some(nested) = &pk.attrs.nested {
         errors.at(
             nested,
             "the primary key cannot be `nested`: it identifies the record itself",
         );
     }
-    pk
 }
 
 /// Reports an input that is not a struct with named fields.

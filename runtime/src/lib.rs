@@ -72,20 +72,15 @@ pub mod __private {
     pub use serde;
 
     pub use crate::cache::store::registry::TypeIndex;
+    pub use crate::rest::declared::Declared;
 
-    use crate::cache::deleted::Deleted;
-    use crate::{Entity, FieldPath, PkValue, SchemaError, Segment};
+    use crate::{SchemaError, Segment};
 
-    /// The result of deleting the record whose pk param is `id`.
-    pub fn deleted<E: Entity>(id: &E::Id) -> Result<Deleted<E>, SchemaError> {
-        match id.to_pk() {
-            Some(pk) => Ok(Deleted::new(pk)),
-            None => Err(SchemaError::MissingPk {
-                entity: E::KEY,
-                field: E::PK_FIELD,
-                path: FieldPath::default(),
-            }),
-        }
+    /// The six standard endpoints of a declared resource.
+    pub mod resource {
+        pub use crate::rest::declared::{
+            create, delete, deleted, get, get_list, partial_update, update,
+        };
     }
 
     /// `error`, located inside the field `name` (its wire name).

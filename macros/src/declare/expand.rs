@@ -1,5 +1,6 @@
 //! Writes what `resource!` and `endpoint!` declare: params structs and
-//! functions returning `restcache::rest::Endpoint`s.
+//! functions returning `restcache::rest::Endpoint`s. A resource is a unit
+//! struct with a `Declared` impl; the runtime builds its six endpoints.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -9,6 +10,302 @@ use syn::{Ident, Type};
 use super::ast::{Route, Which};
 use super::template::{Piece, Template};
 use crate::case::RenameRule;
+
+pub fn expand(route: &Route) -> TokenStream {
+    match route.which {
+        Which::Resource => resource(route),
+        Which::Endpoint => endpoint(route),
+    }
+}
+
+/// The unit struct, its params structs, its `Declared` impl and the six
+/// endpoint functions.
+fn resource(route: &Route) -> TokenStream {
+    let Route {
+        attrs, vis, name, ..
+    } = route;
+    let list = route
+        .path
+        .list()
+        .unwrap_or_else(|| fallback_list(&route.path));
+    let params = ResourceParams::of(route, &list);
+    let declared = declared_impl(route, &list);
+    let functions = endpoint_functions(route, &list, &params);
+    let (params_def, list_def) = (&params.detail_def, &params.list_def);
+    quote! {
+        #(#attrs)*
+        #[derive(::std::clone::Clone, ::std::marker::Copy, ::std::fmt::Debug)]
+        #vis struct #name;
+
+        #params_def
+        #list_def
+        #declared
+        #functions
+    }
+}
+
+/// A list path for a resource whose path does not end with its pk (a
+/// mistake already reported): the path itself, so the fallback expands.
+fn fallback_list(path: &Template) -> Template {
+    Template {
+        source: path.source.clone(),
+        pieces: path.pieces.clone(),
+    }
+}
+
+/// The params structs of a resource: the detail params (every placeholder,
+/// the last one the pk, typed as the entity's pk) and the list params
+/// (the list path's placeholders).
+struct ResourceParams {
+    /// The pk's field.
+    pk: Ident,
+    /// The detail params' type and definition.
+    detail: TokenStream,
+    detail_def: TokenStream,
+    /// The list params' type (`()` when there are none) and definition.
+    list: TokenStream,
+    list_def: TokenStream,
+}
+
+impl ResourceParams {
+    fn of(route: &Route, list: &Template) -> Self {
+        let Route { name, schema, .. } = route;
+        let list_names: Vec<&str> = list.params().collect();
+        let pk = route
+            .path
+            .params()
+            .last()
+            .map_or_else(|| Ident::new("id", Span::call_site()), field);
+        let list_fields: Vec<(Ident, TokenStream)> = list_names
+            .iter()
+            .filter(|n| pk != n)
+            .map(|n| (field(n), declared_type(route, n)))
+            .collect();
+        let mut fields = list_fields.clone();
+        let id_ty = quote_spanned!(route.schema.span()=> <#schema as ::restcache::Entity>::Id);
+        fields.push((pk.clone(), id_ty));
+        let source = &route.path.source;
+        let (detail, detail_def) = params_struct(
+            route,
+            &format_ident!("{}Params", name),
+            &format!("Params of `{name}`'s get, update, partial_update and delete: `{source}`."),
+            &fields,
+        );
+        let (list_ty, list_def) = params_struct(
+            route,
+            &format_ident!("{}ListParams", name),
+            &format!(
+                "Params of `{name}`'s get_list and create: `{}`.",
+                list.source
+            ),
+            &list_fields,
+        );
+        ResourceParams {
+            pk,
+            detail,
+            detail_def,
+            list: list_ty,
+            list_def,
+        }
+    }
+}
+
+/// `impl Declared for Name`: the paths and settings the runtime builds
+/// the endpoints with.
+fn declared_impl(route: &Route, list: &Template) -> TokenStream {
+    let name = &route.name;
+    let detail_template = template(&route.path);
+    let list_template = template(list);
+    let settings = settings(route);
+    quote! {
+        impl ::restcache::__private::Declared for #name {
+            const DETAIL: ::restcache::rest::PathTemplate = #detail_template;
+            const LIST: ::restcache::rest::PathTemplate = #list_template;
+
+            fn settings<P: ::restcache::__private::serde::Serialize, S>(
+                endpoint: ::restcache::rest::Endpoint<P, S>,
+            ) -> ::restcache::rest::Endpoint<P, S> {
+                #settings
+            }
+        }
+    }
+}
+
+/// `Name::get()` and the five others, each documented with its request.
+fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -> TokenStream {
+    let Route {
+        vis, name, schema, ..
+    } = route;
+    let (detail, list_params, pk) = (&params.detail, &params.list, &params.pk);
+    let (one, many) = (
+        quote!(::std::rc::Rc<#schema>),
+        quote!(::std::vec::Vec<::std::rc::Rc<#schema>>),
+    );
+    let deleted = quote!(::restcache::rest::Deleted<#schema>);
+    let (path, list_path) = (&route.path.source, &list.source);
+    let functions = [
+        ("get", "GET", path, ": one record.", detail, &one),
+        (
+            "get_list",
+            "GET",
+            list_path,
+            ": the list of records.",
+            list_params,
+            &many,
+        ),
+        (
+            "create",
+            "POST",
+            list_path,
+            ": creates a record from the body; it joins the cached lists.",
+            list_params,
+            &one,
+        ),
+        (
+            "update",
+            "PUT",
+            path,
+            ": replaces a record with the body.",
+            detail,
+            &one,
+        ),
+        (
+            "partial_update",
+            "PATCH",
+            path,
+            ": changes some fields of a record.",
+            detail,
+            &one,
+        ),
+        (
+            "delete",
+            "DELETE",
+            path,
+            ": deletes a record; it leaves every cached list.",
+            detail,
+            &deleted,
+        ),
+    ]
+    .into_iter()
+    .map(|(function, verb, path, what, params, result)| {
+        let doc = format!("`{verb} {path}`{what}");
+        let body = match function {
+            "delete" => quote! {
+                ::restcache::__private::resource::delete::<Self, _, _>(|_, params: &#params| {
+                    ::restcache::__private::resource::deleted::<#schema>(&params.#pk)
+                })
+            },
+            _ => {
+                let function = Ident::new(function, Span::call_site());
+                quote!(::restcache::__private::resource::#function::<Self, _, _>())
+            }
+        };
+        let function = Ident::new(function, Span::call_site());
+        quote! {
+            #[doc = #doc]
+            #vis fn #function() -> ::restcache::rest::Endpoint<#params, #result> {
+                #body
+            }
+        }
+    });
+    quote! {
+        impl #name {
+            /// The path pattern the resource was declared with.
+            #vis const PATH: &'static str = #path;
+
+            #(#functions)*
+        }
+    }
+}
+
+/// A custom endpoint: a function returning it (in its owner's impl when
+/// declared as `Owner::name`) and, when it has params, a params struct
+/// named after it.
+fn endpoint(route: &Route) -> TokenStream {
+    let Route {
+        attrs,
+        vis,
+        owner,
+        name,
+        schema,
+        path,
+        method,
+        ..
+    } = route;
+    let (params, params_def) = endpoint_params(route);
+    let variant = method_variant(method);
+    let kind = route.side_effect.as_ref().map(|expr| {
+        quote! {
+            let endpoint = endpoint.with_kind(if #expr {
+                ::restcache::rest::Kind::Mutate
+            } else {
+                ::restcache::rest::Kind::Read
+            });
+        }
+    });
+    let settings = settings(route);
+    let tpl = template(path);
+    let doc = format!("`{method} {}`.", path.source);
+    let function = quote! {
+        #(#attrs)*
+        #[doc = #doc]
+        #vis fn #name() -> ::restcache::rest::Endpoint<#params, #schema> {
+            let endpoint = ::restcache::rest::Endpoint::<#params, #schema>::new(
+                ::restcache::rest::Method::#variant,
+                #tpl,
+            );
+            #kind
+            #settings
+        }
+    };
+    let function = match owner {
+        Some(owner) => quote!(impl #owner { #function }),
+        None => function,
+    };
+    quote! {
+        #params_def
+        #function
+    }
+}
+
+/// An endpoint's params struct, `{Name}Params`: its placeholders (typed as
+/// declared, else `String`), then its declared params that are not in the
+/// path (they go into the query string).
+fn endpoint_params(route: &Route) -> (TokenStream, TokenStream) {
+    let names: Vec<&str> = route.path.params().collect();
+    let mut fields: Vec<(Ident, TokenStream)> = names
+        .iter()
+        .map(|n| (field(n), declared_type(route, n)))
+        .collect();
+    for param in &route.params {
+        if !names.iter().any(|n| param.name == n) {
+            let ty: &Type = &param.ty;
+            fields.push((param.name.clone(), quote!(#ty)));
+        }
+    }
+    let name = &route.name;
+    let pascal = RenameRule::Pascal.apply(&name.to_string());
+    params_struct(
+        route,
+        &format_ident!("{}Params", pascal),
+        &format!(
+            "Params of the endpoint `{name}`: `{} {}`.",
+            route.method, route.path.source
+        ),
+        &fields,
+    )
+}
+
+/// `GET` as the `Method` variant `Get`, spanned on the method's token.
+fn method_variant(method: &Ident) -> Ident {
+    let text = method.to_string();
+    let mut chars = text.chars();
+    let first = chars.next().unwrap_or('G');
+    Ident::new(
+        &format!("{first}{}", chars.as_str().to_ascii_lowercase()),
+        method.span(),
+    )
+}
 
 /// The tokens of a `PathTemplate` constant.
 fn template(path: &Template) -> TokenStream {
@@ -50,7 +347,7 @@ fn params_struct(
 }
 
 /// The type of a placeholder: as typed in `params`, else `String`.
-fn declared(route: &Route, name: &str) -> TokenStream {
+fn declared_type(route: &Route, name: &str) -> TokenStream {
     match route.params.iter().find(|p| p.name == name) {
         Some(param) => {
             let ty = &param.ty;
@@ -60,11 +357,14 @@ fn declared(route: &Route, name: &str) -> TokenStream {
     }
 }
 
+/// The params field of the placeholder `name` (a raw identifier when
+/// `name` is a keyword).
 fn field(name: &str) -> Ident {
     syn::parse_str::<Ident>(name).unwrap_or_else(|_| format_ident!("r#{}", name))
 }
 
-/// `.with_url_prefix(..)` and `.with_options(..)` as declared.
+/// `endpoint` with `.with_url_prefix(..)` and `.with_options(..)` as
+/// declared.
 fn settings(route: &Route) -> TokenStream {
     let prefix = route
         .url_prefix
@@ -95,219 +395,5 @@ fn settings(route: &Route) -> TokenStream {
             error_expiry: #error,
             invalid_if_stale: #stale,
         })
-    }
-}
-
-pub fn expand(route: Route) -> TokenStream {
-    match route.which {
-        Which::Resource => resource(&route),
-        Which::Endpoint => endpoint(&route),
-    }
-}
-
-fn resource(route: &Route) -> TokenStream {
-    let Route {
-        attrs,
-        vis,
-        name,
-        schema,
-        path,
-        ..
-    } = route;
-    let Some(list) = path.list() else {
-        unreachable!("checked: a resource's path ends with its pk placeholder");
-    };
-    let names: Vec<&str> = path.params().collect();
-    let Some((pk, others)) = names.split_last() else {
-        unreachable!("checked: a resource's path has a placeholder");
-    };
-    let pk_field = field(pk);
-    let id_ty = quote_spanned!(schema.span()=> <#schema as ::restcache::Entity>::Id);
-    let mut fields: Vec<(Ident, TokenStream)> = others
-        .iter()
-        .map(|n| (field(n), declared(route, n)))
-        .collect();
-    let list_fields = fields.clone();
-    fields.push((pk_field.clone(), id_ty));
-
-    let source = &path.source;
-    let params_name = format_ident!("{}Params", name);
-    let list_name = format_ident!("{}ListParams", name);
-    let (params, params_def) = params_struct(
-        route,
-        &params_name,
-        &format!("Params of `{name}`'s get, update, partial_update and delete: `{source}`."),
-        &fields,
-    );
-    let (list_params, list_def) = params_struct(
-        route,
-        &list_name,
-        &format!(
-            "Params of `{name}`'s get_list and create: `{}`.",
-            list.source
-        ),
-        &list_fields,
-    );
-    let detail = template(path);
-    let list_template = template(&list);
-    let settings = settings(route);
-    let one = quote!(::std::rc::Rc<#schema>);
-    let many = quote!(::std::vec::Vec<::std::rc::Rc<#schema>>);
-    let method = |m: &str| {
-        let m = Ident::new(m, Span::call_site());
-        quote!(::restcache::rest::Method::#m)
-    };
-    let (get, post, put, patch, delete) = (
-        method("Get"),
-        method("Post"),
-        method("Put"),
-        method("Patch"),
-        method("Delete"),
-    );
-    let doc = |verb: &str, path: &str, rest: &str| format!("`{verb} {path}`{rest}");
-    let d_get = doc("GET", source, ": one record.");
-    let d_list = doc("GET", &list.source, ": the list of records.");
-    let d_create = doc(
-        "POST",
-        &list.source,
-        ": creates a record from the body; it joins the cached lists.",
-    );
-    let d_update = doc("PUT", source, ": replaces a record with the body.");
-    let d_patch = doc("PATCH", source, ": changes some fields of a record.");
-    let d_delete = doc(
-        "DELETE",
-        source,
-        ": deletes a record; it leaves every cached list.",
-    );
-    quote! {
-        #(#attrs)*
-        #[derive(::std::clone::Clone, ::std::marker::Copy, ::std::fmt::Debug)]
-        #vis struct #name;
-
-        #params_def
-        #list_def
-
-        impl #name {
-            /// The path pattern the resource was declared with.
-            #vis const PATH: &'static str = #source;
-
-            fn __endpoint<P: ::restcache::__private::serde::Serialize, S>(
-                endpoint: ::restcache::rest::Endpoint<P, S>,
-            ) -> ::restcache::rest::Endpoint<P, S> {
-                #settings
-            }
-
-            #[doc = #d_get]
-            #vis fn get() -> ::restcache::rest::Endpoint<#params, #one> {
-                Self::__endpoint(::restcache::rest::Endpoint::new(#get, #detail))
-            }
-
-            #[doc = #d_list]
-            #vis fn get_list() -> ::restcache::rest::Endpoint<#list_params, #many> {
-                Self::__endpoint(::restcache::rest::Endpoint::new(#get, #list_template))
-            }
-
-            #[doc = #d_create]
-            #vis fn create() -> ::restcache::rest::Endpoint<#list_params, #one> {
-                Self::__endpoint(
-                    ::restcache::rest::Endpoint::new(#post, #list_template)
-                        .with_kind(::restcache::rest::Kind::Create),
-                )
-            }
-
-            #[doc = #d_update]
-            #vis fn update() -> ::restcache::rest::Endpoint<#params, #one> {
-                Self::__endpoint(::restcache::rest::Endpoint::new(#put, #detail))
-            }
-
-            #[doc = #d_patch]
-            #vis fn partial_update() -> ::restcache::rest::Endpoint<#params, #one> {
-                Self::__endpoint(::restcache::rest::Endpoint::new(#patch, #detail))
-            }
-
-            #[doc = #d_delete]
-            #vis fn delete() -> ::restcache::rest::Endpoint<#params, ::restcache::rest::Deleted<#schema>> {
-                Self::__endpoint(
-                    ::restcache::rest::Endpoint::decoded_by(#delete, #detail, |_, params: &#params| {
-                        ::restcache::__private::deleted::<#schema>(&params.#pk_field)
-                    })
-                    .with_kind(::restcache::rest::Kind::Delete),
-                )
-            }
-        }
-    }
-}
-
-fn endpoint(route: &Route) -> TokenStream {
-    let Route {
-        attrs,
-        vis,
-        owner,
-        name,
-        schema,
-        path,
-        method,
-        ..
-    } = route;
-    let names: Vec<&str> = path.params().collect();
-    let mut fields: Vec<(Ident, TokenStream)> = names
-        .iter()
-        .map(|n| (field(n), declared(route, n)))
-        .collect();
-    for param in &route.params {
-        if !names.iter().any(|n| param.name == n) {
-            let ty: &Type = &param.ty;
-            fields.push((param.name.clone(), quote!(#ty)));
-        }
-    }
-    let pascal = RenameRule::Pascal.apply(&name.to_string());
-    let params_name = format_ident!("{}Params", pascal);
-    let source = &path.source;
-    let (params, params_def) = params_struct(
-        route,
-        &params_name,
-        &format!("Params of the endpoint `{name}`: `{method} {source}`."),
-        &fields,
-    );
-    let variant = {
-        let text = method.to_string();
-        let mut chars = text.chars();
-        let first = chars.next().unwrap_or('G');
-        Ident::new(
-            &format!("{first}{}", chars.as_str().to_ascii_lowercase()),
-            method.span(),
-        )
-    };
-    let kind = route.side_effect.as_ref().map(|expr| {
-        quote! {
-            let endpoint = endpoint.with_kind(if #expr {
-                ::restcache::rest::Kind::Mutate
-            } else {
-                ::restcache::rest::Kind::Read
-            });
-        }
-    });
-    let settings = settings(route);
-    let tpl = template(path);
-    let doc = format!("`{method} {source}`.");
-    let function = quote! {
-        #(#attrs)*
-        #[doc = #doc]
-        #vis fn #name() -> ::restcache::rest::Endpoint<#params, #schema> {
-            let endpoint = ::restcache::rest::Endpoint::<#params, #schema>::new(
-                ::restcache::rest::Method::#variant,
-                #tpl,
-            );
-            #kind
-            #settings
-        }
-    };
-    let function = match owner {
-        Some(owner) => quote!(impl #owner { #function }),
-        None => function,
-    };
-    quote! {
-        #params_def
-        #function
     }
 }

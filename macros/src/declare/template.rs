@@ -53,93 +53,41 @@ fn span_of(lit: &LitStr, start: usize, end: usize) -> Span {
 }
 
 impl Template {
-    /// Parses `lit`; every mistake goes to `errors`.
+    /// Parses `lit`; every mistake goes to `errors`, and the template holds
+    /// what could be read around them.
     pub fn parse(lit: &LitStr, errors: &mut Errors) -> Template {
         let source = lit.value();
-        let mut pieces = Vec::new();
-        let mut text = String::new();
-        let mut seen: Vec<String> = Vec::new();
-        if !source.starts_with('/') {
-            errors.at_span(
-                span_of(lit, 0, source.len().min(1)),
-                format!("a path starts with `/`: write \"/{source}\""),
-            );
-        }
-        let bytes = source.as_bytes();
+        starts_with_a_slash(lit, &source, errors);
+        let mut parser = Parser {
+            lit,
+            source: &source,
+            errors,
+            pieces: Vec::new(),
+            text: String::new(),
+            seen: Vec::new(),
+        };
         let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' => {
-                    match source[i + 1..].chars().next() {
-                        Some(ch) => {
-                            text.push(ch);
-                            i += 1 + ch.len_utf8();
-                        }
-                        None => {
-                            errors.at_span(
-                                span_of(lit, i, i + 1),
-                                "a `\\` escapes the character after it; nothing follows this one",
-                            );
-                            i += 1;
-                        }
-                    }
-                    continue;
-                }
-                b'?' => {
-                    errors.at_span(
-                        span_of(lit, i, i + 1),
-                        "a literal `?` is escaped as `\\\\?` (params not in the path go into the query string by themselves)",
-                    );
-                }
-                b':' => {
-                    let start = i + 1;
-                    let end = start
-                        + source[start..]
-                            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                            .unwrap_or(source.len() - start);
-                    let name = &source[start..end];
-                    if name.is_empty() {
-                        errors.at_span(span_of(lit, i, i + 1), "a placeholder needs a name: `:id`");
-                    } else if name.as_bytes()[0].is_ascii_digit()
-                        || syn::parse_str::<syn::Ident>(name).is_err()
-                    {
-                        errors.at_span(
-                            span_of(lit, i, end),
-                            format!("`:{name}` cannot name a params field; use a Rust identifier that is not a keyword"),
-                        );
-                    } else if seen.iter().any(|s| s == name) {
-                        errors.at_span(
-                            span_of(lit, i, end),
-                            format!("`:{name}` appears twice in the path; each placeholder names one param"),
-                        );
-                    } else {
-                        seen.push(name.to_owned());
-                        if !text.is_empty() {
-                            pieces.push(Piece::Static(std::mem::take(&mut text)));
-                        }
-                        pieces.push(Piece::Param(name.to_owned()));
-                    }
-                    i = end;
-                    continue;
-                }
-                _ => {}
-            }
-            let ch = source[i..].chars().next().unwrap_or_default();
-            text.push(ch);
-            i += ch.len_utf8().max(1);
+        while i < source.len() {
+            i = match source.as_bytes()[i] {
+                b'\\' => parser.escape(i),
+                b':' => parser.placeholder(i),
+                b'?' => parser.question_mark(i),
+                _ => parser.plain(i),
+            };
         }
-        if !text.is_empty() {
-            pieces.push(Piece::Static(text));
-        }
+        let pieces = parser.finish();
         Template { source, pieces }
     }
 
-    /// The placeholder names, in order.
+    /// The placeholder names, in order, each once.
     pub fn params(&self) -> impl Iterator<Item = &str> {
-        self.pieces.iter().filter_map(|p| match p {
-            Piece::Param(name) => Some(name.as_str()),
-            Piece::Static(_) => None,
-        })
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter_map(|(i, piece)| match piece {
+                Piece::Param(name) if !self.pieces[..i].contains(piece) => Some(name.as_str()),
+                _ => None,
+            })
     }
 
     /// The path without its last placeholder and the segment holding it:
@@ -171,6 +119,127 @@ impl Template {
             source: source.to_owned(),
             pieces,
         })
+    }
+}
+
+/// A path is joined to a base address, so it must start with `/`.
+fn starts_with_a_slash(lit: &LitStr, source: &str, errors: &mut Errors) {
+    if !source.starts_with('/') {
+        errors.at_span(
+            span_of(lit, 0, source.len().min(1)),
+            format!("a path starts with `/`: write \"/{source}\""),
+        );
+    }
+}
+
+/// The state of one parse: the pieces so far and the static text being
+/// gathered. Each step reads from byte `i` and returns where the next one
+/// starts.
+struct Parser<'a> {
+    lit: &'a LitStr,
+    source: &'a str,
+    errors: &'a mut Errors,
+    pieces: Vec<Piece>,
+    text: String,
+    /// The placeholder names so far.
+    seen: Vec<String>,
+}
+
+impl Parser<'_> {
+    /// A character copied as it is.
+    fn plain(&mut self, i: usize) -> usize {
+        let ch = self.source[i..].chars().next().unwrap_or_default();
+        self.text.push(ch);
+        i + ch.len_utf8().max(1)
+    }
+
+    /// `\x`: the character `x`, taken literally (`\?` is a `?` in the path).
+    fn escape(&mut self, i: usize) -> usize {
+        match self.source[i + 1..].chars().next() {
+            Some(ch) => {
+                self.text.push(ch);
+                i + 1 + ch.len_utf8()
+            }
+            None => {
+                self.errors.at_span(
+                    span_of(self.lit, i, i + 1),
+                    "a `\\` escapes the character after it; nothing follows this one",
+                );
+                i + 1
+            }
+        }
+    }
+
+    /// A bare `?` would start a query the params already make: params not
+    /// in the path go into the query string by themselves.
+    fn question_mark(&mut self, i: usize) -> usize {
+        self.errors.at_span(
+            span_of(self.lit, i, i + 1),
+            "a literal `?` is escaped as `\\\\?` (params not in the path go into the query string by themselves)",
+        );
+        self.plain(i)
+    }
+
+    /// `:name`: a placeholder, whose name becomes a params field.
+    fn placeholder(&mut self, i: usize) -> usize {
+        let start = i + 1;
+        let end = start
+            + self.source[start..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(self.source.len() - start);
+        let name = &self.source[start..end];
+        // A name used twice stays in the path (so that its shape, and the
+        // checks that read it, hold); the params have it once.
+        if self.names_a_field(i, end, name) {
+            if self.is_new(i, end, name) {
+                self.seen.push(name.to_owned());
+            }
+            if !self.text.is_empty() {
+                self.pieces
+                    .push(Piece::Static(std::mem::take(&mut self.text)));
+            }
+            self.pieces.push(Piece::Param(name.to_owned()));
+        }
+        end
+    }
+
+    /// A placeholder's name is a params field, so it is a Rust identifier.
+    fn names_a_field(&mut self, i: usize, end: usize, name: &str) -> bool {
+        if name.is_empty() {
+            self.errors.at_span(
+                span_of(self.lit, i, i + 1),
+                "a placeholder needs a name: `:id`",
+            );
+            return false;
+        }
+        if name.as_bytes()[0].is_ascii_digit() || syn::parse_str::<syn::Ident>(name).is_err() {
+            self.errors.at_span(
+                span_of(self.lit, i, end),
+                format!("`:{name}` cannot name a params field; use a Rust identifier that is not a keyword"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Each placeholder names one param: a second `:id` could never take
+    /// another value than the first.
+    fn is_new(&mut self, i: usize, end: usize, name: &str) -> bool {
+        if self.seen.iter().any(|s| s == name) {
+            self.errors.at_span(
+                span_of(self.lit, i, end),
+                format!("`:{name}` appears twice in the path; each placeholder names one param"),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn finish(mut self) -> Vec<Piece> {
+        if !self.text.is_empty() {
+            self.pieces.push(Piece::Static(self.text));
+        }
+        self.pieces
     }
 }
 

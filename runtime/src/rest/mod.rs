@@ -2,6 +2,7 @@
 //! endpoints `resource!` and `endpoint!` declare.
 
 mod call;
+pub(crate) mod declared;
 mod endpoint;
 mod template;
 

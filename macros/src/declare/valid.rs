@@ -1,0 +1,277 @@
+//! Checks a parsed declaration, one named check per rule; every mistake is
+//! collected, spanned on its token. What survives the checks becomes a
+//! [`Route`]: the whole declaration when it has no mistake, else the best
+//! reading of it, which the fallback expands so that one mistake gives one
+//! message.
+
+use proc_macro2::Span;
+use syn::{Expr, Ident, LitStr, Type};
+
+use super::ast::{Decl, Param, Route, Value, Which};
+use super::template::Template;
+use crate::errors::Errors;
+
+/// The options of both macros.
+const OPTIONS: &[&str] = &[
+    "path",
+    "schema",
+    "url_prefix",
+    "data_expiry",
+    "error_expiry",
+    "invalid_if_stale",
+    "params",
+];
+/// The options only `endpoint!` takes (a resource has all six methods).
+const ENDPOINT_OPTIONS: &[&str] = &["method", "side_effect"];
+const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// The options of a declaration, sorted by what they hold.
+#[derive(Default)]
+struct Options {
+    path: Option<LitStr>,
+    schema: Option<Type>,
+    method: Option<Ident>,
+    params: Vec<Param>,
+    exprs: Vec<(String, Expr)>,
+}
+
+impl Options {
+    /// The expression given for the option `name`.
+    fn take(&mut self, name: &str) -> Option<Expr> {
+        let index = self.exprs.iter().position(|(key, _)| key == name)?;
+        Some(self.exprs.remove(index).1)
+    }
+}
+
+/// Checks `decl`; returns the route to expand (with its mistakes left out
+/// when `errors` has any), or `None` when there is no path or no schema to
+/// expand.
+pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
+    resource_has_no_owner(&decl, which, errors);
+    let mut options = sort_options(decl.options, which, errors);
+    let call = decl.name.span();
+    let path = options
+        .path
+        .take()
+        .or_else(|| missing(call, "missing `path: \"/...\"`", errors));
+    let schema = options
+        .schema
+        .take()
+        .or_else(|| missing(call, "missing `schema: Type`", errors));
+    let template = path.as_ref().map(|lit| Template::parse(lit, errors));
+    if let (Some(lit), Some(template)) = (&path, &template) {
+        if which == Which::Resource {
+            resource_path_ends_with_its_pk(lit, template, errors);
+        }
+        options.params = checked_params(which, template, options.params, errors);
+    }
+    Some(Route {
+        which,
+        attrs: decl.attrs,
+        vis: decl.vis,
+        owner: decl.owner,
+        name: decl.name,
+        path: template?,
+        schema: schema?,
+        method: options
+            .method
+            .take()
+            .unwrap_or_else(|| Ident::new("GET", Span::call_site())),
+        url_prefix: options.take("url_prefix"),
+        data_expiry: options.take("data_expiry"),
+        error_expiry: options.take("error_expiry"),
+        invalid_if_stale: options.take("invalid_if_stale"),
+        side_effect: options.take("side_effect"),
+        params: options.params,
+    })
+}
+
+fn missing<T>(call: Span, message: &str, errors: &mut Errors) -> Option<T> {
+    errors.at_span(call, message);
+    None
+}
+
+/// A resource is the unit struct it declares; only an endpoint is a
+/// function that may live in another type's impl (`Owner::name`).
+fn resource_has_no_owner(decl: &Decl, which: Which, errors: &mut Errors) {
+    if let (Which::Resource, Some(owner)) = (which, &decl.owner) {
+        errors.at(
+            owner,
+            "a resource is declared as `pub Name { ... }`: it is a type of its own; `Owner::name` declares an endpoint",
+        );
+    }
+}
+
+/// Sorts the options by what they hold; an option the macro does not take,
+/// one given twice, or an unknown method is a mistake (it would be
+/// ignored, or silently override the first).
+fn sort_options(
+    list: impl IntoIterator<Item = super::ast::Opt>,
+    which: Which,
+    errors: &mut Errors,
+) -> Options {
+    let mut known = OPTIONS.to_vec();
+    if which == Which::Endpoint {
+        known.extend_from_slice(ENDPOINT_OPTIONS);
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut options = Options::default();
+    for opt in list {
+        let key = opt.key.to_string();
+        if !option_is_known(&opt.key, &key, &known, which, errors)
+            || !option_is_new(&opt.key, &key, &seen, errors)
+        {
+            continue;
+        }
+        seen.push(key.clone());
+        match opt.value {
+            Value::Path(lit) => options.path = Some(lit),
+            Value::Type(ty) => options.schema = Some(ty),
+            Value::Method(ident) => {
+                if method_is_known(&ident, errors) {
+                    options.method = Some(ident);
+                }
+            }
+            Value::Params(list) => options.params = list.into_iter().collect(),
+            Value::Expr(expr) => options.exprs.push((key, expr)),
+        }
+    }
+    options
+}
+
+/// An option the macro does not take would be ignored; say which it takes.
+fn option_is_known(
+    token: &Ident,
+    key: &str,
+    known: &[&str],
+    which: Which,
+    errors: &mut Errors,
+) -> bool {
+    if known.contains(&key) {
+        return true;
+    }
+    let name = match which {
+        Which::Resource => "resource!",
+        Which::Endpoint => "endpoint!",
+    };
+    let hint = match (which, ENDPOINT_OPTIONS.contains(&key)) {
+        (Which::Resource, true) => {
+            "; a resource has all six methods: declare other requests with endpoint!"
+        }
+        _ => "",
+    };
+    errors.at(
+        token,
+        format!(
+            "unknown option `{key}`; {name} takes {}{hint}",
+            known.join(", ")
+        ),
+    );
+    false
+}
+
+/// An option given twice would override the first without a word.
+fn option_is_new(token: &Ident, key: &str, seen: &[String], errors: &mut Errors) -> bool {
+    if seen.iter().any(|s| s == key) {
+        errors.at(token, format!("`{key}` is given twice"));
+        return false;
+    }
+    true
+}
+
+/// Only the methods the client makes can be declared.
+fn method_is_known(ident: &Ident, errors: &mut Errors) -> bool {
+    if METHODS.contains(&ident.to_string().as_str()) {
+        return true;
+    }
+    errors.at(
+        ident,
+        format!(
+            "unknown method `{ident}`; use one of {}",
+            METHODS.join(", ")
+        ),
+    );
+    false
+}
+
+/// A resource's list path is its path without the last placeholder, which
+/// is the pk; a path that does not end with one has no list path.
+fn resource_path_ends_with_its_pk(lit: &LitStr, template: &Template, errors: &mut Errors) {
+    if template.list().is_some() {
+        return;
+    }
+    let message = if template.params().next().is_none() {
+        "a resource's path ends with the placeholder of its pk, e.g. \"/todos/:id\""
+    } else {
+        "the pk placeholder must end a resource's path (the list path drops it); declare other paths with endpoint!"
+    };
+    errors.at(lit, message);
+}
+
+/// The params that pass every check: each typed once; a resource's typed
+/// only when they are placeholders of its path other than the pk (the pk
+/// has the entity's pk type, and a resource has no query params).
+fn checked_params(
+    which: Which,
+    template: &Template,
+    params: Vec<Param>,
+    errors: &mut Errors,
+) -> Vec<Param> {
+    let placeholders: Vec<&str> = template.params().collect();
+    let mut kept: Vec<Param> = Vec::with_capacity(params.len());
+    for param in params {
+        let fine = param_is_typed_once(&param, &kept, errors)
+            && (which == Which::Endpoint
+                || resource_param_is_a_placeholder(&param, &placeholders, errors)
+                    && resource_param_is_not_the_pk(&param, &placeholders, errors));
+        if fine {
+            kept.push(param);
+        }
+    }
+    kept
+}
+
+/// A param typed twice would leave the params struct two fields of one name.
+fn param_is_typed_once(param: &Param, before: &[Param], errors: &mut Errors) -> bool {
+    if before.iter().any(|p| p.name == param.name) {
+        errors.at(&param.name, format!("`{}` is typed twice", param.name));
+        return false;
+    }
+    true
+}
+
+/// A resource's params are its placeholders: a name that is not one would
+/// never reach the URL.
+fn resource_param_is_a_placeholder(
+    param: &Param,
+    placeholders: &[&str],
+    errors: &mut Errors,
+) -> bool {
+    let name = param.name.to_string();
+    if placeholders.contains(&name.as_str()) {
+        return true;
+    }
+    errors.at(
+        &param.name,
+        format!(
+            "`{name}` is not a placeholder of the path; a resource's params are its placeholders"
+        ),
+    );
+    false
+}
+
+/// The pk placeholder takes the entity's pk type, so that a params struct
+/// and the record it names cannot disagree.
+fn resource_param_is_not_the_pk(param: &Param, placeholders: &[&str], errors: &mut Errors) -> bool {
+    let name = param.name.to_string();
+    if placeholders.last() != Some(&name.as_str()) {
+        return true;
+    }
+    errors.at(
+        &param.name,
+        format!(
+            "`{name}` is the pk placeholder: it has the entity's pk type, leave it out of params"
+        ),
+    );
+    false
+}

@@ -1,0 +1,78 @@
+//! What `resource!` declares, and the six standard endpoints the runtime
+//! builds from it. The macro writes a [`Declared`] impl (the two path
+//! templates and the settings) and six one-line functions; the endpoints
+//! are plain generic functions here, so the generated code stays small.
+
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{DecodeFn, Endpoint, Kind, PathTemplate};
+use crate::cache::deleted::Deleted;
+use crate::cache::entity::Entity;
+use crate::error::SchemaError;
+use crate::http::Method;
+use crate::path::FieldPath;
+use crate::pk::PkValue;
+
+/// A resource as `resource!` declares it. Not public API: implement it
+/// through the macro.
+#[doc(hidden)]
+pub trait Declared {
+    /// The path of one record, e.g. `/todos/:id`.
+    const DETAIL: PathTemplate;
+    /// The path of the list, e.g. `/todos`.
+    const LIST: PathTemplate;
+
+    /// `endpoint` with the declared settings (url prefix, expiry).
+    fn settings<P: Serialize, S>(endpoint: Endpoint<P, S>) -> Endpoint<P, S>;
+}
+
+/// `GET` one record.
+pub fn get<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endpoint<P, Rc<E>> {
+    R::settings(Endpoint::new(Method::Get, R::DETAIL))
+}
+
+/// `GET` the list.
+pub fn get_list<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endpoint<P, Vec<Rc<E>>>
+{
+    R::settings(Endpoint::new(Method::Get, R::LIST))
+}
+
+/// `POST` to the list: the new record joins the cached lists.
+pub fn create<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endpoint<P, Rc<E>> {
+    R::settings(Endpoint::new(Method::Post, R::LIST).with_kind(Kind::Create))
+}
+
+/// `PUT` one record.
+pub fn update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endpoint<P, Rc<E>> {
+    R::settings(Endpoint::new(Method::Put, R::DETAIL))
+}
+
+/// `PATCH` one record.
+pub fn partial_update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>()
+-> Endpoint<P, Rc<E>> {
+    R::settings(Endpoint::new(Method::Patch, R::DETAIL))
+}
+
+/// `DELETE` one record; `decode` names the deleted record from the params
+/// (the body of a delete is often empty), through [`deleted`].
+pub fn delete<R: Declared, P: Serialize, E: Entity>(
+    decode: DecodeFn<P, Deleted<E>>,
+) -> Endpoint<P, Deleted<E>> {
+    let endpoint = Endpoint::decoded_by(Method::Delete, R::DETAIL, decode);
+    R::settings(endpoint.with_kind(Kind::Delete))
+}
+
+/// The deletion of the record whose pk param is `id`.
+pub fn deleted<E: Entity>(id: &impl PkValue) -> Result<Deleted<E>, SchemaError> {
+    match id.to_pk() {
+        Some(pk) => Ok(Deleted::new(pk)),
+        None => Err(SchemaError::MissingPk {
+            entity: E::KEY,
+            field: E::PK_FIELD,
+            path: FieldPath::default(),
+        }),
+    }
+}

@@ -1,0 +1,10 @@
+use restcache::prelude::*;
+
+#[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+struct Todo {
+    id: u64,
+}
+
+resource!(pub TodoResource { path: "/todos/:id", schema: Todo, path: "/items/:id" });
+
+fn main() {}
