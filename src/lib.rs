@@ -54,7 +54,157 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub use restcache_macros::{Entity, Schema, endpoint, resource};
+/// Derives [`Entity`](trait@Entity): a record type with an identity,
+/// stored once per (key, pk).
+///
+/// - `#[entity(key = "Name")]` on the struct: the entity key (default: the
+///   struct's name).
+/// - `#[entity(pk)]` on a field: the primary key (default: the field `id`).
+///   Its type gives the pk param of the record's resource.
+/// - `#[entity(nested)]` on a field: it holds entities (`Rc<E>`, or a
+///   `Vec`, `Option` or `HashMap<String, _>` of them, or a
+///   `#[derive(Schema)]` struct), stored in their own tables and joined
+///   back on read.
+///
+/// serde's `rename` and `rename_all` are read, so that error paths name
+/// fields as the wire does.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// #[entity(key = "Person")]
+/// #[serde(rename_all = "camelCase")]
+/// struct User { id: u64, full_name: String }
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// struct Article {
+///     #[entity(pk)]
+///     slug: String,
+///     #[entity(nested)]
+///     author: Rc<User>,
+/// }
+///
+/// let mut store = Store::new();
+/// store.set_json::<Rc<Article>>(
+///     "GET /articles/hello",
+///     r#"{"slug": "hello", "author": {"id": 7, "fullName": "Ada"}}"#,
+///     Meta::default(),
+/// )?;
+/// assert_eq!(store.entity_count("Person"), 1);
+/// assert_eq!(store.get_entity::<User>(7u64).value().unwrap().full_name, "Ada");
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+pub use restcache_macros::Entity;
+
+/// Derives [`Schema`](trait@Schema) for an envelope struct around
+/// entities (`{data: [...]}`, a page of results): fields marked
+/// `#[schema(nested)]` hold entities and are normalized, every other field
+/// is kept as it came.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// struct Post { id: u64, title: String }
+///
+/// #[derive(Schema, Clone, Debug, Deserialize)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Page {
+///     #[schema(nested)]
+///     results: Vec<Rc<Post>>,
+///     next_page: Option<String>,
+/// }
+///
+/// let mut store = Store::new();
+/// let text = r#"{"results": [{"id": 1, "title": "a"}], "nextPage": "2"}"#;
+/// let page = store.set_json::<Page>("GET /posts?page=1", text, Meta::default())?;
+/// assert_eq!(page.next_page.as_deref(), Some("2"));
+/// assert_eq!(store.entity_count("Post"), 1);
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+pub use restcache_macros::Schema;
+
+/// Declares a REST resource: a unit struct whose functions return the six
+/// standard endpoints of one entity and one path pattern, and params
+/// structs generated from the path.
+///
+/// ```text
+/// resource!(pub TodoResource {
+///     path: "/todos/:id",                   // the last placeholder is the pk
+///     schema: Todo,                         // an #[derive(Entity)] type
+///     url_prefix: API,                      // optional; else the client's base
+///     data_expiry: Duration::from_secs(30), // optional
+///     error_expiry: Duration::from_secs(1), // optional
+///     invalid_if_stale: false,              // optional
+///     params: { user_id: u64 },             // optional: types of other placeholders
+/// });
+/// ```
+///
+/// It generates `TodoResource::{get, get_list, create, update,
+/// partial_update, delete}`, `TodoResourceParams` (every placeholder, the
+/// pk typed as the entity's pk) and, when the list path keeps
+/// placeholders, `TodoResourceListParams`. A mistake in the path or the
+/// params is a compile error pointing at it.
+///
+/// ```
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Comment { id: u64, body: String }
+///
+/// resource!(pub CommentResource {
+///     path: "/posts/:post_id/comments/:id",
+///     schema: Comment,
+///     params: { post_id: u64 },
+/// });
+///
+/// let base = "http://127.0.0.1:8080";
+/// let one = CommentResourceParams { post_id: 7, id: 3 };
+/// assert_eq!(CommentResource::get().url(base, &one)?, "http://127.0.0.1:8080/posts/7/comments/3");
+/// let all = CommentResourceListParams { post_id: 7 };
+/// assert_eq!(CommentResource::create().key(base, &all)?, "POST http://127.0.0.1:8080/posts/7/comments");
+/// # Ok::<(), restcache::rest::UrlError>(())
+/// ```
+pub use restcache_macros::resource;
+
+/// Declares one custom endpoint: a function returning it and, when it has
+/// params, a params struct named after it (`make_manager` ->
+/// `MakeManagerParams`).
+///
+/// ```text
+/// endpoint!(pub UserResource::make_manager {  // `Owner::` is optional
+///     method: POST,                           // default GET
+///     path: "/users/:id/make_manager",
+///     schema: serde_json::Value,              // the whole response's schema
+///     params: { id: u64 },                    // placeholders default to String;
+///                                             // other names go into the query
+///     side_effect: true,                      // optional; default: method != GET
+/// });
+/// ```
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::rest::Kind;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct User { id: u64 }
+///
+/// // A `?` in the path is escaped; params not in the path go into the query.
+/// endpoint!(pub user_page { path: "/users\\?page=:page", schema: Vec<Rc<User>>, params: { size: u32 } });
+/// endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
+///
+/// let base = "http://127.0.0.1:8080";
+/// let page = UserPageParams { page: "2".into(), size: 20 };
+/// assert_eq!(user_page().url(base, &page)?, "http://127.0.0.1:8080/users?page=2&size=20");
+/// assert_eq!(current_user().kind(), Kind::Read); // a POST that reads
+/// # Ok::<(), restcache::rest::UrlError>(())
+/// ```
+pub use restcache_macros::endpoint;
+
 pub use restcache_runtime::*;
 
 /// The README's examples, run as doctests.

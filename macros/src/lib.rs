@@ -18,70 +18,32 @@ mod valid;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `restcache::Entity`: a record type with an identity.
-///
-/// - `#[entity(key = "Name")]` on the struct: the entity key (default: the
-///   struct's name).
-/// - `#[entity(pk)]` on a field: the primary key (default: the field `id`).
-/// - `#[entity(nested)]` on a field: it holds entities (`Rc<E>`, or a `Vec`,
-///   `Option` or `HashMap<String, _>` of them, or a `#[derive(Schema)]`
-///   struct), stored in their own tables.
-///
-/// serde's `rename` and `rename_all` are read so that error paths use wire
-/// names.
+/// Derives `restcache::Entity`: a record type with an identity. Use it as
+/// `restcache::Entity`, documented there with its attributes and examples.
 #[proc_macro_derive(Entity, attributes(entity))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input, ast::Kind::Entity).into()
 }
 
-/// Derives `restcache::Schema` for an envelope struct: fields marked
-/// `#[schema(nested)]` hold entities and are normalized, every other field
-/// is kept as it came.
+/// Derives `restcache::Schema` for an envelope struct. Use it as
+/// `restcache::Schema`, documented there with its attributes and examples.
 #[proc_macro_derive(Schema, attributes(schema))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input, ast::Kind::Schema).into()
 }
 
-/// Declares a REST resource: a unit struct whose functions return the six
-/// standard endpoints of one entity and one path pattern, and typed params
-/// structs generated from the path.
-///
-/// ```ignore
-/// resource!(pub TodoResource {
-///     path: "/todos/:id",             // the last placeholder is the pk
-///     schema: Todo,                   // an #[derive(Entity)] type
-///     url_prefix: API,                // optional; else the client's base
-///     data_expiry: Duration::from_secs(30), // optional
-///     error_expiry: Duration::from_secs(1), // optional
-///     invalid_if_stale: false,        // optional
-///     params: { user_id: u64 },       // optional: types of other placeholders
-/// });
-/// ```
-///
-/// Generates `TodoResource::{get, get_list, create, update, partial_update,
-/// delete}`, `TodoResourceParams { id }` (typed as the entity's pk) and,
-/// when the list path keeps placeholders, `TodoResourceListParams`.
+/// Declares a REST resource and its six standard endpoints. Use it as
+/// `restcache::resource!`, documented there with its options and examples.
 #[proc_macro]
 pub fn resource(input: TokenStream) -> TokenStream {
     let decl = parse_macro_input!(input as declare::Decl);
     declare::declare(decl, declare::Which::Resource).into()
 }
 
-/// Declares one custom endpoint: a function returning it and, when it has
-/// params, a params struct named after it.
-///
-/// ```ignore
-/// endpoint!(pub UserResource::make_manager {
-///     method: POST,                          // default GET
-///     path: "/users/:id/make_manager",
-///     schema: serde_json::Value,             // the full response schema
-///     params: { id: u64 },                   // placeholders default to String;
-///                                            // other names go into the query
-///     side_effect: true,                     // optional; default: method != GET
-/// });
-/// ```
+/// Declares one custom endpoint. Use it as `restcache::endpoint!`,
+/// documented there with its options and examples.
 #[proc_macro]
 pub fn endpoint(input: TokenStream) -> TokenStream {
     let decl = parse_macro_input!(input as declare::Decl);

@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 
 /// The identity of a record: the string form of its primary key.
 ///
-/// The contract identifies a record by `pk()` as a string, so the number `5`
+/// A record is identified by the string form of its pk, so the number `5`
 /// and the string `"5"` name the same record. `Pk` keeps that rule while
 /// storing canonical decimal numbers as integers (no allocation, cheap to
 /// hash); any other text is kept inline when short.

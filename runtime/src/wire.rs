@@ -1,6 +1,6 @@
 //! serde helpers for wire forms that differ from how a record holds a field.
 //!
-//! The contract's Profile carries its `id` as a string on the wire and holds
+//! A profile API that sends its `id` as a string, for a record that holds
 //! it as an optional number:
 //!
 //! ```

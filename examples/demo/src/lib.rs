@@ -16,3 +16,17 @@ mod api;
 pub mod fixture;
 
 pub use api::DemoApi;
+
+/// Runs `future` to its end on a one-thread tokio runtime: what a doc
+/// example or a small program needs to await the library's futures.
+///
+/// ```
+/// assert_eq!(restcache_demo::block_on(async { 1 + 1 }), 2);
+/// ```
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a one-thread tokio runtime starts")
+        .block_on(future)
+}

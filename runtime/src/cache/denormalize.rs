@@ -109,9 +109,9 @@ impl<'s> Reader<'s> {
 
     /// One record by pk.
     ///
-    /// The pk comes by reference: moving it in by value made every read
-    /// reload it whole from two smaller stores, a store-forwarding stall
-    /// that cost a third of a read.
+    /// The pk comes by reference, so the read loads it where it lies (a pk
+    /// moved in by value is reloaded whole from two smaller stores, a
+    /// store-forwarding stall that costs a third of a read).
     #[inline(always)]
     pub fn entity_by_pk<E: Entity>(&mut self, pk: Option<&Pk>) -> Lookup<E> {
         let tables = self.store.tables();

@@ -1,4 +1,4 @@
-//! The expiry status of a read (contract, "States and transitions").
+//! The expiry status of a read: whether to fetch, and whether to wait.
 
 use std::fmt;
 use std::rc::Rc;

@@ -95,7 +95,7 @@ struct Inner {
 /// - Of two requests that touch one record, the one that *started* later
 ///   wins, whatever order the responses arrive in.
 ///
-/// ```no_run
+/// ```
 /// use restcache::prelude::*;
 ///
 /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
@@ -103,13 +103,16 @@ struct Inner {
 ///
 /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
 ///
-/// # async fn run() -> Result<(), restcache::http::Error> {
-/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// # let api = restcache_demo::DemoApi::start()?;
+/// # let base_url = api.url();
+/// # restcache_demo::block_on(async {
+/// let ctrl = Controller::new(Client::new(base_url));
 /// let todos = ctrl.fetch(&TodoResource::get_list(), &(), None).await?;
 /// let cached = ctrl.read(&TodoResource::get_list(), &());
 /// assert!(std::rc::Rc::ptr_eq(&todos, cached.data.as_ref().unwrap()));
 /// assert_eq!(cached.status, ExpiryStatus::Valid);
-/// # Ok(()) }
+/// # Ok::<(), restcache::http::Error>(()) })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
 pub struct Controller {
@@ -283,18 +286,26 @@ impl Controller {
     /// - A response to a request that started before a [`reset`](Self::reset)
     ///   is handed back but not stored.
     ///
-    /// ```no_run
+    /// ```
     /// use restcache::prelude::*;
     ///
     /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
     /// struct Todo { id: u64, title: String }
     /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
     ///
-    /// # async fn run(ctrl: Controller) -> Result<(), restcache::http::Error> {
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let ctrl = Controller::new(Client::new(api.url()));
+    /// let list = ctrl.fetch(&TodoResource::get_list(), &(), None).await?;
+    ///
     /// let body = Body::json(&serde_json::json!({"title": "renamed"})).unwrap();
     /// let todo = ctrl.fetch(&TodoResource::partial_update(), &TodoResourceParams { id: 1 }, Some(body)).await?;
     /// assert_eq!(todo.title, "renamed");
-    /// # Ok(()) }
+    /// // The cached list shows the change, with no refetch.
+    /// let cached = ctrl.read(&TodoResource::get_list(), &());
+    /// assert_eq!(cached.data.unwrap()[0].title, "renamed");
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn fetch<P, S>(
         &self,
@@ -310,48 +321,66 @@ impl Controller {
         let fetched = match endpoint.kind() {
             Kind::Read => self.fetch_read(endpoint, params, body, key, url).await,
             Kind::Mutate | Kind::Create | Kind::Delete => {
-                self.fetch_mutation(endpoint, params, body, key, url, None)
+                let started = self.start_mutation(endpoint, params, &key, &url, None)?;
+                self.finish_mutation(endpoint, params, body, key, url, started)
                     .await
             }
         };
         fetched.map(S::into_handle)
     }
 
-    /// A mutation whose expected result `optimistic` is applied at once
-    /// (every view of its records shows it), then replaced by the real
-    /// response, or taken back if the request fails. What other requests
-    /// brought in the meantime is kept.
+    /// A mutation whose expected result `optimistic` is applied at once,
+    /// when this is called (every view of its records shows it), then
+    /// replaced by the real response when the returned future is awaited,
+    /// or taken back if the request fails. What other requests brought in
+    /// the meantime is kept.
     ///
-    /// ```no_run
+    /// ```
     /// use restcache::prelude::*;
     /// use std::rc::Rc;
     ///
     /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64, title: String, completed: bool }
+    /// #[serde(rename_all = "camelCase")]
+    /// struct Todo { id: u64, user_id: u64, title: String, completed: bool }
     /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
     ///
-    /// # async fn run(ctrl: Controller, todo: Rc<Todo>) -> Result<(), restcache::http::Error> {
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let ctrl = Controller::new(Client::new(api.url()));
+    /// let params = TodoResourceParams { id: 1 };
+    /// let todo = ctrl.fetch(&TodoResource::get(), &params, None).await?;
+    ///
     /// let done = Todo { completed: true, ..(*todo).clone() };
     /// let body = Body::json(&done).unwrap();
-    /// ctrl.fetch_optimistic(&TodoResource::update(), &TodoResourceParams { id: todo.id }, Some(body), Rc::new(done))
-    ///     .await?;
-    /// # Ok(()) }
+    /// let update = TodoResource::update();
+    /// let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(done));
+    /// // Shown at once, before the server answers.
+    /// assert!(ctrl.read(&TodoResource::get(), &params).data.unwrap().completed);
+    /// request.await?;
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub async fn fetch_optimistic<P, S>(
+    pub fn fetch_optimistic<P, S>(
         &self,
         endpoint: &Endpoint<P, S>,
         params: &P,
         body: Option<Body>,
         optimistic: S,
-    ) -> Result<S::Handle, Error>
+    ) -> impl Future<Output = Result<S::Handle, Error>>
     where
         P: Serialize + Clone + 'static,
         S: Schema,
     {
-        let (key, url) = self.locate(endpoint, params)?;
-        self.fetch_mutation(endpoint, params, body, key, url, Some(optimistic))
-            .await
-            .map(S::into_handle)
+        let started = self.locate(endpoint, params).and_then(|(key, url)| {
+            let started = self.start_mutation(endpoint, params, &key, &url, Some(optimistic))?;
+            Ok((key, url, started))
+        });
+        async move {
+            let (key, url, started) = started?;
+            self.finish_mutation(endpoint, params, body, key, url, started)
+                .await
+                .map(S::into_handle)
+        }
     }
 
     /// The cached data when it is Valid; otherwise (Invalid, Stale) a

@@ -49,7 +49,7 @@ impl Controller {
                 Some(in_flight) => in_flight.response.clone(),
                 None => {
                     let id = state.next_serial();
-                    let started = Started {
+                    let started = ReadStarted {
                         id,
                         at: self.now(),
                         generation: state.generation,
@@ -96,37 +96,58 @@ impl Controller {
         })
     }
 
-    /// A mutation, optimistic or not.
-    pub(super) async fn fetch_mutation<P, S>(
+    /// Starts a mutation: notes when it starts and, with an `optimistic`
+    /// value, stores it at once (every view of its records shows it) so
+    /// that [`finish_mutation`](Self::finish_mutation) can take it back.
+    pub(super) fn start_mutation<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        key: &str,
+        url: &str,
+        optimistic: Option<S>,
+    ) -> Result<Started, Error>
+    where
+        P: Serialize,
+        S: Schema,
+    {
+        let mut started = Started {
+            at: self.now(),
+            generation: self.inner.state.borrow().generation,
+            undo: None,
+        };
+        if let Some(value) = optimistic {
+            let mut state = self.inner.state.borrow_mut();
+            let expected = Delivery {
+                key,
+                url,
+                started: started.at,
+                arrived: started.at,
+            };
+            let (_, undo) =
+                self.store_success(&mut state, endpoint, params, value, expected, true)?;
+            started.undo = undo;
+            drop(state);
+            self.notify();
+        }
+        Ok(started)
+    }
+
+    /// Makes a started mutation's request and stores its response (an
+    /// optimistic value it stored is taken back first).
+    pub(super) async fn finish_mutation<P, S>(
         &self,
         endpoint: &Endpoint<P, S>,
         params: &P,
         body: Option<Body>,
         key: String,
         url: String,
-        optimistic: Option<S>,
+        started: Started,
     ) -> Result<Rc<S>, Error>
     where
         P: Serialize,
         S: Schema,
     {
-        let start = self.now();
-        let generation = self.inner.state.borrow().generation;
-        let mut undo = None;
-        if let Some(value) = optimistic {
-            let mut state = self.inner.state.borrow_mut();
-            let expected = Delivery {
-                key: &key,
-                url: &url,
-                started: start,
-                arrived: start,
-            };
-            let (_, taken) =
-                self.store_success(&mut state, endpoint, params, value, expected, true)?;
-            undo = taken;
-            drop(state);
-            self.notify();
-        }
         let request = Request {
             method: endpoint.method(),
             url: url.clone(),
@@ -136,16 +157,16 @@ impl Controller {
         let arrived = self.now();
         let outcome = {
             let mut state = self.inner.state.borrow_mut();
-            if state.generation != generation {
+            if state.generation != started.generation {
                 response.map(Rc::new)
             } else {
-                if let Some(undo) = undo {
+                if let Some(undo) = started.undo {
                     state.store.undo(undo);
                 }
                 let delivery = Delivery {
                     key: &key,
                     url: &url,
-                    started: start,
+                    started: started.at,
                     arrived,
                 };
                 response.and_then(|value| {
@@ -264,10 +285,17 @@ pub(super) struct Delivery<'a> {
 }
 
 /// When a read request started, and its number.
-struct Started {
+struct ReadStarted {
     id: u64,
     at: Timestamp,
     generation: u64,
+}
+
+/// When a mutation started, and how to take back its optimistic value.
+pub(super) struct Started {
+    at: Timestamp,
+    generation: u64,
+    undo: Option<Undo>,
 }
 
 /// The request behind a read, shared by every read of its key. It holds
@@ -280,7 +308,7 @@ async fn request_read<P, S>(
     params: P,
     request: Request,
     key: String,
-    started: Started,
+    started: ReadStarted,
 ) -> Result<Rc<dyn Any>, Error>
 where
     P: Serialize,

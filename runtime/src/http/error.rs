@@ -149,7 +149,7 @@ impl fmt::Display for Error {
     }
 }
 
-/// Like the struct it was before boxing: `Error { method, url, status, .. }`.
+/// Shows the fields as a plain struct would: `Error { method, url, status, .. }`.
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Details {

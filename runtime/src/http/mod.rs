@@ -38,7 +38,7 @@ type HeaderHook = Rc<dyn Fn(&mut HeaderMap)>;
 /// address endpoints without their own `url_prefix` use, and an optional
 /// hook that adds headers to every request. Cheap to clone (shared).
 ///
-/// ```no_run
+/// ```
 /// use restcache::prelude::*;
 /// use restcache::http::{Client, HeaderValue, header};
 ///
@@ -47,13 +47,16 @@ type HeaderHook = Rc<dyn Fn(&mut HeaderMap)>;
 ///
 /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
 ///
-/// # async fn run() -> Result<(), restcache::http::Error> {
-/// let client = Client::new("http://127.0.0.1:8080").with_headers(|headers| {
+/// # let api = restcache_demo::DemoApi::start()?;
+/// # let base_url = api.url();
+/// # restcache_demo::block_on(async {
+/// let client = Client::new(base_url).with_headers(|headers| {
 ///     headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer secret"));
 /// });
 /// let todo = client.call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None).await?;
-/// println!("{}", todo.title);
-/// # Ok(()) }
+/// assert_eq!(todo.id, 1);
+/// # Ok::<(), restcache::http::Error>(()) })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
 pub struct Client {
@@ -90,7 +93,7 @@ impl Client {
         &self.base_url
     }
 
-    /// The shared fetch helper (contract, custom endpoints rule 3): a
+    /// The shared fetch helper, which fetch functions call: a
     /// request with a lowercase method name, a URL and an optional body.
     /// Resolves to a successful response (a 204's body is empty); any
     /// other status, or no response, is an [`Error`].

@@ -61,10 +61,11 @@ pub struct KeyArgs<'a, P> {
     pub params: &'a P,
 }
 
-/// Names a request in the cache (contract, custom endpoints rule 2).
+/// Names a request in the cache: it gets the request an endpoint is about
+/// to make and returns its key (by default `METHOD url`).
 pub type KeyFn<P> = fn(&KeyArgs<'_, P>) -> String;
 
-/// Makes the request (contract, custom endpoints rule 3): usually a call
+/// Makes the request: usually a call
 /// of the shared helper [`Client::fetch`].
 pub type FetchFn = fn(&Client, Request) -> FetchFuture;
 

@@ -1,4 +1,4 @@
-//! The contract's six records: identity, defaults, wire forms, serde
+//! The six records of the docs' examples: identity, defaults, wire forms, serde
 //! attributes, and storing each in the store.
 
 use std::rc::Rc;

@@ -100,7 +100,7 @@ pub struct PaginatedPost {
     pub content: String,
 }
 
-/// The contract shows only a numeric `id`; the rest is what a user record
+/// The docs show only a numeric `id`; the rest is what a user record
 /// plausibly holds, all optional on the wire.
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -24,7 +24,7 @@ fn start() -> (DemoApi, Controller) {
 }
 
 #[tokio::test]
-async fn the_demo_api_serves_every_contract_resource() {
+async fn the_demo_api_serves_every_resource_of_the_docs() {
     let (api, ctrl) = start();
     let todos = ctrl
         .fetch(&TodoResource::get_list(), &(), None)

@@ -29,7 +29,7 @@ endpoint!(pub make_manager {
 });
 
 #[tokio::test]
-async fn the_six_standard_methods_make_the_contracts_requests() {
+async fn the_six_standard_methods_make_their_requests() {
     let (mut server, client) = server().await;
     let params = TodoResourceParams { id: 1 };
 
@@ -199,7 +199,7 @@ async fn a_pk_held_as_an_optional_number_is_a_plain_number_in_params() {
 }
 
 #[tokio::test]
-async fn the_contracts_custom_endpoints() {
+async fn the_custom_endpoints_of_the_docs_make_their_requests() {
     let (mut server, client) = server().await;
 
     // POST /users/:id/make_manager: no body expected, one may be sent.
@@ -278,7 +278,7 @@ async fn the_contracts_custom_endpoints() {
     page.assert_async().await;
 }
 
-/// Contract, custom endpoints rules 1-3: a key function and a fetch
+/// A custom endpoint from a base one: a key function and a fetch
 /// function replaced, everything else from the base.
 #[tokio::test]
 async fn an_endpoint_can_replace_its_key_and_fetch_functions() {

@@ -1,5 +1,5 @@
 //! The embedded demo API: an in-process REST server on 127.0.0.1, seeded
-//! with the contract's records (todos, users, comments, profiles,
+//! with the records of the docs' examples (todos, users, comments, profiles,
 //! birthdays, paginated posts) and its custom routes, with real create,
 //! update and delete. Examples and tests start one, point a `Client` at
 //! [`DemoApi::url`], and stop it by dropping it.

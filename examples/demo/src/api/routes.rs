@@ -1,5 +1,5 @@
 //! The demo API's routes: six standard methods for every collection, the
-//! contract's custom endpoints, and the switches (delay, outage, hits).
+//! custom endpoints of the docs' examples (current user, upcoming birthdays, make manager, paginated posts), and the switches (delay, outage, hits).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

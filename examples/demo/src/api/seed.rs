@@ -1,4 +1,5 @@
-//! The records the demo API starts with: the contract's record shapes.
+//! The records the demo API starts with: todos, users, comments,
+//! profiles, birthdays and paginated posts.
 
 use std::collections::{BTreeMap, HashMap};
 
