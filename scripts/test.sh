@@ -8,9 +8,9 @@ scripts/setup.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
-echo "== cargo clippy --all-targets -- -D warnings"
-cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== cargo test"
-cargo test --workspace --locked
+echo "== cargo clippy --all-targets --features ssr -- -D warnings"
+cargo clippy --workspace --all-targets --locked --features ssr -- -D warnings
+echo "== cargo test --features ssr"
+cargo test --workspace --locked --features ssr
 echo "== cargo build --target wasm32-unknown-unknown -p restcache"
 cargo build --target wasm32-unknown-unknown -p restcache --locked

@@ -21,6 +21,8 @@
 //! 5. **`controller`**: the [`Controller`], which fetches, dedupes,
 //!    stores, classifies reads by expiry and tells subscribers what
 //!    changed. The UI front-ends sit on it.
+//! 6. **Front-ends**, each behind a feature: `yew` (hooks, provider,
+//!    error boundaries).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -44,6 +46,10 @@ pub mod rest;
 
 // The engine the front-ends use: fetch, dedup, expiry, mutations.
 mod controller;
+
+// Front-ends, each behind its feature.
+#[cfg(feature = "yew")]
+pub mod yew;
 
 pub use cache::denormalize::{Denorm, Denormalizer};
 pub use cache::entity::Entity;

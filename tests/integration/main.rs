@@ -7,10 +7,13 @@
 //! - `rest`: declared resources and custom endpoints making real HTTP
 //!   requests to mockito on 127.0.0.1, their URLs and keys, their errors;
 //! - `controller`: reads (expiry, shared requests, ordering, errors beside
-//!   data, subscriptions) and mutations, against mockito and the demo API.
+//!   data, subscriptions) and mutations, against mockito and the demo API;
+//! - `yew`: the hooks and boundaries, rendered natively by Yew's server
+//!   rendering.
 
 mod common;
 
 mod cache;
 mod controller;
 mod rest;
+mod yew;

@@ -114,6 +114,7 @@ pub struct Route {
     pub data_expiry: Option<Expr>,
     pub error_expiry: Option<Expr>,
     pub invalid_if_stale: Option<Expr>,
+    pub poll_frequency: Option<Expr>,
     pub side_effect: Option<Expr>,
     pub params: Vec<Param>,
 }

@@ -374,6 +374,7 @@ fn settings(route: &Route) -> TokenStream {
         &route.data_expiry,
         &route.error_expiry,
         &route.invalid_if_stale,
+        &route.poll_frequency,
     ];
     if given.iter().all(|e| e.is_none()) {
         return quote!(#prefix endpoint);
@@ -384,6 +385,7 @@ fn settings(route: &Route) -> TokenStream {
     };
     let data = some(&route.data_expiry);
     let error = some(&route.error_expiry);
+    let poll = some(&route.poll_frequency);
     let stale = match &route.invalid_if_stale {
         Some(expr) => quote!(#expr),
         None => quote!(false),
@@ -394,6 +396,7 @@ fn settings(route: &Route) -> TokenStream {
             data_expiry: #data,
             error_expiry: #error,
             invalid_if_stale: #stale,
+            poll_frequency: #poll,
         })
     }
 }

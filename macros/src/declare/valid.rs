@@ -19,6 +19,7 @@ const OPTIONS: &[&str] = &[
     "data_expiry",
     "error_expiry",
     "invalid_if_stale",
+    "poll_frequency",
     "params",
 ];
 /// The options only `endpoint!` takes (a resource has all six methods).
@@ -81,6 +82,7 @@ pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         data_expiry: options.take("data_expiry"),
         error_expiry: options.take("error_expiry"),
         invalid_if_stale: options.take("invalid_if_stale"),
+        poll_frequency: options.take("poll_frequency"),
         side_effect: options.take("side_effect"),
         params: options.params,
     })

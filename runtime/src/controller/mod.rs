@@ -119,6 +119,13 @@ pub struct Controller {
     inner: Rc<Inner>,
 }
 
+/// Two handles are equal when they share one cache.
+impl PartialEq for Controller {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
 impl std::fmt::Debug for Controller {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Controller")
@@ -242,17 +249,23 @@ impl Controller {
         P: Serialize,
         S: Schema,
     {
+        match self.key(endpoint, params) {
+            Ok(key) => self.read_key(endpoint, &key),
+            Err(error) => Cached {
+                status: ExpiryStatus::Valid,
+                error: Some(error),
+                ..Cached::absent()
+            },
+        }
+    }
+
+    /// [`read`](Self::read) for a caller that already made the key.
+    pub(crate) fn read_key<P: Serialize, S: Schema>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        key: &str,
+    ) -> Cached<S> {
         let now = self.now();
-        let key = match self.locate(endpoint, params) {
-            Ok((key, _)) => key,
-            Err(error) => {
-                return Cached {
-                    status: ExpiryStatus::Valid,
-                    error: Some(error),
-                    ..Cached::absent()
-                };
-            }
-        };
         let mut state = self.inner.state.borrow_mut();
         let State {
             store,
@@ -260,16 +273,25 @@ impl Controller {
             errors,
             ..
         } = &mut *state;
-        let data = match memo.read::<S>(store, &key) {
+        let data = match memo.read::<S>(store, key) {
             Lookup::Found(value, meta) => Some((value, meta)),
             Lookup::Invalid | Lookup::Absent => None,
         };
         classify(
             data,
-            errors.get(&key),
+            errors.get(key),
             now,
             endpoint.options().invalid_if_stale,
         )
+    }
+
+    /// The cache key of `endpoint` with `params`.
+    pub(crate) fn key<P: Serialize, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+    ) -> Result<String, Error> {
+        self.locate(endpoint, params).map(|(key, _)| key)
     }
 
     /// Makes `endpoint`'s request for `params` (and `body`) and stores the

@@ -39,7 +39,8 @@ impl Kind {
     }
 }
 
-/// Expiry settings of an endpoint; `None` takes the controller's.
+/// Expiry and polling settings of an endpoint; an expiry of `None` takes
+/// the controller's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// How long a response stays fresh (the controller's default: 60 s).
@@ -48,6 +49,9 @@ pub struct Options {
     pub error_expiry: Option<Duration>,
     /// Whether stale data counts as Invalid (fetch and suspend).
     pub invalid_if_stale: bool,
+    /// How often a subscribed read refetches (`use_subscription`,
+    /// `use_live`); `None`: never.
+    pub poll_frequency: Option<Duration>,
 }
 
 /// What a key function gets: the request an endpoint is about to make.

@@ -1,0 +1,290 @@
+//! Error boundaries: Yew has none, so this is ours. A read whose request
+//! failed hard (a 4xx, a body that does not decode), or failed soft with
+//! no data to show, is reported to the nearest [`ErrorBoundary`], which
+//! shows its fallback in place of its children until reset.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::platform::spawn_local;
+use yew::prelude::*;
+use yew::suspense::SuspensionHandle;
+
+use super::context::CacheContext;
+use super::server::{BoundaryId, ServerPass};
+use crate::http::Error;
+
+/// What an error boundary's fallback gets: the error, and a callback that
+/// clears the failed reads (so they fetch again) and shows the children
+/// again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundaryError {
+    /// The error of the first read that failed.
+    pub error: Error,
+    /// Clears the failed reads and renders the children again.
+    pub reset: Callback<()>,
+}
+
+/// Props of [`ErrorBoundary`].
+#[derive(Properties, PartialEq)]
+pub struct ErrorBoundaryProps {
+    /// What to show in place of the children once a read below failed.
+    pub fallback: Callback<BoundaryError, Html>,
+    /// The subtree.
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A failure reported to a boundary.
+pub(crate) struct Report {
+    /// The read's cache key.
+    pub key: String,
+    pub error: Error,
+    /// What the failed component waits on: held until the boundary resets.
+    pub waiting: SuspensionHandle,
+}
+
+/// What a boundary shares with the hooks below it.
+#[derive(Clone)]
+pub(crate) struct BoundaryContext(Rc<BoundaryShared>);
+
+struct BoundaryShared {
+    /// Where the boundary sits among the boundaries around it.
+    id: BoundaryId,
+    /// How many boundaries were created right below it.
+    children: std::cell::Cell<u32>,
+    /// The server render pass it is rendered in, if any.
+    pass: Option<ServerPass>,
+    /// The failures reported and not yet shown.
+    reported: RefCell<Option<Failure>>,
+    /// Shows the reported failures (after the render that reported them:
+    /// a boundary's state is never set during a child's render).
+    show: Callback<Failure>,
+    /// The suspensions of the failed components.
+    held: RefCell<Vec<SuspensionHandle>>,
+}
+
+impl PartialEq for BoundaryContext {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The failed reads a boundary shows: the first error, every key.
+#[derive(Clone, PartialEq)]
+struct Failure {
+    error: Error,
+    keys: Vec<String>,
+}
+
+impl BoundaryContext {
+    /// The identity of the next boundary right below this one.
+    fn next_child(&self) -> BoundaryId {
+        let place = self.0.children.get();
+        self.0.children.set(place + 1);
+        self.0.id.iter().copied().chain([place]).collect()
+    }
+
+    /// What a component whose read failed during a server render waits
+    /// on (see [`ServerRender`](super::ServerRender)).
+    pub fn fail_on_server(&self, error: Error) -> yew::suspense::Suspension {
+        match &self.0.pass {
+            Some(pass) => pass.fail(&self.0.id, error),
+            None => panic!(
+                "a read failed during a server render, and Yew's server renderers cannot show \
+                 an error boundary's fallback: render with restcache::yew::ServerRender. The \
+                 error: {error}"
+            ),
+        }
+    }
+
+    /// Tells the boundary that the read `report.key` failed. The boundary
+    /// shows its fallback once the current render is over.
+    pub fn report(&self, report: Report) {
+        let Report {
+            key,
+            error,
+            waiting,
+        } = report;
+        self.0.held.borrow_mut().push(waiting);
+        let mut reported = self.0.reported.borrow_mut();
+        let first = reported.is_none();
+        let failure = reported.get_or_insert_with(|| Failure {
+            error,
+            keys: Vec::new(),
+        });
+        if !failure.keys.contains(&key) {
+            failure.keys.push(key);
+        }
+        drop(reported);
+        if first {
+            let context = self.clone();
+            spawn_local(async move {
+                let failure = context.0.reported.borrow().clone();
+                if let Some(failure) = failure {
+                    context.0.show.emit(failure);
+                }
+            });
+        }
+    }
+}
+
+/// Catches the failed reads of every hook below it and shows `fallback`
+/// in their place: a 404 or an undecodable body, or a network or server
+/// error with no data on show. The fallback gets the error and a `reset`
+/// callback that clears the failed reads, so they fetch again, and shows
+/// the children again.
+///
+/// A read that fails while its data is on show (a soft error: a 5xx, no
+/// network) keeps showing the data; [`use_error`](super::use_error) tells
+/// the component about it.
+///
+/// Put a `<Suspense>` inside the boundary (or use [`AsyncBoundary`], which
+/// is both): a failed component waits for the boundary to take over.
+///
+/// ```
+/// use restcache::yew::{BoundaryError, CacheProvider, ErrorBoundary};
+/// use yew::prelude::*;
+///
+/// #[component]
+/// fn App() -> Html {
+///     let fallback = Callback::from(|failed: BoundaryError| html! {
+///         <p>
+///             { failed.error.to_string() }
+///             <button onclick={move |_| failed.reset.emit(())}>{"Try again"}</button>
+///         </p>
+///     });
+///     html! {
+///         <CacheProvider base_url="http://127.0.0.1:8080">
+///             <ErrorBoundary {fallback}>
+///                 <Suspense fallback={html! {"Loading..."}}>
+///                     <p>{"Todos"}</p>
+///                 </Suspense>
+///             </ErrorBoundary>
+///         </CacheProvider>
+///     }
+/// }
+/// # let html = restcache_demo::block_on(yew::LocalServerRenderer::<App>::new().hydratable(false).render());
+/// # assert_eq!(html, "<p>Todos</p>");
+/// ```
+#[component]
+pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
+    let cache = use_context::<CacheContext>();
+    let parent = use_context::<BoundaryContext>();
+    let pass = use_context::<ServerPass>();
+    let shown = use_state(|| None::<Failure>);
+    let context = use_memo((), {
+        let show = shown.setter();
+        move |()| {
+            let id = match (&parent, &pass) {
+                (Some(parent), _) => parent.next_child(),
+                (None, Some(pass)) => pass.next_root_boundary(),
+                (None, None) => Rc::from([].as_slice()),
+            };
+            BoundaryContext(Rc::new(BoundaryShared {
+                id,
+                children: std::cell::Cell::new(0),
+                pass,
+                reported: RefCell::new(None),
+                show: Callback::from(move |failure| show.set(Some(failure))),
+                held: RefCell::new(Vec::new()),
+            }))
+        }
+    });
+    let on_server = context
+        .0
+        .pass
+        .as_ref()
+        .and_then(|p| p.fallback_of(&context.0.id));
+    if let Some(error) = on_server {
+        return props.fallback.emit(BoundaryError {
+            error,
+            reset: Callback::noop(),
+        });
+    }
+    let Some(failure) = (*shown).clone() else {
+        return html! {
+            <ContextProvider<BoundaryContext> context={(*context).clone()}>
+                { props.children.clone() }
+            </ContextProvider<BoundaryContext>>
+        };
+    };
+    let reset = {
+        let (shown, context) = (shown.setter(), context.clone());
+        let keys = failure.keys.clone();
+        Callback::from(move |()| {
+            if let Some(cache) = &cache {
+                cache
+                    .controller()
+                    .invalidate_all(|key| keys.iter().any(|k| k == key));
+            }
+            context.0.reported.borrow_mut().take();
+            context.0.held.borrow_mut().clear();
+            shown.set(None);
+        })
+    };
+    props.fallback.emit(BoundaryError {
+        error: failure.error,
+        reset,
+    })
+}
+
+/// Props of [`AsyncBoundary`].
+#[derive(Properties, PartialEq)]
+pub struct AsyncBoundaryProps {
+    /// What to show while a read below is loading.
+    #[prop_or_default]
+    pub fallback: Html,
+    /// What to show once a read below failed (see [`ErrorBoundary`]).
+    pub error_fallback: Callback<BoundaryError, Html>,
+    /// The subtree.
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A suspense fallback and an error boundary in one: loading shows
+/// `fallback`, a failed read shows `error_fallback`.
+///
+/// ```
+/// use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider};
+/// use yew::prelude::*;
+///
+/// #[component]
+/// fn App() -> Html {
+///     let error_fallback = Callback::from(|failed: BoundaryError| html! {
+///         <p>{ format!("Failed: {}", failed.error) }</p>
+///     });
+///     html! {
+///         <CacheProvider base_url="http://127.0.0.1:8080">
+///             <AsyncBoundary fallback={html! {"Loading..."}} {error_fallback}>
+///                 <p>{"Ready"}</p>
+///             </AsyncBoundary>
+///         </CacheProvider>
+///     }
+/// }
+/// # let html = restcache_demo::block_on(yew::LocalServerRenderer::<App>::new().hydratable(false).render());
+/// # assert_eq!(html, "<p>Ready</p>");
+/// ```
+#[component]
+pub fn AsyncBoundary(props: &AsyncBoundaryProps) -> Html {
+    html! {
+        <ErrorBoundary fallback={props.error_fallback.clone()}>
+            <Suspense fallback={props.fallback.clone()}>
+                { props.children.clone() }
+            </Suspense>
+        </ErrorBoundary>
+    }
+}
+
+/// The nearest boundary, or a panic that says what to add.
+#[hook]
+pub(crate) fn use_boundary(hook: &'static str) -> BoundaryContext {
+    match use_context::<BoundaryContext>() {
+        Some(boundary) => boundary,
+        None => panic!(
+            "{hook} needs an error boundary above it, for the reads that fail: wrap the \
+             component in <AsyncBoundary fallback={{..}} error_fallback={{..}}> (or an \
+             <ErrorBoundary> around a <Suspense>)"
+        ),
+    }
+}

@@ -1,0 +1,572 @@
+//! The reading hooks: `use_suspense` and its family. Each takes an
+//! endpoint and its params (or `Option` of them: `None` does nothing).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde::Serialize;
+use yew::prelude::*;
+use yew::suspense::SuspensionResult;
+
+use super::args::ReadArgs;
+use super::boundary::use_boundary;
+use super::context::CacheContext;
+use super::provider::use_cache_context;
+use super::read::{ReadState, Tracked, Watch};
+use crate::cache::schema::Schema;
+use crate::http::Error;
+use crate::rest::Endpoint;
+
+/// What every suspending hook does: subscribe, revalidate when stale,
+/// fetch and wait when there is nothing to show, hand a failure to the
+/// boundary.
+fn suspend<P, S>(
+    cache: &CacheContext,
+    state: &mut ReadState<P>,
+    rerender: &yew::functional::UseForceUpdateHandle,
+    boundary: &super::boundary::BoundaryContext,
+    endpoint: &Endpoint<P, S>,
+    params: Option<&P>,
+) -> SuspensionResult<Option<S::Handle>>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+{
+    let Some(params) = params else {
+        state.clear();
+        return Ok(None);
+    };
+    let watch = Watch {
+        subscribe: true,
+        revalidate: true,
+    };
+    let Tracked { key, cached } = match state.track(cache, endpoint, params, watch, rerender) {
+        Ok(tracked) => tracked,
+        Err(error) => {
+            let key = endpoint.path().source().to_owned();
+            return Err(state.fail(boundary, key, error));
+        }
+    };
+    match cached.settled() {
+        Some(Ok(data)) => Ok(Some(data)),
+        Some(Err(error)) => Err(state.fail(boundary, key, error)),
+        None => Err(cache.wait_for(&key, endpoint, params)),
+    }
+}
+
+/// Reads `endpoint` with `params` and suspends until there is something
+/// to show, following the read's expiry status:
+///
+/// | status | fetch | suspend |
+/// |---|---|---|
+/// | Invalid (nothing cached, deleted, invalidated, or stale with `invalid_if_stale`) | yes; identical reads anywhere on the page share one request | yes |
+/// | Stale | in the background, on mount and when the params change | no: the cached data shows at once |
+/// | Valid | no | no |
+///
+/// The component re-renders when the data it read changes (a response, a
+/// mutation anywhere, an optimistic update and its rollback), and only
+/// then. A read that fails goes to the nearest [`ErrorBoundary`](super::ErrorBoundary),
+/// unless it failed soft (a 5xx, no network) with data on show, which
+/// keeps showing.
+///
+/// `params` are the endpoint's params, handing out the value itself (a
+/// record's `Rc`, a list's `Rc<Vec<..>>`, an envelope's `Rc`), or an
+/// `Option` of them, handing out an `Option` (`None` does nothing at
+/// all: no fetch, no suspense).
+///
+/// Several reads in one component fetch together when every hook is
+/// called before the first `?` (a hook after a `?` that suspends is not
+/// called until the first read is there):
+///
+/// ```
+/// # use restcache::prelude::*;
+/// # use restcache::yew::use_suspense;
+/// # use yew::prelude::*;
+/// # #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// # struct Todo { id: u64, title: String }
+/// # #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// # struct User { id: u64, name: String }
+/// # resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+/// # resource!(pub UserResource { path: "/users/:id", schema: User });
+/// # #[component]
+/// # fn TodoAndUser() -> HtmlResult {
+/// # let (id, user_id) = (1, 2);
+/// let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id });
+/// let user = use_suspense(&UserResource::get(), UserResourceParams { id: user_id });
+/// let (todo, user) = (todo?, user?);
+/// # Ok(html! { <p>{ &todo.title }{ &user.name }</p> })
+/// # }
+/// ```
+///
+/// A read may take its params from an earlier one (`{id: post.user_id}`):
+/// it starts once the earlier read is there.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::{use_suspense, AsyncBoundary, BoundaryError, CacheProvider};
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// #[derive(Properties, PartialEq)]
+/// struct Props { id: Option<u64> }
+///
+/// #[component]
+/// fn TodoTitle(props: &Props) -> HtmlResult {
+///     let todo = use_suspense(&TodoResource::get(), props.id.map(|id| TodoResourceParams { id }))?;
+///     Ok(html! { <h1>{ todo.map(|t| t.title.clone()).unwrap_or_default() }</h1> })
+/// }
+///
+/// # #[derive(Properties, PartialEq)]
+/// # struct AppProps { url: AttrValue }
+/// #[component]
+/// fn App(props: &AppProps) -> Html {
+///     let error_fallback = Callback::from(|e: BoundaryError| html! { <p>{ e.error.to_string() }</p> });
+///     html! {
+///         <CacheProvider base_url={props.url.clone()}>
+///             <AsyncBoundary fallback={html! {"Loading..."}} {error_fallback}>
+///                 <TodoTitle id={Some(1)} />
+///             </AsyncBoundary>
+///         </CacheProvider>
+///     }
+/// }
+/// # let api = restcache_demo::DemoApi::start()?;
+/// # let props = AppProps { url: api.url().to_owned().into() };
+/// # let html = restcache_demo::block_on(tokio::task::LocalSet::new().run_until(
+/// #     yew::LocalServerRenderer::<App>::with_props(props).hydratable(false).render()));
+/// # assert_eq!(html, "<h1>delectus aut autem</h1>");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[hook]
+pub fn use_suspense<P, S, A>(
+    endpoint: &Endpoint<P, S>,
+    params: A,
+) -> SuspensionResult<A::Output<S::Handle>>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    A: ReadArgs<P>,
+{
+    let cache = use_cache_context("use_suspense");
+    let boundary = use_boundary("use_suspense");
+    let state = use_mut_ref(ReadState::<P>::default);
+    let rerender = use_force_update();
+    let mut state = state.borrow_mut();
+    suspend(
+        &cache,
+        &mut state,
+        &rerender,
+        &boundary,
+        endpoint,
+        params.params(),
+    )
+    .map(A::output)
+}
+
+/// [`use_suspense`] that also polls the read at its endpoint's
+/// `poll_frequency` while the component is mounted (see
+/// [`use_subscription`]).
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::use_live;
+/// use std::time::Duration;
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Price { id: u64, cents: u64 }
+/// resource!(pub PriceResource { path: "/prices/:id", schema: Price, poll_frequency: Duration::from_secs(5) });
+///
+/// #[component]
+/// fn Ticker() -> HtmlResult {
+///     let price = use_live(&PriceResource::get(), PriceResourceParams { id: 1 })?;
+///     Ok(html! { <span>{ price.cents }</span> })
+/// }
+/// ```
+#[hook]
+pub fn use_live<P, S, A>(
+    endpoint: &Endpoint<P, S>,
+    params: A,
+) -> SuspensionResult<A::Output<S::Handle>>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    A: ReadArgs<P>,
+{
+    let cache = use_cache_context("use_live");
+    let boundary = use_boundary("use_live");
+    let state = use_mut_ref(ReadState::<P>::default);
+    let rerender = use_force_update();
+    let mut state = state.borrow_mut();
+    let read = suspend(
+        &cache,
+        &mut state,
+        &rerender,
+        &boundary,
+        endpoint,
+        params.params(),
+    );
+    if let Ok(Some(_)) = &read {
+        state.poll(&cache, endpoint);
+    }
+    read.map(A::output)
+}
+
+/// What the cache holds for a read, without fetching it: `None` when
+/// nothing is cached (or the params are `None`). The component re-renders
+/// when it changes.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::use_cache;
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// #[component]
+/// fn Count() -> Html {
+///     let todos = use_cache(&TodoResource::get_list(), ());
+///     html! { <span>{ todos.map_or(0, |t| t.len()) }</span> }
+/// }
+/// ```
+#[hook]
+pub fn use_cache<P, S, A>(endpoint: &Endpoint<P, S>, params: A) -> Option<S::Handle>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    A: ReadArgs<P>,
+{
+    let cache = use_cache_context("use_cache");
+    let state = use_mut_ref(ReadState::<P>::default);
+    let rerender = use_force_update();
+    let mut state = state.borrow_mut();
+    let Some(params) = params.params() else {
+        state.clear();
+        return None;
+    };
+    let watch = Watch {
+        subscribe: true,
+        revalidate: false,
+    };
+    let tracked = state
+        .track(&cache, endpoint, params, watch, &rerender)
+        .ok()?;
+    tracked.cached.data
+}
+
+/// What [`use_dle`] hands out: the data, whether it is loading, and the
+/// error of its last request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dle<T> {
+    /// The data, once there is some to show.
+    pub data: Option<T>,
+    /// Whether a request for it is on its way with nothing to show yet.
+    pub loading: bool,
+    /// The error of its last request, while it lasts.
+    pub error: Option<Error>,
+}
+
+impl<T> Default for Dle<T> {
+    fn default() -> Self {
+        Dle {
+            data: None,
+            loading: false,
+            error: None,
+        }
+    }
+}
+
+/// Data, loading, error: a read that fetches as [`use_suspense`] does but
+/// never suspends and never goes to a boundary; the component shows each
+/// state itself. `None` params give an empty `Dle` (not loading).
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::use_dle;
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// #[component]
+/// fn Todos() -> Html {
+///     let todos = use_dle(&TodoResource::get_list(), ());
+///     match (todos.data, todos.error) {
+///         (Some(todos), _) => html! { <ul>{ for todos.iter().map(|t| html! { <li>{ &t.title }</li> }) }</ul> },
+///         (None, Some(error)) => html! { <p>{ error.to_string() }</p> },
+///         (None, None) => html! { <p>{ "Loading..." }</p> },
+///     }
+/// }
+/// ```
+#[hook]
+pub fn use_dle<P, S, A>(endpoint: &Endpoint<P, S>, params: A) -> Dle<S::Handle>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    A: ReadArgs<P>,
+{
+    let cache = use_cache_context("use_dle");
+    let state = use_mut_ref(ReadState::<P>::default);
+    let rerender = use_force_update();
+    let mut state = state.borrow_mut();
+    let Some(params) = params.params() else {
+        state.clear();
+        return Dle::default();
+    };
+    let watch = Watch {
+        subscribe: true,
+        revalidate: true,
+    };
+    let Tracked { key, cached } = match state.track(&cache, endpoint, params, watch, &rerender) {
+        Ok(tracked) => tracked,
+        Err(error) => {
+            return Dle {
+                error: Some(error),
+                ..Dle::default()
+            };
+        }
+    };
+    let loading = cached.data.is_none() && cached.error.is_none();
+    if loading {
+        cache.fetch(&key, endpoint, params);
+    }
+    Dle {
+        data: cached.data,
+        loading,
+        error: cached.error,
+    }
+}
+
+/// Fetches a read when it needs it (Invalid, or Stale on mount and on a
+/// change of params), without reading it: for a parent that starts the
+/// requests its children will read.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::use_fetch;
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// #[component]
+/// fn Prefetch() -> Html {
+///     use_fetch(&TodoResource::get_list(), ());
+///     html! {}
+/// }
+/// ```
+#[hook]
+pub fn use_fetch<P, S, A>(endpoint: &Endpoint<P, S>, params: A)
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    A: ReadArgs<P>,
+{
+    let cache = use_cache_context("use_fetch");
+    let state = use_mut_ref(ReadState::<P>::default);
+    let rerender = use_force_update();
+    let mut state = state.borrow_mut();
+    let Some(params) = params.params() else {
+        state.clear();
+        return;
+    };
+    let watch = Watch {
+        subscribe: false,
+        revalidate: true,
+    };
+    if let Ok(Tracked { key, cached }) = state.track(&cache, endpoint, params, watch, &rerender)
+        && cached.data.is_none()
+        && cached.error.is_none()
+    {
+        cache.fetch(&key, endpoint, params);
+    }
+}
+
+/// Polls a read at its endpoint's `poll_frequency` while the component is
+/// mounted, without reading it. When several components poll one read,
+/// the shortest frequency wins; polling stops when the last one
+/// unmounts. An endpoint without a `poll_frequency` is not polled.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::use_subscription;
+/// use std::time::Duration;
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Price { id: u64, cents: u64 }
+/// resource!(pub PriceResource { path: "/prices/:id", schema: Price, poll_frequency: Duration::from_secs(5) });
+///
+/// #[component]
+/// fn KeepFresh() -> Html {
+///     use_subscription(&PriceResource::get(), PriceResourceParams { id: 1 });
+///     html! {}
+/// }
+/// ```
+#[hook]
+pub fn use_subscription<P, S, A>(endpoint: &Endpoint<P, S>, params: A)
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    A: ReadArgs<P>,
+{
+    let cache = use_cache_context("use_subscription");
+    let state = use_mut_ref(ReadState::<P>::default);
+    let rerender = use_force_update();
+    let mut state = state.borrow_mut();
+    let Some(params) = params.params() else {
+        state.clear();
+        return;
+    };
+    let watch = Watch {
+        subscribe: false,
+        revalidate: false,
+    };
+    if state
+        .track(&cache, endpoint, params, watch, &rerender)
+        .is_ok()
+    {
+        state.poll(&cache, endpoint);
+    }
+}
+
+/// The error of a read's last request, while it lasts: what a component
+/// shows beside data that a soft error (a 5xx, no network) left on show.
+/// `None` when there is none, or the params are `None`.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::{use_error, use_suspense};
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// #[component]
+/// fn Todos() -> HtmlResult {
+///     let todos = use_suspense(&TodoResource::get_list(), ());
+///     let error = use_error(&TodoResource::get_list(), ());
+///     let todos = todos?;
+///     Ok(html! {
+///         <>
+///             if let Some(error) = error { <p class="stale">{ format!("Showing older data: {error}") }</p> }
+///             <p>{ todos.len() }</p>
+///         </>
+///     })
+/// }
+/// ```
+#[hook]
+pub fn use_error<P, S, A>(endpoint: &Endpoint<P, S>, params: A) -> Option<Error>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    A: ReadArgs<P>,
+{
+    let cache = use_cache_context("use_error");
+    let state = use_mut_ref(ReadState::<P>::default);
+    let rerender = use_force_update();
+    let mut state = state.borrow_mut();
+    let Some(params) = params.params() else {
+        state.clear();
+        return None;
+    };
+    let watch = Watch {
+        subscribe: true,
+        revalidate: false,
+    };
+    match state.track(&cache, endpoint, params, watch, &rerender) {
+        Ok(tracked) => tracked.cached.error,
+        Err(error) => Some(error),
+    }
+}
+
+/// What [`use_loading`] hands out: the wrapped callback, whether a call
+/// is running, and the error of the last call.
+pub type Loading<A> = (Callback<A>, bool, Option<Error>);
+
+/// Wraps an async action (a mutation) for a button: the returned callback
+/// runs it, `loading` is true while it runs, and `error` holds the error
+/// of the last run until the next one starts.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::{use_controller, use_loading};
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String, completed: bool }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// #[component]
+/// fn Done(props: &TodoProps) -> Html {
+///     let ctrl = use_controller();
+///     let (complete, loading, error) = use_loading(move |id: u64| {
+///         let ctrl = ctrl.clone();
+///         async move {
+///             let body = Body::json(&serde_json::json!({"completed": true})).unwrap();
+///             ctrl.fetch(&TodoResource::partial_update(), &TodoResourceParams { id }, Some(body)).await?;
+///             Ok(())
+///         }
+///     });
+///     let id = props.id;
+///     html! {
+///         <button disabled={loading} onclick={move |_| complete.emit(id)}>
+///             { error.map_or("Done".to_owned(), |e| e.to_string()) }
+///         </button>
+///     }
+/// }
+/// # #[derive(Properties, PartialEq)]
+/// # struct TodoProps { id: u64 }
+/// ```
+#[hook]
+pub fn use_loading<A, F, Fut, T>(action: F) -> Loading<A>
+where
+    A: 'static,
+    F: Fn(A) -> Fut + 'static,
+    Fut: std::future::Future<Output = Result<T, Error>> + 'static,
+{
+    let latest = use_mut_ref(|| None::<Rc<F>>);
+    *latest.borrow_mut() = Some(Rc::new(action));
+    let running = use_state_eq(|| 0_u32);
+    let error = use_state_eq(|| None::<Error>);
+    let counter = use_mut_ref(|| 0_u32);
+    let callback = {
+        let (latest, running, error, counter) = (
+            latest.clone(),
+            running.setter(),
+            error.setter(),
+            counter.clone(),
+        );
+        use_callback((), move |args: A, ()| {
+            let Some(action) = latest.borrow().clone() else {
+                return;
+            };
+            let in_flight = bump(&counter, 1);
+            running.set(in_flight);
+            error.set(None);
+            let (running, error, counter) = (running.clone(), error.clone(), counter.clone());
+            yew::platform::spawn_local(async move {
+                let outcome = action(args).await;
+                running.set(bump(&counter, -1));
+                if let Err(failed) = outcome {
+                    error.set(Some(failed));
+                }
+            });
+        })
+    };
+    (callback, *running > 0, (*error).clone())
+}
+
+/// Adds `by` to the count of running calls; returns the new count.
+fn bump(counter: &Rc<RefCell<u32>>, by: i32) -> u32 {
+    let mut count = counter.borrow_mut();
+    *count = count.saturating_add_signed(by);
+    *count
+}

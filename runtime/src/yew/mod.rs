@@ -1,0 +1,45 @@
+//! Yew hooks and components over the [`Controller`](crate::Controller)
+//! (feature `yew`, on by default).
+//!
+//! - [`CacheProvider`] gives a subtree one controller; [`use_controller`]
+//!   returns it, for mutations.
+//! - [`use_suspense`] reads an endpoint and suspends until there is
+//!   something to show, following the read's expiry status; identical
+//!   reads anywhere on the page share one request, and a component
+//!   re-renders when (and only when) the data it read changes.
+//! - [`ErrorBoundary`] and [`AsyncBoundary`] catch the reads that fail;
+//!   [`use_error`] tells a component about a soft error beside its data.
+//! - The rest of the family: [`use_cache`] (read, no fetch), [`use_dle`]
+//!   (data, loading, error; no suspense), [`use_fetch`] (fetch, no read),
+//!   [`use_subscription`] and [`use_live`] (polling), [`use_loading`]
+//!   (a mutation's callback with its state).
+//! - Every reading hook takes the endpoint's params, or an `Option` of
+//!   them: `None` does nothing at all (see [`ReadArgs`]).
+//! - On a server, [`ServerRender`] renders an app whose reads may fail
+//!   (feature `ssr`).
+//!
+//! The hooks work in a browser (wasm32, rendered or hydrated) and on a
+//! server (Yew's server rendering). In a browser, the provider refetches
+//! every mounted read that is stale when the page becomes visible again
+//! or the browser comes back online.
+
+mod args;
+mod boundary;
+mod context;
+mod focus;
+mod hooks;
+mod provider;
+mod read;
+mod server;
+
+pub use args::ReadArgs;
+pub use boundary::{
+    AsyncBoundary, AsyncBoundaryProps, BoundaryError, ErrorBoundary, ErrorBoundaryProps,
+};
+pub use hooks::{
+    Dle, Loading, use_cache, use_dle, use_error, use_fetch, use_live, use_loading,
+    use_subscription, use_suspense,
+};
+pub use provider::{CacheProvider, CacheProviderProps, use_controller};
+#[cfg(feature = "ssr")]
+pub use server::ServerRender;

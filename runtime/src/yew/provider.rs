@@ -1,0 +1,141 @@
+//! The provider: one controller for a subtree, and the listeners that
+//! revalidate its mounted reads when the page comes back into view.
+
+use std::time::Duration;
+
+use yew::prelude::*;
+
+use super::context::CacheContext;
+use crate::controller::Controller;
+use crate::http::Client;
+
+/// Props of [`CacheProvider`].
+#[derive(Properties, PartialEq)]
+pub struct CacheProviderProps {
+    /// The controller of the subtree. A server render (or a page that
+    /// hydrates one) fills a controller before the first render and hands
+    /// it here.
+    #[prop_or_default]
+    pub controller: Option<Controller>,
+    /// The API's base address, to build a controller from when none is
+    /// given.
+    #[prop_or_default]
+    pub base_url: Option<AttrValue>,
+    /// Whether every mounted read that is stale refetches when the page
+    /// becomes visible again (default: yes).
+    #[prop_or(true)]
+    pub revalidate_on_focus: bool,
+    /// Whether every mounted read that is stale refetches when the browser
+    /// comes back online (default: yes).
+    #[prop_or(true)]
+    pub revalidate_on_reconnect: bool,
+    /// The shortest time between two revalidations on focus or reconnect
+    /// (default: 1 s), so that a burst of events makes one round.
+    #[prop_or(Duration::from_secs(1))]
+    pub revalidate_throttle: Duration,
+    /// The subtree.
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// Gives its subtree one [`Controller`]: every hook below reads and writes
+/// its cache. A provider nested inside another gives its own subtree a
+/// cache of its own.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::{CacheProvider, use_controller};
+/// use yew::prelude::*;
+///
+/// #[component]
+/// fn Base() -> Html {
+///     let ctrl = use_controller();
+///     html! { <p>{ ctrl.client().base_url().to_owned() }</p> }
+/// }
+///
+/// #[component]
+/// fn App() -> Html {
+///     html! {
+///         <CacheProvider base_url="http://127.0.0.1:8080">
+///             <Base />
+///         </CacheProvider>
+///     }
+/// }
+/// # let html = restcache_demo::block_on(yew::LocalServerRenderer::<App>::new().hydratable(false).render());
+/// # assert_eq!(html, "<p>http://127.0.0.1:8080</p>");
+/// ```
+#[component]
+pub fn CacheProvider(props: &CacheProviderProps) -> Html {
+    let context = use_memo(
+        (props.controller.clone(), props.base_url.clone()),
+        |(controller, base_url)| {
+            let controller = match (controller, base_url) {
+                (Some(controller), _) => controller.clone(),
+                (None, Some(base_url)) => Controller::new(Client::new(base_url.as_str())),
+                (None, None) => panic!(
+                    "<CacheProvider> needs a `controller` or a `base_url`: \
+                     <CacheProvider base_url=\"https://api.example\">"
+                ),
+            };
+            CacheContext::new(controller)
+        },
+    );
+    let pass = use_context::<super::server::ServerPass>();
+    if let Some(pass) = pass {
+        pass.watch(&context);
+    }
+    let focus = (
+        (*context).clone(),
+        props.revalidate_on_focus,
+        props.revalidate_on_reconnect,
+        props.revalidate_throttle,
+    );
+    use_effect_with(focus, |(context, on_focus, on_reconnect, throttle)| {
+        super::focus::listen(context.clone(), *on_focus, *on_reconnect, *throttle)
+    });
+    html! {
+        <ContextProvider<CacheContext> context={(*context).clone()}>
+            { props.children.clone() }
+        </ContextProvider<CacheContext>>
+    }
+}
+
+/// The provider's context, or a panic that says what to add.
+#[hook]
+pub(crate) fn use_cache_context(hook: &'static str) -> CacheContext {
+    match use_context::<CacheContext>() {
+        Some(context) => context,
+        None => panic!(
+            "{hook} needs a <CacheProvider> above it: wrap the app in \
+             <CacheProvider base_url=\"https://api.example\">...</CacheProvider>"
+        ),
+    }
+}
+
+/// The [`Controller`] of the nearest [`CacheProvider`]: for mutations,
+/// invalidation and anything else a component does beside reading.
+///
+/// Panics with a message saying what to add when no provider is above.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::yew::{CacheProvider, use_controller};
+/// use yew::prelude::*;
+///
+/// #[component]
+/// fn Reset() -> Html {
+///     let ctrl = use_controller();
+///     let onclick = Callback::from(move |_| ctrl.reset());
+///     html! { <button {onclick}>{"Forget everything"}</button> }
+/// }
+/// # #[component]
+/// # fn App() -> Html {
+/// #     html! { <CacheProvider base_url="http://127.0.0.1:8080"><Reset /></CacheProvider> }
+/// # }
+/// # let html = restcache_demo::block_on(yew::LocalServerRenderer::<App>::new().hydratable(false).render());
+/// # assert_eq!(html, "<button>Forget everything</button>");
+/// ```
+#[hook]
+pub fn use_controller() -> Controller {
+    use_cache_context("use_controller").controller().clone()
+}

@@ -1,0 +1,156 @@
+//! What one reading hook keeps between renders, and the steps every
+//! reading hook shares: tracking its key (subscribing to it, registering
+//! it as mounted), revalidating on mount or a change of params, waiting
+//! for a fetch, and reporting a failure to the boundary.
+
+use serde::Serialize;
+use yew::functional::UseForceUpdateHandle;
+use yew::suspense::Suspension;
+
+use super::boundary::{BoundaryContext, Report};
+use super::context::{CacheContext, MountGuard, ON_SERVER, PollGuard};
+use crate::cache::schema::Schema;
+use crate::controller::{Cached, ExpiryStatus, Subscription};
+use crate::http::Error;
+use crate::rest::Endpoint;
+
+/// What the hook does with its read besides reading it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Watch {
+    /// Re-render when the read's data or error changes.
+    pub subscribe: bool,
+    /// Refetch when stale: on mount, on a change of params, and when the
+    /// page comes back into view.
+    pub revalidate: bool,
+}
+
+/// The state one reading hook keeps between renders.
+pub(crate) struct ReadState<P> {
+    /// The params of the last render, and their key.
+    last: Option<(P, String)>,
+    subscription: Option<Subscription>,
+    mount: Option<MountGuard>,
+    poll: Option<PollGuard>,
+    /// Whether the stale refetch of this key (on mount or a change of
+    /// params) was started.
+    revalidated: bool,
+    /// The failure reported to the boundary, and what the component waits
+    /// on meanwhile.
+    failed: Option<Suspension>,
+}
+
+impl<P> Default for ReadState<P> {
+    fn default() -> Self {
+        ReadState {
+            last: None,
+            subscription: None,
+            mount: None,
+            poll: None,
+            revalidated: false,
+            failed: None,
+        }
+    }
+}
+
+/// A read in the middle of a render: its key, and what the cache holds.
+pub(crate) struct Tracked<S: Schema> {
+    pub key: String,
+    pub cached: Cached<S>,
+}
+
+impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
+    /// Forgets the read (its params are `None`): no subscription, no
+    /// mount, no polling.
+    pub fn clear(&mut self) {
+        *self = ReadState::default();
+    }
+
+    /// Reads `endpoint` with `params` for this render: the key comes from
+    /// the last render when the params did not change; a new key is
+    /// subscribed to and mounted as `watch` says, and a stale read is
+    /// refetched once for it.
+    pub fn track<S: Schema>(
+        &mut self,
+        cache: &CacheContext,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        watch: Watch,
+        rerender: &UseForceUpdateHandle,
+    ) -> Result<Tracked<S>, Error> {
+        let controller = cache.controller();
+        let key = match &self.last {
+            Some((last, key)) if last == params => key.clone(),
+            _ => {
+                let key = controller.key(endpoint, params)?;
+                self.start(cache, endpoint, params, &key, watch, rerender);
+                key
+            }
+        };
+        let cached = controller.read_key(endpoint, &key);
+        if watch.revalidate && !self.revalidated && cached.status == ExpiryStatus::Stale {
+            self.revalidated = true;
+            cache.revalidate(endpoint, params);
+        }
+        Ok(Tracked { key, cached })
+    }
+
+    /// Starts watching a new key.
+    fn start<S: Schema>(
+        &mut self,
+        cache: &CacheContext,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        key: &str,
+        watch: Watch,
+        rerender: &UseForceUpdateHandle,
+    ) {
+        self.clear();
+        self.last = Some((params.clone(), key.to_owned()));
+        // A server renders each component once: the suspension's resume
+        // renders it when its data is there, and nothing after.
+        if watch.subscribe && !ON_SERVER {
+            let rerender = rerender.clone();
+            self.subscription = Some(
+                cache
+                    .controller()
+                    .subscribe(endpoint, params, move || rerender.force_update()),
+            );
+        }
+        if watch.revalidate {
+            self.mount = Some(cache.mount(endpoint, params));
+        }
+    }
+
+    /// Polls the tracked read at the endpoint's poll frequency while this
+    /// state lives (from the first render with this key on).
+    pub fn poll<S: Schema>(&mut self, cache: &CacheContext, endpoint: &Endpoint<P, S>) {
+        let (Some(every), None, Some((params, key))) =
+            (endpoint.options().poll_frequency, &self.poll, &self.last)
+        else {
+            return;
+        };
+        self.poll = Some(cache.poll(key, endpoint, params, every));
+    }
+
+    /// What a component waits on after its read `key` failed with `error`:
+    /// the failure goes to the boundary once, and the component waits
+    /// until the boundary takes its place.
+    pub fn fail(&mut self, boundary: &BoundaryContext, key: String, error: Error) -> Suspension {
+        if let Some(failed) = &self.failed
+            && !failed.resumed()
+        {
+            return failed.clone();
+        }
+        if ON_SERVER {
+            return boundary.fail_on_server(error);
+        }
+        let (suspension, waiting) = Suspension::new();
+        boundary.report(Report {
+            key,
+            error,
+            waiting,
+        });
+        self.failed = Some(suspension.clone());
+        suspension
+    }
+}

@@ -1,0 +1,253 @@
+//! Failed reads on a server: `ServerRender` ends with the nearest
+//! boundary's fallback (Yew's own renderers would wait forever), soft
+//! errors keep the data on show, and a hook without a provider or a
+//! boundary says what to add.
+
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+
+use futures_util::FutureExt;
+use restcache::http::Error;
+use restcache::prelude::*;
+use restcache::yew::{
+    AsyncBoundary, BoundaryError, CacheProvider, ErrorBoundary, ServerRender, use_error,
+    use_suspense,
+};
+use yew::LocalServerRenderer;
+use yew::prelude::*;
+
+use super::{local, rendered};
+use crate::common::mock::{once, server};
+use crate::common::{TodoResource, TodoResourceParams, todo};
+
+#[derive(Properties, PartialEq, Clone)]
+struct AppProps {
+    ctrl: Controller,
+}
+
+fn fallback(name: &'static str) -> Callback<BoundaryError, Html> {
+    Callback::from(move |failed: BoundaryError| {
+        html! { <p class={name}>{ format!("{name}: {:?}", failed.error.status()) }</p> }
+    })
+}
+
+#[derive(Properties, PartialEq)]
+struct TitleProps {
+    id: u64,
+}
+
+#[component]
+fn Title(props: &TitleProps) -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: props.id })?;
+    Ok(html! { <h1>{ &todo.title }</h1> })
+}
+
+/// Todo 1 in a boundary of its own, todo 2 in another, inside an outer
+/// boundary beside a plain paragraph.
+#[component]
+fn Nested(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={fallback("outer")}>
+                <p>{"header"}</p>
+                <AsyncBoundary error_fallback={fallback("first")}><Title id={1} /></AsyncBoundary>
+                <AsyncBoundary error_fallback={fallback("second")}><Title id={2} /></AsyncBoundary>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_404_renders_the_nearest_boundarys_fallback_and_the_render_ends() {
+    local(async {
+        let (mut server, client) = server().await;
+        let missing = once(server.mock("GET", "/todos/1"), 404, r#"{"detail": "no"}"#).await;
+        let found = once(
+            server.mock("GET", "/todos/2"),
+            200,
+            &crate::common::controller::todo_json(2, "eggs"),
+        )
+        .await;
+        let props = AppProps {
+            ctrl: Controller::new(client),
+        };
+        let html = rendered(ServerRender::<Nested>::new(props).render())
+            .await
+            .unwrap();
+        assert_eq!(
+            html,
+            r#"<p>header</p><p class="first">first: Some(404)</p><h1>eggs</h1>"#
+        );
+        missing.assert_async().await;
+        found.assert_async().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_body_that_does_not_decode_goes_to_the_boundary() {
+    local(async {
+        let (mut server, client) = server().await;
+        let html_body = once(server.mock("GET", "/todos/1"), 200, "<!doctype html>").await;
+        let good = once(
+            server.mock("GET", "/todos/2"),
+            200,
+            &crate::common::controller::todo_json(2, "eggs"),
+        )
+        .await;
+        let props = AppProps {
+            ctrl: Controller::new(client),
+        };
+        let html = rendered(ServerRender::<Nested>::new(props).render())
+            .await
+            .unwrap();
+        assert_eq!(
+            html,
+            r#"<p>header</p><p class="first">first: Some(200)</p><h1>eggs</h1>"#
+        );
+        html_body.assert_async().await;
+        good.assert_async().await;
+    })
+    .await;
+}
+
+/// A read and the error beside it.
+#[component]
+fn WithError() -> HtmlResult {
+    let params = TodoResourceParams { id: 1 };
+    let todo = use_suspense(&TodoResource::get(), params.clone());
+    let error = use_error(&TodoResource::get(), params);
+    let todo = todo?;
+    Ok(html! {
+        <p>{ format!("{} ({:?})", todo.title, error.and_then(|e| e.status())) }</p>
+    })
+}
+
+#[component]
+fn WithErrorApp(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={fallback("failed")}><WithError /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+fn soft_error(ctrl: &Controller) -> Error {
+    let url = format!("{}/todos/1", ctrl.client().base_url());
+    Error::http_status("GET", &url, 503, "down")
+}
+
+#[tokio::test]
+async fn a_soft_error_keeps_the_data_on_show_and_use_error_tells_of_it() {
+    local(async {
+        let (_server, client) = server().await;
+        let ctrl = Controller::new(client);
+        let params = TodoResourceParams { id: 1 };
+        ctrl.set_response(&TodoResource::get(), &params, Rc::new(todo(1, "milk")))
+            .unwrap();
+        ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
+        let props = AppProps { ctrl };
+        let html = rendered(ServerRender::<WithErrorApp>::new(props).render())
+            .await
+            .unwrap();
+        assert_eq!(html, "<p>milk (Some(503))</p>");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_soft_error_with_no_data_to_show_goes_to_the_boundary() {
+    local(async {
+        let (_server, client) = server().await;
+        let ctrl = Controller::new(client);
+        let params = TodoResourceParams { id: 1 };
+        ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
+        let props = AppProps { ctrl };
+        let html = rendered(ServerRender::<WithErrorApp>::new(props).render())
+            .await
+            .unwrap();
+        assert_eq!(html, r#"<p class="failed">failed: Some(503)</p>"#);
+    })
+    .await;
+}
+
+/// The message of a render that panicked.
+async fn panic_message(render: impl std::future::Future<Output = String>) -> String {
+    let payload = AssertUnwindSafe(render)
+        .catch_unwind()
+        .await
+        .expect_err("the render panics");
+    match (
+        payload.downcast_ref::<String>(),
+        payload.downcast_ref::<&str>(),
+    ) {
+        (Some(message), _) => message.clone(),
+        (None, Some(message)) => (*message).to_owned(),
+        (None, None) => "a panic without a message".to_owned(),
+    }
+}
+
+#[component]
+fn NoProvider() -> Html {
+    html! {
+        <ErrorBoundary fallback={fallback("failed")}>
+            <Suspense><Title id={1} /></Suspense>
+        </ErrorBoundary>
+    }
+}
+
+#[component]
+fn NoBoundary(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <Suspense><Title id={1} /></Suspense>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_hook_without_a_provider_or_a_boundary_says_what_to_add() {
+    local(async {
+        let render = LocalServerRenderer::<NoProvider>::new().render();
+        let message = panic_message(render).await;
+        assert!(
+            message.contains("needs a <CacheProvider> above it"),
+            "{message}"
+        );
+
+        let (_server, client) = server().await;
+        let props = AppProps {
+            ctrl: Controller::new(client),
+        };
+        let render = LocalServerRenderer::<NoBoundary>::with_props(props).render();
+        let message = panic_message(render).await;
+        assert!(
+            message.contains("needs an error boundary above it"),
+            "{message}"
+        );
+        assert!(message.contains("<AsyncBoundary"), "{message}");
+    })
+    .await;
+}
+
+/// Yew's own renderers cannot show a boundary's fallback: a read whose
+/// failure is known as the component first renders ends the render with
+/// a panic that says what to use instead.
+#[tokio::test]
+async fn yews_own_renderer_ends_with_a_message_on_a_known_failure() {
+    local(async {
+        let (_server, client) = server().await;
+        let ctrl = Controller::new(client);
+        let params = TodoResourceParams { id: 1 };
+        ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
+        let props = AppProps { ctrl };
+        let render = LocalServerRenderer::<WithErrorApp>::with_props(props).render();
+        let message = rendered(panic_message(render)).await;
+        assert!(
+            message.contains("render with restcache::yew::ServerRender"),
+            "{message}"
+        );
+        assert!(message.contains("HTTP 503"), "{message}");
+    })
+    .await;
+}

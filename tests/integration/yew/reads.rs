@@ -1,0 +1,345 @@
+//! `use_suspense` and its family, rendered on a server against mockito
+//! and the demo API: Invalid fetches, suspends and renders the data,
+//! Valid renders without a request, `None` does nothing, reads take their
+//! params from earlier ones, and the reads of one component fetch
+//! together.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::prelude::*;
+use restcache::yew::{
+    AsyncBoundary, BoundaryError, CacheProvider, use_cache, use_dle, use_suspense,
+};
+use restcache_demo::DemoApi;
+use yew::LocalServerRenderer;
+use yew::prelude::*;
+
+use super::{local, rendered};
+use crate::common::mock::{once, server};
+use crate::common::{Todo, TodoDetail, TodoResource, TodoResourceParams, User};
+
+resource!(pub UserResource { path: "/users/:id", schema: User });
+endpoint!(pub wrapped_todo { path: "/wrapped/:id", schema: TodoDetail, params: { id: u64 } });
+
+/// Props of the test apps: the controller (so a test can look into its
+/// cache) and which todo to show.
+#[derive(Properties, PartialEq, Clone)]
+struct AppProps {
+    ctrl: Controller,
+    #[prop_or_default]
+    id: Option<u64>,
+}
+
+fn error_fallback() -> Callback<BoundaryError, Html> {
+    Callback::from(
+        |failed: BoundaryError| html! { <p class="error">{ failed.error.to_string() }</p> },
+    )
+}
+
+#[derive(Properties, PartialEq)]
+struct TitleProps {
+    id: Option<u64>,
+}
+
+#[component]
+fn Title(props: &TitleProps) -> HtmlResult {
+    let todo = use_suspense(
+        &TodoResource::get(),
+        props.id.map(|id| TodoResourceParams { id }),
+    )?;
+    Ok(match todo {
+        Some(todo) => html! { <h1>{ &todo.title }</h1> },
+        None => html! {},
+    })
+}
+
+#[component]
+fn TitleApp(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={error_fallback()}>
+                <Title id={props.id} />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn an_invalid_read_fetches_suspends_and_renders_the_data() {
+    local(async {
+        let (mut server, client) = server().await;
+        let get = once(
+            server.mock("GET", "/todos/1"),
+            200,
+            &crate::common::controller::todo_json(1, "milk"),
+        )
+        .await;
+        let ctrl = Controller::new(client);
+        let props = AppProps {
+            ctrl: ctrl.clone(),
+            id: Some(1),
+        };
+        let html = rendered(
+            LocalServerRenderer::<TitleApp>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<h1>milk</h1>");
+        get.assert_async().await;
+        let cached = ctrl.read(&TodoResource::get(), &TodoResourceParams { id: 1 });
+        assert_eq!(cached.status, ExpiryStatus::Valid);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_valid_read_renders_without_a_request() {
+    local(async {
+        let (mut server, client) = server().await;
+        let nothing = server
+            .mock("GET", mockito::Matcher::Any)
+            .expect(0)
+            .create_async()
+            .await;
+        let ctrl = Controller::new(client);
+        let params = TodoResourceParams { id: 1 };
+        ctrl.set_response(
+            &TodoResource::get(),
+            &params,
+            Rc::new(crate::common::todo(1, "cached")),
+        )
+        .unwrap();
+        let props = AppProps { ctrl, id: Some(1) };
+        let html = rendered(
+            LocalServerRenderer::<TitleApp>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<h1>cached</h1>");
+        nothing.assert_async().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn none_params_render_nothing_and_request_nothing() {
+    local(async {
+        let (mut server, client) = server().await;
+        let nothing = server
+            .mock("GET", mockito::Matcher::Any)
+            .expect(0)
+            .create_async()
+            .await;
+        let ctrl = Controller::new(client);
+        let props = AppProps {
+            ctrl: ctrl.clone(),
+            id: None,
+        };
+        let html = rendered(
+            LocalServerRenderer::<TitleApp>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "");
+        nothing.assert_async().await;
+        assert_eq!(ctrl.subscriber_count(), 0);
+        assert_eq!(ctrl.with_store(|store| store.result_count()), 0);
+    })
+    .await;
+}
+
+/// A list read hands out the list of `Rc` records; an envelope read the
+/// envelope; plain params hand out the value, not an `Option`.
+#[component]
+fn Shapes() -> HtmlResult {
+    let list: Rc<Vec<Rc<Todo>>> = use_suspense(&TodoResource::get_list(), ())?;
+    let wrapped: Rc<TodoDetail> = use_suspense(&wrapped_todo(), WrappedTodoParams { id: 2 })?;
+    Ok(html! {
+        <p>{ format!("{} todos; wrapped: {}", list.len(), wrapped.data.title) }</p>
+    })
+}
+
+#[component]
+fn ShapesApp(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={error_fallback()}><Shapes /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_list_read_hands_out_the_list_and_an_envelope_read_the_envelope() {
+    local(async {
+        let (mut server, client) = server().await;
+        let list = once(
+            server.mock("GET", "/todos"),
+            200,
+            crate::common::controller::LIST,
+        )
+        .await;
+        let wrapped = once(
+            server.mock("GET", "/wrapped/2"),
+            200,
+            r#"{"data": {"id": 2, "userId": 1, "title": "eggs, wrapped", "completed": false}}"#,
+        )
+        .await;
+        let props = AppProps {
+            ctrl: Controller::new(client),
+            id: None,
+        };
+        let html = rendered(
+            LocalServerRenderer::<ShapesApp>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<p>2 todos; wrapped: eggs, wrapped</p>");
+        list.assert_async().await;
+        wrapped.assert_async().await;
+    })
+    .await;
+}
+
+/// A todo and its author: the second read's params come from the first.
+#[component]
+fn TodoWithAuthor() -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: 4 })?;
+    let author = use_suspense(
+        &UserResource::get(),
+        UserResourceParams { id: todo.user_id },
+    )?;
+    Ok(html! { <p>{ format!("{} by {}", todo.title, author.username) }</p> })
+}
+
+#[component]
+fn AuthorApp(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={error_fallback()}><TodoWithAuthor /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_read_takes_its_params_from_an_earlier_one() {
+    local(async {
+        let api = DemoApi::start().unwrap();
+        let props = AppProps {
+            ctrl: Controller::new(Client::new(api.url())),
+            id: None,
+        };
+        let html = rendered(
+            LocalServerRenderer::<AuthorApp>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<p>et porro tempora by Antonette</p>");
+        assert_eq!(api.hits("GET /todos/4"), 1);
+        assert_eq!(api.hits("GET /users/2"), 1);
+    })
+    .await;
+}
+
+/// Two reads, every hook called before the first `?`.
+#[component]
+fn TwoReads() -> HtmlResult {
+    let todos = use_suspense(&TodoResource::get_list(), ());
+    let user = use_suspense(&UserResource::get(), UserResourceParams { id: 1 });
+    let (todos, user) = (todos?, user?);
+    Ok(html! { <p>{ format!("{} todos for {}", todos.len(), user.username) }</p> })
+}
+
+#[component]
+fn TwoReadsApp(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={error_fallback()}><TwoReads /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn the_reads_of_one_component_fetch_together() {
+    local(async {
+        let api = DemoApi::start().unwrap();
+        api.set_delay(Duration::from_millis(500));
+        let props = AppProps {
+            ctrl: Controller::new(Client::new(api.url())),
+            id: None,
+        };
+        let render = LocalServerRenderer::<TwoReadsApp>::with_props(props)
+            .hydratable(false)
+            .render();
+        // Both requests reach the server while the delay holds the first one.
+        let both_arrived = async {
+            while api.hits("GET /todos") + api.hits("GET /users/1") < 2 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            api.set_delay(Duration::ZERO);
+        };
+        let (html, ()) = rendered(async { tokio::join!(render, both_arrived) }).await;
+        assert_eq!(html, "<p>5 todos for Bret</p>");
+    })
+    .await;
+}
+
+/// Reads without suspense: `use_cache` shows what is cached, `use_dle`
+/// fetches and reports loading.
+#[component]
+fn Quiet() -> Html {
+    let cached = use_cache(&TodoResource::get_list(), ());
+    let dle = use_dle(&TodoResource::get(), TodoResourceParams { id: 3 });
+    html! {
+        <p>{ format!("cached: {:?}; loading: {}; data: {:?}",
+            cached.map(|todos| todos.len()), dle.loading, dle.data.map(|t| t.id)) }</p>
+    }
+}
+
+#[component]
+fn QuietApp(props: &AppProps) -> Html {
+    html! { <CacheProvider controller={props.ctrl.clone()}><Quiet /></CacheProvider> }
+}
+
+#[tokio::test]
+async fn use_cache_reads_without_fetching_and_use_dle_fetches_without_suspending() {
+    local(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let props = AppProps {
+            ctrl: ctrl.clone(),
+            id: None,
+        };
+        let html = rendered(
+            LocalServerRenderer::<QuietApp>::with_props(props.clone())
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<p>cached: None; loading: true; data: None</p>");
+        assert_eq!(api.hits("GET /todos"), 0, "use_cache never fetches");
+
+        // use_dle's request went on; the next render has the data.
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while ctrl.in_flight() > 0 || api.hits("GET /todos/3") == 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .unwrap();
+        let html = rendered(
+            LocalServerRenderer::<QuietApp>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<p>cached: None; loading: false; data: Some(3)</p>");
+        assert_eq!(api.hits("GET /todos/3"), 1);
+    })
+    .await;
+}
