@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the test command needs beyond the pinned toolchain, and
-# only what is missing: the wasm32-unknown-unknown target of the toolchain
-# in rust-toolchain.toml. Safe to run again and again.
+# only what is missing; safe to run again and again:
+#
+# - the wasm32-unknown-unknown target of the toolchain in rust-toolchain.toml;
+# - Chromium and ChromeDriver, from Debian's packages (the browser tests);
+# - wasm-bindgen-cli (its test runner), from crates.io, at exactly the
+#   version of wasm-bindgen in Cargo.lock.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,4 +17,27 @@ fi
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     echo "== rustup target add wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    echo "== apt-get install chromium chromium-driver"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+        chromium chromium-driver
+fi
+
+# The runner must be the very version of the wasm-bindgen the tests link.
+bindgen=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ -z "$bindgen" ]; then
+    echo "setup: no wasm-bindgen in Cargo.lock" >&2
+    exit 1
+fi
+installed=$(wasm-bindgen-test-runner --version 2>/dev/null | awk '{ print $2 }' || true)
+if [ "$installed" != "$bindgen" ]; then
+    echo "== cargo install wasm-bindgen-cli --version $bindgen"
+    cargo install wasm-bindgen-cli --version "$bindgen"
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check this project runs: formatting, lints, and every test (unit,
-# integration, doc, compile-fail). One build, one shared target directory.
+# integration, doc, compile-fail, native server rendering, and the browser
+# tests in headless Chromium). One shared target directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +15,7 @@ echo "== cargo test --features ssr"
 cargo test --workspace --locked --features ssr
 echo "== cargo build --target wasm32-unknown-unknown -p restcache"
 cargo build --target wasm32-unknown-unknown -p restcache --locked
+echo "== cargo clippy --target wasm32-unknown-unknown (browser tests)"
+cargo clippy -p restcache-browser-tests --target wasm32-unknown-unknown --tests --locked -- -D warnings
+echo "== browser tests (headless Chromium, demo API on 127.0.0.1)"
+scripts/browser-tests.sh

@@ -8,7 +8,10 @@
 //! it answers whatever runtime the client side uses. Switches for demos
 //! and tests: [`DemoApi::set_delay`] holds every answer back,
 //! [`DemoApi::set_outage`] makes every route answer 503, and
-//! [`DemoApi::hits`] counts requests per `METHOD /path`.
+//! [`DemoApi::hits`] counts requests per `METHOD /path`. A test in another
+//! process (a browser) reaches the same switches over HTTP: `GET
+//! /__demo/hits`, `PUT /__demo/switches`, `POST /__demo/reset`. Every
+//! route answers CORS requests from any origin.
 
 mod routes;
 mod seed;
@@ -41,6 +44,16 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// Back to the seeded records, with no hits and the switches off.
+    pub fn reset(&self) {
+        let seeded = seed::seeded();
+        let records = std::mem::take(&mut *seeded.collections());
+        *self.collections() = records;
+        self.hits.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.outage.store(false, Ordering::Relaxed);
+        self.delay_ms.store(0, Ordering::Relaxed);
+    }
+
     /// The collections; a handler that panicked cannot poison them for
     /// the rest of the run.
     pub fn collections(&self) -> MutexGuard<'_, HashMap<&'static str, Collection>> {

@@ -9,9 +9,10 @@ use axum::extract::{Path, Query, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{self, get, post};
 use axum::{Json, Router};
 use serde_json::{Value, json};
+use tower_http::cors::CorsLayer;
 
 use super::Shared;
 use super::seed::POSTS_PER_PAGE;
@@ -34,15 +35,25 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/{id}/make_manager", post(make_manager))
         .route("/current_user/", post(current_user))
         .route("/post", get(post_page))
+        // What a test in another process (a browser) reads and sets.
+        .route("/__demo/hits", get(hits))
+        .route("/__demo/switches", routing::put(set_switches))
+        .route("/__demo/reset", post(reset))
         .layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
             switches,
         ))
+        // Pages on other origins (a browser test, a web demo) may call it.
+        .layer(CorsLayer::permissive())
         .with_state(shared)
 }
 
-/// Counts the request, then holds it back or refuses it as switched.
+/// Counts the request, then holds it back or refuses it as switched. The
+/// control routes (`/__demo/...`) are neither counted nor switched.
 async fn switches(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
+    if request.uri().path().starts_with("/__demo/") {
+        return next.run(request).await;
+    }
     let route = format!("{} {}", request.method(), request.uri().path());
     *shared
         .hits
@@ -253,4 +264,28 @@ async fn post_page(State(shared): State<Arc<Shared>>, Query(query): Query<PageQu
         let body = json!({"results": results, "nextPage": next, "lastPage": last.to_string()});
         Ok((StatusCode::OK, Json(body)))
     })
+}
+
+/// `GET /__demo/hits`: how many requests each `METHOD /path` answered.
+async fn hits(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    let hits = shared.hits.lock().unwrap_or_else(|e| e.into_inner());
+    Json(json!(*hits))
+}
+
+/// `PUT /__demo/switches` with `{"delayMs": 200, "outage": false}` (either
+/// may be left out): sets the switches.
+async fn set_switches(State(shared): State<Arc<Shared>>, Json(body): Json<Value>) -> StatusCode {
+    if let Some(delay) = body.get("delayMs").and_then(Value::as_u64) {
+        shared.delay_ms.store(delay, Ordering::Relaxed);
+    }
+    if let Some(outage) = body.get("outage").and_then(Value::as_bool) {
+        shared.outage.store(outage, Ordering::Relaxed);
+    }
+    StatusCode::NO_CONTENT
+}
+
+/// `POST /__demo/reset`: the records as seeded, no hits, switches off.
+async fn reset(State(shared): State<Arc<Shared>>) -> StatusCode {
+    shared.reset();
+    StatusCode::NO_CONTENT
 }

@@ -1,0 +1,23 @@
+//! restcache's Yew layer in a real browser: components rendered by Yew in
+//! headless Chromium (wasm-bindgen-test), reading the demo API through the
+//! browser's fetch. `scripts/test.sh` starts the demo API on 127.0.0.1 and
+//! passes its address in `DEMO_API_URL`.
+//!
+//! - `reads`: shared requests, stale data shown then refreshed, polling;
+//! - `updates`: what re-renders after a mutation, another component's
+//!   fetch, an optimistic update and its rollback, and what does not;
+//! - `boundaries`: a 404 caught by the boundary and reset;
+//! - `revalidation`: `visibilitychange` and `online` refetch stale reads;
+//! - `render_cost`: the cost of re-rendering a warm read, printed.
+
+#![cfg(all(test, target_arch = "wasm32"))]
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod harness;
+
+mod boundaries;
+mod reads;
+mod render_cost;
+mod revalidation;
+mod updates;

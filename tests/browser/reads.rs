@@ -1,0 +1,121 @@
+//! Reads in a browser: ten components on one key make one request, stale
+//! data shows at once and then the refetched data, and polling stops with
+//! its last subscriber.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::prelude::*;
+use restcache::yew::{AsyncBoundary, CacheProvider, use_live, use_suspense};
+use wasm_bindgen_test::wasm_bindgen_test;
+use yew::prelude::*;
+
+use crate::harness::*;
+
+#[derive(Properties, PartialEq)]
+struct TitleProps {
+    id: u64,
+}
+
+#[component]
+fn Title(props: &TitleProps) -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: props.id })?;
+    Ok(html! { <li>{ &todo.title }</li> })
+}
+
+#[derive(Properties, PartialEq)]
+struct AppProps {
+    ctrl: Controller,
+    #[prop_or(1)]
+    copies: usize,
+}
+
+#[component]
+fn Titles(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <ul>{ for (0..props.copies).map(|_| html! { <Title id={1} /> }) }</ul>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn ten_components_reading_one_endpoint_make_one_request() {
+    reset_demo().await;
+    let page = mount::<Titles>(AppProps {
+        ctrl: controller(),
+        copies: 10,
+    });
+    until("ten titles", || {
+        page.text().matches("delectus aut autem").count() == 10
+    })
+    .await;
+    assert_eq!(hits("GET /todos/1").await, 1);
+}
+
+#[wasm_bindgen_test]
+async fn stale_data_shows_at_once_then_the_refetched_data() {
+    reset_demo().await;
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = controller_on(&clock);
+    let params = TodoResourceParams { id: 1 };
+    let old = Todo {
+        id: 1,
+        title: "cached long ago".into(),
+        ..Todo::default()
+    };
+    ctrl.set_response(&TodoResource::get(), &params, Rc::new(old))
+        .unwrap();
+    clock.advance(Duration::from_secs(120));
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &params).status,
+        ExpiryStatus::Stale
+    );
+
+    let page = mount::<Titles>(AppProps { ctrl, copies: 1 });
+    yew::scheduler::flush().await;
+    assert_eq!(page.text(), "cached long ago", "stale data shows at once");
+    until("the refetched title", || {
+        page.text() == "delectus aut autem"
+    })
+    .await;
+    assert_eq!(hits("GET /todos/1").await, 1);
+}
+
+resource!(pub LiveTodo {
+    path: "/todos/:id",
+    schema: Todo,
+    poll_frequency: Duration::from_millis(40),
+});
+
+#[component]
+fn Live() -> HtmlResult {
+    let todo = use_live(&LiveTodo::get(), LiveTodoParams { id: 2 })?;
+    Ok(html! { <p>{ &todo.title }</p> })
+}
+
+#[component]
+fn LiveApp(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={failed()}><Live /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn polling_runs_while_mounted_and_stops_after_unmount() {
+    reset_demo().await;
+    let mut page = mount::<LiveApp>(AppProps {
+        ctrl: controller(),
+        copies: 1,
+    });
+    until_hits("GET /todos/2", 4).await;
+    page.unmount();
+    let at_unmount = hits("GET /todos/2").await;
+    // Ten polling periods with nobody subscribed.
+    sleep(Duration::from_millis(400)).await;
+    assert_eq!(hits("GET /todos/2").await, at_unmount);
+}

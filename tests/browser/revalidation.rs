@@ -1,0 +1,88 @@
+//! Revalidation: the page coming back into view (`visibilitychange`) or
+//! the browser back online (`online`) refetches every mounted read that
+//! is stale, and only those.
+
+use std::time::Duration;
+
+use restcache::prelude::*;
+use restcache::yew::{AsyncBoundary, CacheProvider, use_suspense};
+use wasm_bindgen_test::wasm_bindgen_test;
+use web_sys::Event;
+use yew::prelude::*;
+
+use crate::harness::*;
+
+#[derive(Properties, PartialEq)]
+struct TitleProps {
+    id: u64,
+}
+
+#[component]
+fn Title(props: &TitleProps) -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: props.id })?;
+    Ok(html! { <li>{ &todo.title }</li> })
+}
+
+#[derive(Properties, PartialEq)]
+struct AppProps {
+    ctrl: Controller,
+}
+
+#[component]
+fn App(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={failed()}>
+                <ul><Title id={3} /><Title id={4} /></ul>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+async fn revalidates_on(event: &str, on_window: bool) {
+    reset_demo().await;
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = controller_on(&clock);
+    let page = mount::<App>(AppProps { ctrl: ctrl.clone() });
+    until("both todos", || {
+        page.text() == "fugiat veniam minuset porro tempora"
+    })
+    .await;
+
+    // Todo 3 goes stale; todo 4 is written again, fresh.
+    clock.advance(Duration::from_secs(120));
+    ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 4 }, None)
+        .await
+        .unwrap();
+    sleep(Duration::from_millis(50)).await;
+    assert_eq!(hits("GET /todos/3").await, 1, "nothing refetches by itself");
+
+    let event = Event::new(event).unwrap();
+    if on_window {
+        web_sys::window().unwrap().dispatch_event(&event).unwrap();
+    } else {
+        gloo_document().dispatch_event(&event).unwrap();
+    }
+    until_hits("GET /todos/3", 2).await;
+    sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        hits("GET /todos/3").await,
+        2,
+        "the stale read refetched once"
+    );
+    assert_eq!(hits("GET /todos/4").await, 2, "the fresh one did not");
+}
+
+#[wasm_bindgen_test]
+async fn a_visibilitychange_refetches_every_stale_mounted_read() {
+    assert_eq!(
+        gloo_document().visibility_state(),
+        web_sys::VisibilityState::Visible
+    );
+    revalidates_on("visibilitychange", false).await;
+}
+
+#[wasm_bindgen_test]
+async fn coming_back_online_refetches_every_stale_mounted_read() {
+    revalidates_on("online", true).await;
+}
