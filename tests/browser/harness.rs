@@ -85,6 +85,16 @@ pub async fn outage(on: bool) {
     .await;
 }
 
+/// Holds every answer of the demo API back by `ms` milliseconds.
+pub async fn set_delay(ms: u64) {
+    control(
+        "put",
+        "/__demo/switches",
+        Some(serde_json::json!({ "delayMs": ms })),
+    )
+    .await;
+}
+
 /// An app mounted into an element of its own.
 pub struct Mounted<C: BaseComponent> {
     pub root: Element,

@@ -7,6 +7,8 @@
 //! - `updates`: what re-renders after a mutation, another component's
 //!   fetch, an optimistic update and its rollback, and what does not;
 //! - `boundaries`: a 404 caught by the boundary and reset;
+//! - `hydration`: a server-rendered page hydrates from a filled cache;
+//! - `mutations`: `use_loading` around a mutation button;
 //! - `revalidation`: `visibilitychange` and `online` refetch stale reads;
 //! - `render_cost`: the cost of re-rendering a warm read, printed.
 
@@ -17,6 +19,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod harness;
 
 mod boundaries;
+mod hydration;
+mod mutations;
 mod reads;
 mod render_cost;
 mod revalidation;

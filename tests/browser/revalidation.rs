@@ -86,3 +86,23 @@ async fn a_visibilitychange_refetches_every_stale_mounted_read() {
 async fn coming_back_online_refetches_every_stale_mounted_read() {
     revalidates_on("online", true).await;
 }
+
+#[wasm_bindgen_test]
+async fn the_listeners_leave_with_the_provider() {
+    reset_demo().await;
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = controller_on(&clock);
+    let mut page = mount::<App>(AppProps { ctrl: ctrl.clone() });
+    until("both todos", || {
+        page.text() == "fugiat veniam minuset porro tempora"
+    })
+    .await;
+    clock.advance(Duration::from_secs(120));
+    page.unmount();
+    yew::scheduler::flush().await; // Yew destroys components on its next turn
+
+    let event = Event::new("visibilitychange").unwrap();
+    gloo_document().dispatch_event(&event).unwrap();
+    sleep(Duration::from_millis(100)).await;
+    assert_eq!(hits("GET /todos/3").await, 1, "nothing listens any more");
+}

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use restcache::prelude::*;
 use restcache::yew::{
-    AsyncBoundary, BoundaryError, CacheProvider, use_cache, use_dle, use_suspense,
+    AsyncBoundary, BoundaryError, CacheProvider, use_cache, use_dle, use_fetch, use_suspense,
 };
 use restcache_demo::DemoApi;
 use yew::LocalServerRenderer;
@@ -340,6 +340,98 @@ async fn use_cache_reads_without_fetching_and_use_dle_fetches_without_suspending
         .await;
         assert_eq!(html, "<p>cached: None; loading: false; data: Some(3)</p>");
         assert_eq!(api.hits("GET /todos/3"), 1);
+    })
+    .await;
+}
+
+/// Starts the list's request without reading it.
+#[component]
+fn Prefetch() -> Html {
+    use_fetch(&TodoResource::get_list(), ());
+    use_fetch(&TodoResource::get(), None::<TodoResourceParams>);
+    html! { <p>{"prefetching"}</p> }
+}
+
+#[component]
+fn PrefetchApp(props: &AppProps) -> Html {
+    html! { <CacheProvider controller={props.ctrl.clone()}><Prefetch /></CacheProvider> }
+}
+
+#[tokio::test]
+async fn use_fetch_starts_a_request_without_suspending() {
+    local(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let props = AppProps {
+            ctrl: ctrl.clone(),
+            id: None,
+        };
+        let html = rendered(
+            LocalServerRenderer::<PrefetchApp>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<p>prefetching</p>");
+        rendered(async {
+            while ctrl.read(&TodoResource::get_list(), &()).data.is_none() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await;
+        assert_eq!(api.hits("GET /todos"), 1);
+        assert_eq!(
+            ctrl.with_store(|store| store.result_count()),
+            1,
+            "None fetched nothing"
+        );
+    })
+    .await;
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct TwoCaches {
+    outer: Controller,
+    inner: Controller,
+}
+
+#[component]
+fn Nested(props: &TwoCaches) -> Html {
+    html! {
+        <CacheProvider controller={props.outer.clone()}>
+            <AsyncBoundary error_fallback={error_fallback()}>
+                <Title id={Some(1)} />
+                <CacheProvider controller={props.inner.clone()}>
+                    <AsyncBoundary error_fallback={error_fallback()}><Title id={Some(2)} /></AsyncBoundary>
+                </CacheProvider>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_nested_provider_gives_its_subtree_a_cache_of_its_own() {
+    local(async {
+        let api = DemoApi::start().unwrap();
+        let props = TwoCaches {
+            outer: Controller::new(Client::new(api.url())),
+            inner: Controller::new(Client::new(api.url())),
+        };
+        let html = rendered(
+            LocalServerRenderer::<Nested>::with_props(props.clone())
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(
+            html,
+            "<h1>delectus aut autem</h1><h1>quis ut nam facilis et officia qui</h1>"
+        );
+        let keys = |ctrl: &Controller| {
+            ctrl.with_store(|store| store.result_keys().map(str::to_owned).collect::<Vec<_>>())
+        };
+        assert_eq!(keys(&props.outer), [format!("GET {}/todos/1", api.url())]);
+        assert_eq!(keys(&props.inner), [format!("GET {}/todos/2", api.url())]);
     })
     .await;
 }

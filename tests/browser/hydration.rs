@@ -1,0 +1,90 @@
+//! Hydration: a page rendered on a server (here by Yew's server renderer,
+//! in the page) with a cache filled beforehand hydrates without
+//! suspending, and then lives like any other.
+
+use std::rc::Rc;
+
+use restcache::prelude::*;
+use restcache::yew::{AsyncBoundary, CacheProvider, use_suspense};
+use serde_json::json;
+use wasm_bindgen_test::wasm_bindgen_test;
+use yew::prelude::*;
+use yew::{LocalServerRenderer, Renderer};
+
+use crate::harness::*;
+
+#[component]
+fn Title() -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: 5 })?;
+    Ok(html! { <h1>{ &todo.title }</h1> })
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct AppProps {
+    ctrl: Controller,
+}
+
+#[component]
+fn App(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <Title />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// A controller holding todo 5 as the server saw it.
+fn filled() -> Controller {
+    let ctrl = controller();
+    let todo = Todo {
+        id: 5,
+        title: "as the server rendered it".into(),
+        ..Todo::default()
+    };
+    ctrl.set_response(
+        &TodoResource::get(),
+        &TodoResourceParams { id: 5 },
+        Rc::new(todo),
+    )
+    .unwrap();
+    ctrl
+}
+
+#[wasm_bindgen_test]
+async fn a_server_rendered_page_hydrates_from_a_filled_cache_without_suspending() {
+    reset_demo().await;
+    let html = LocalServerRenderer::<App>::with_props(AppProps { ctrl: filled() })
+        .render()
+        .await;
+    let root = gloo_document().create_element("div").unwrap();
+    gloo_document().body().unwrap().append_child(&root).unwrap();
+    root.set_inner_html(&html);
+
+    let ctrl = filled();
+    let handle =
+        Renderer::<App>::with_root_and_props(root.clone(), AppProps { ctrl: ctrl.clone() })
+            .hydrate();
+    yew::scheduler::flush().await;
+    let text = || root.text_content().unwrap_or_default();
+    assert_eq!(text(), "as the server rendered it");
+    assert_eq!(
+        hits("GET /todos/5").await,
+        0,
+        "a valid cache fetches nothing"
+    );
+
+    // Hydrated, it lives: a mutation shows.
+    let body = Body::json(&json!({"title": "changed after hydration"})).unwrap();
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 5 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    until("the mutation", || text() == "changed after hydration").await;
+    handle.destroy();
+    root.remove();
+}
