@@ -22,7 +22,8 @@
 //!    stores, classifies reads by expiry and tells subscribers what
 //!    changed. The UI front-ends sit on it.
 //! 6. **Front-ends**, each behind a feature: `yew` (hooks, provider,
-//!    error boundaries).
+//!    error boundaries) and `legacy` (the older API generation: Resources
+//!    with FetchShapes, and their hooks when `yew` is on too).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -48,6 +49,8 @@ pub mod rest;
 mod controller;
 
 // Front-ends, each behind its feature.
+#[cfg(feature = "legacy")]
+pub mod legacy;
 #[cfg(feature = "yew")]
 pub mod yew;
 

@@ -8,6 +8,7 @@
 //!   fetch, an optimistic update and its rollback, and what does not;
 //! - `boundaries`: a 404 caught by the boundary and reset;
 //! - `hydration`: a server-rendered page hydrates from a filled cache;
+//! - `legacy`: the older API's hooks and the current ones on one cache;
 //! - `mutations`: `use_loading` around a mutation button;
 //! - `revalidation`: `visibilitychange` and `online` refetch stale reads;
 //! - `render_cost`: the cost of re-rendering a warm read, printed.
@@ -20,6 +21,7 @@ mod harness;
 
 mod boundaries;
 mod hydration;
+mod legacy;
 mod mutations;
 mod reads;
 mod render_cost;

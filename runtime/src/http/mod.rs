@@ -94,11 +94,12 @@ impl Client {
     }
 
     /// The shared fetch helper, which fetch functions call: a
-    /// request with a lowercase method name, a URL and an optional body.
+    /// request with a lowercase method name, a URL (absolute, or a path
+    /// on the base address) and an optional body.
     /// Resolves to a successful response (a 204's body is empty); any
     /// other status, or no response, is an [`Error`].
     pub fn fetch(&self, method: &str, url: &str, body: Option<Body>) -> FetchFuture {
-        let (method_name, url) = (method.to_owned(), url.to_owned());
+        let (method_name, url) = (method.to_owned(), resolve(&self.base_url, url));
         let Some(method) = Method::from_name(method) else {
             let message = format!("`{method}` is not an HTTP method this client makes");
             let attempt = Attempt {
@@ -148,6 +149,24 @@ impl fmt::Debug for Client {
             .field("base_url", &self.base_url)
             .field("headers", &self.headers.as_ref().map(|_| "hook"))
             .finish_non_exhaustive()
+    }
+}
+
+/// `url` when absolute, else the path `url` on `base`.
+///
+/// ```
+/// use restcache::http::resolve;
+/// assert_eq!(resolve("http://h:1", "/todos/1"), "http://h:1/todos/1");
+/// assert_eq!(resolve("http://h:1", "https://elsewhere/x"), "https://elsewhere/x");
+/// ```
+pub fn resolve(base: &str, url: &str) -> String {
+    if url.starts_with("http://") || url.starts_with("https://") {
+        return url.to_owned();
+    }
+    let base = base.trim_end_matches('/');
+    match url.strip_prefix('/') {
+        Some(path) => format!("{base}/{path}"),
+        None => format!("{base}/{url}"),
     }
 }
 

@@ -31,7 +31,7 @@ impl Client {
         request: Request,
     ) -> Result<S, Error> {
         let url = request.url.clone();
-        let response = endpoint.fetch(self, request).await?;
+        let response = endpoint.fetch_for(self, params, request).await?;
         let text = response.body.as_str();
         let json = if text.trim().is_empty() { "null" } else { text };
         endpoint.decode(json, params).map_err(|e| {

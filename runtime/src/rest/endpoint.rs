@@ -112,8 +112,29 @@ pub struct Endpoint<P, S> {
     key: KeyFn<P>,
     fetch: FetchFn,
     decode: DecodeFn<P, S>,
+    /// Set for an endpoint whose URL and request come from functions of
+    /// its params instead of its path template.
+    by_params: Option<ByParams<P>>,
     types: PhantomData<fn(&P) -> S>,
 }
+
+/// The URL and the request of an endpoint, as functions of its params:
+/// the older API's FetchShapes build endpoints this way.
+#[cfg_attr(not(feature = "legacy"), allow(dead_code))]
+pub(crate) struct ByParams<P> {
+    /// The URL: absolute, or a path on the client's base address.
+    pub url: fn(&P) -> String,
+    /// Makes the request, with the params and the body.
+    pub fetch: fn(&Client, &P, Option<Body>) -> FetchFuture,
+}
+
+impl<P> Clone for ByParams<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for ByParams<P> {}
 
 impl<P: Serialize, S: Schema + DeserializeOwned> Endpoint<P, S> {
     /// An endpoint with the default key (`METHOD url`), fetch (the shared
@@ -137,7 +158,30 @@ impl<P: Serialize, S> Endpoint<P, S> {
             key: default_key::<P>,
             fetch: default_fetch,
             decode,
+            by_params: None,
             types: PhantomData,
+        }
+    }
+
+    /// An endpoint whose URL and request are `by_params`' functions of its
+    /// params; its key is its URL. `path` names it in errors.
+    #[cfg(feature = "legacy")]
+    pub(crate) fn by_params(
+        kind: Kind,
+        path: PathTemplate,
+        by_params: ByParams<P>,
+        decode: DecodeFn<P, S>,
+    ) -> Self {
+        let method = match kind {
+            Kind::Read => Method::Get,
+            Kind::Create | Kind::Mutate => Method::Post,
+            Kind::Delete => Method::Delete,
+        };
+        Endpoint {
+            kind,
+            key: url_key::<P>,
+            by_params: Some(by_params),
+            ..Endpoint::decoded_by(method, path, decode)
         }
     }
 
@@ -169,8 +213,11 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// The full URL for `params`: the endpoint's own prefix, else `base`
     /// (the client's base address), then the filled-in path and query.
     pub fn url(&self, base: &str, params: &P) -> Result<String, UrlError> {
-        self.path
-            .url(self.url_prefix.as_deref().unwrap_or(base), params)
+        let base = self.url_prefix.as_deref().unwrap_or(base);
+        match &self.by_params {
+            Some(by_params) => Ok(crate::http::resolve(base, &(by_params.url)(params))),
+            None => self.path.url(base, params),
+        }
     }
 
     /// The cache and dedup key for `params`: equal params give equal keys.
@@ -209,6 +256,15 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// Makes `request` with this endpoint's fetch function.
     pub fn fetch(&self, client: &Client, request: Request) -> FetchFuture {
         (self.fetch)(client, request)
+    }
+
+    /// Makes `request`, for `params`: with the endpoint's function of its
+    /// params when it has one, else as [`fetch`](Self::fetch).
+    pub(crate) fn fetch_for(&self, client: &Client, params: &P, request: Request) -> FetchFuture {
+        match &self.by_params {
+            Some(by_params) => (by_params.fetch)(client, params, request.body),
+            None => self.fetch(client, request),
+        }
     }
 
     /// Decodes a response body (`"null"` for an empty one).
@@ -289,6 +345,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             key: self.key,
             fetch: self.fetch,
             decode: decode_json::<P, T>,
+            by_params: self.by_params,
             types: PhantomData,
         }
     }
@@ -305,6 +362,7 @@ impl<P, S> Clone for Endpoint<P, S> {
             key: self.key,
             fetch: self.fetch,
             decode: self.decode,
+            by_params: self.by_params,
             types: PhantomData,
         }
     }
@@ -325,6 +383,12 @@ impl<P, S> fmt::Debug for Endpoint<P, S> {
 /// The default key: `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`.
 pub fn default_key<P>(args: &KeyArgs<'_, P>) -> String {
     format!("{} {}", args.method, args.url)
+}
+
+/// The key of an endpoint named by its URL alone.
+#[cfg(feature = "legacy")]
+fn url_key<P>(args: &KeyArgs<'_, P>) -> String {
+    args.url.to_owned()
 }
 
 /// The default fetch: the shared helper with the endpoint's method.

@@ -12,6 +12,9 @@ pub use endpoint::{
 };
 pub use template::{Part, PathTemplate};
 
+#[cfg(feature = "legacy")]
+pub(crate) use endpoint::ByParams;
+
 pub use crate::cache::deleted::Deleted;
 pub use crate::error::UrlError;
 pub use crate::http::{Method, Request};

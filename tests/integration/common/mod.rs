@@ -92,6 +92,11 @@ impl Default for Birthday {
     }
 }
 
+/// The older API generation's Birthday resource.
+impl restcache::legacy::Resource for Birthday {
+    const URL_ROOT: &'static str = "/api/birthdays/";
+}
+
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PaginatedPost {
@@ -109,6 +114,11 @@ pub struct User {
     pub username: String,
     pub email: String,
     pub is_manager: bool,
+}
+
+/// The older API generation's User resource.
+impl restcache::legacy::Resource for User {
+    const URL_ROOT: &'static str = "/users/";
 }
 
 /// Wrapped detail: `{data: Todo}`.

@@ -26,10 +26,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
             "/{collection}/{id}",
             get(one).put(replace).patch(update).delete(remove),
         )
-        // The older resource API of birthdays: urlRoot `/api/birthdays/`.
+        // The older API generation's URLs: every collection under a root
+        // with a trailing `/` as well (`/api/birthdays/`, `/api/birthdays/1`).
+        .route("/api/{collection}/", get(list).post(create))
         .route(
-            "/api/birthdays/",
-            get(|s: State<Arc<Shared>>| list(s, Path("birthdays".into()))),
+            "/api/{collection}/{id}",
+            get(one).put(replace).patch(update).delete(remove),
         )
         .route("/api/birthdays/upcoming/", post(upcoming_birthdays))
         .route("/users/{id}/make_manager", post(make_manager))

@@ -1,0 +1,181 @@
+//! The older generation's Resource: an entity with a URL root, which
+//! hands out the six standard shapes.
+
+use std::rc::Rc;
+
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use serde::de::DeserializeOwned;
+
+use super::shape::{FetchShape, Query, SchemaOf};
+use crate::cache::deleted::Deleted;
+use crate::cache::entity::Entity;
+use crate::error::SchemaError;
+use crate::http::{Body, Client, FetchFuture};
+use crate::pk::PkValue;
+use crate::rest::declared::deleted;
+use crate::rest::{Kind, Options, decode_json};
+
+/// An entity served under a URL root, with the older generation's six
+/// shapes:
+///
+/// | shape | request | params | result |
+/// |---|---|---|---|
+/// | `detail_shape` | `GET {url_root}{pk}` | the pk | `Rc<Self>` |
+/// | `list_shape` | `GET {url_root}?{query}` | a [`Query`] | `Vec<Rc<Self>>` |
+/// | `create_shape` | `POST {url_root}?{query}` | a [`Query`], the body | `Rc<Self>`; it joins the list under the same URL |
+/// | `update_shape` | `PUT {url_root}{pk}` | the pk, the body | `Rc<Self>` |
+/// | `partial_update_shape` | `PATCH {url_root}{pk}` | the pk, the body | `Rc<Self>` |
+/// | `delete_shape` | `DELETE {url_root}{pk}` | the pk | the record leaves every list |
+///
+/// `as_schema` gives the record's schema for other shapes' schemas.
+///
+/// ```
+/// use restcache::legacy::{Query, Resource};
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Birthday { id: Option<String>, name: String }
+///
+/// impl Resource for Birthday {
+///     const URL_ROOT: &'static str = "/api/birthdays/";
+/// }
+///
+/// assert_eq!((Birthday::detail_shape().get_fetch_key)(&"7".to_owned()), "/api/birthdays/7");
+/// let query = Query::from([("month".to_owned(), "6".to_owned())]);
+/// assert_eq!((Birthday::list_shape().get_fetch_key)(&query), "/api/birthdays/?month=6");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an older-generation Resource",
+    note = "implement `restcache::legacy::Resource` for it, with its `URL_ROOT`"
+)]
+pub trait Resource: Entity + DeserializeOwned {
+    /// The root of the resource's URLs, with its trailing `/`: the list is
+    /// at the root, a record at the root followed by its pk.
+    const URL_ROOT: &'static str;
+
+    /// `GET {url_root}{pk}`: one record.
+    fn detail_shape() -> FetchShape<Self::Id, Rc<Self>> {
+        one_shape(Kind::Read, get::<Self>)
+    }
+
+    /// `GET {url_root}?{query}`: the list.
+    fn list_shape() -> FetchShape<Query, Vec<Rc<Self>>> {
+        FetchShape {
+            kind: Kind::Read,
+            get_fetch_key: list_url::<Self>,
+            fetch: get_list::<Self>,
+            schema: decode_json::<Query, Vec<Rc<Self>>>,
+            options: Options::default(),
+        }
+    }
+
+    /// `POST {url_root}?{query}` with the record's fields: it joins the
+    /// list under the same URL.
+    fn create_shape() -> FetchShape<Query, Rc<Self>> {
+        FetchShape {
+            kind: Kind::Create,
+            get_fetch_key: list_url::<Self>,
+            fetch: post::<Self>,
+            schema: decode_json::<Query, Rc<Self>>,
+            options: Options::default(),
+        }
+    }
+
+    /// `PUT {url_root}{pk}` with the whole record.
+    fn update_shape() -> FetchShape<Self::Id, Rc<Self>> {
+        one_shape(Kind::Mutate, put::<Self>)
+    }
+
+    /// `PATCH {url_root}{pk}` with some fields.
+    fn partial_update_shape() -> FetchShape<Self::Id, Rc<Self>> {
+        one_shape(Kind::Mutate, patch::<Self>)
+    }
+
+    /// `DELETE {url_root}{pk}`: the record leaves every list.
+    fn delete_shape() -> FetchShape<Self::Id, Deleted<Self>> {
+        FetchShape {
+            kind: Kind::Delete,
+            get_fetch_key: detail_url::<Self>,
+            fetch: delete::<Self>,
+            schema: deleted_by_id::<Self>,
+            options: Options::default(),
+        }
+    }
+
+    /// The schema of one record, for another shape's schema.
+    fn as_schema() -> SchemaOf<Rc<Self>> {
+        SchemaOf::new()
+    }
+}
+
+/// A shape of one record, by pk.
+fn one_shape<R: Resource>(
+    kind: Kind,
+    fetch: fn(&Client, &R::Id, Option<Body>) -> FetchFuture,
+) -> FetchShape<R::Id, Rc<R>> {
+    FetchShape {
+        kind,
+        get_fetch_key: detail_url::<R>,
+        fetch,
+        schema: decode_json::<R::Id, Rc<R>>,
+        options: Options::default(),
+    }
+}
+
+/// `{url_root}{pk}`, the pk percent-encoded.
+fn detail_url<R: Resource>(id: &R::Id) -> String {
+    let pk = id.to_pk().map(|pk| pk.to_string()).unwrap_or_default();
+    format!(
+        "{}{}",
+        R::URL_ROOT,
+        utf8_percent_encode(&pk, NON_ALPHANUMERIC)
+    )
+}
+
+/// `{url_root}` followed by the query, if any.
+fn list_url<R: Resource>(query: &Query) -> String {
+    if query.is_empty() {
+        return R::URL_ROOT.to_owned();
+    }
+    let pairs: Vec<String> = query
+        .iter()
+        .map(|(name, value)| {
+            let (name, value) = (
+                utf8_percent_encode(name, NON_ALPHANUMERIC),
+                utf8_percent_encode(value, NON_ALPHANUMERIC),
+            );
+            format!("{name}={value}")
+        })
+        .collect();
+    format!("{}?{}", R::URL_ROOT, pairs.join("&"))
+}
+
+fn get<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
+    client.fetch("get", &detail_url::<R>(id), body)
+}
+
+fn put<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
+    client.fetch("put", &detail_url::<R>(id), body)
+}
+
+fn patch<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
+    client.fetch("patch", &detail_url::<R>(id), body)
+}
+
+fn delete<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
+    client.fetch("delete", &detail_url::<R>(id), body)
+}
+
+fn get_list<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> FetchFuture {
+    client.fetch("get", &list_url::<R>(query), body)
+}
+
+fn post<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> FetchFuture {
+    client.fetch("post", &list_url::<R>(query), body)
+}
+
+/// A delete's result names the record from its params: its body is
+/// often empty.
+fn deleted_by_id<R: Resource>(_: &str, id: &R::Id) -> Result<Deleted<R>, SchemaError> {
+    deleted::<R>(id)
+}

@@ -1,0 +1,131 @@
+//! One cache for both generations: a record read through a shape and
+//! through an endpoint is one stored record, and `use_resource` reads in a
+//! server render as `use_suspense` does.
+
+use std::rc::Rc;
+
+use restcache::legacy::{Resource, use_resource};
+use restcache::prelude::*;
+use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider};
+use restcache_demo::DemoApi;
+use yew::LocalServerRenderer;
+use yew::prelude::*;
+
+use super::current_user_shape;
+use crate::common::{Birthday, User};
+use crate::yew::{local, rendered};
+
+resource!(pub BirthdayResource { path: "/api/birthdays/:id", schema: Birthday });
+
+#[tokio::test]
+async fn a_record_read_through_a_shape_and_an_endpoint_is_one_stored_record() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let old = Birthday::detail_shape()
+        .call(&ctrl, &"1".to_owned(), None)
+        .await
+        .unwrap();
+    let current = ctrl
+        .fetch(
+            &BirthdayResource::get(),
+            &BirthdayResourceParams { id: "1".into() },
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(ctrl.with_store(|s| s.entity_count("Birthday")), 1);
+    assert_eq!(old.name, current.name);
+
+    // A change through the current API shows in the older read, and back.
+    let body = Body::json(&serde_json::json!({"name": "Ada L."})).unwrap();
+    ctrl.fetch(
+        &BirthdayResource::partial_update(),
+        &BirthdayResourceParams { id: "1".into() },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    let seen = Birthday::detail_shape().read(&ctrl, &"1".to_owned());
+    assert_eq!(seen.data.unwrap().name, "Ada L.");
+    let body = Body::json(&serde_json::json!({"name": "Ada"})).unwrap();
+    let back = Birthday::partial_update_shape()
+        .call(&ctrl, &"1".to_owned(), Some(body))
+        .await
+        .unwrap();
+    let seen = ctrl.read(
+        &BirthdayResource::get(),
+        &BirthdayResourceParams { id: "1".into() },
+    );
+    assert!(Rc::ptr_eq(&seen.data.unwrap(), &back));
+    // Each generation names its reads its own way (the URL; `GET url`),
+    // so each made its request; the record they brought is one.
+    assert_eq!(api.hits("GET /api/birthdays/1"), 2);
+    assert_eq!(api.hits("PATCH /api/birthdays/1"), 2);
+}
+
+#[derive(Properties, PartialEq)]
+struct NameProps {
+    id: Option<String>,
+}
+
+#[component]
+fn Names(props: &NameProps) -> HtmlResult {
+    let birthday = use_resource(&Birthday::detail_shape(), props.id.clone())?;
+    let me: Rc<User> = use_resource(&current_user_shape(), restcache::legacy::Query::new())?;
+    Ok(html! {
+        <p>{ format!("{} / {}", birthday.map(|b| b.name.clone()).unwrap_or_default(), me.username) }</p>
+    })
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct AppProps {
+    ctrl: Controller,
+    id: Option<String>,
+}
+
+#[component]
+fn App(props: &AppProps) -> Html {
+    let error_fallback =
+        Callback::from(|e: BoundaryError| html! { <p>{ e.error.to_string() }</p> });
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary {error_fallback}><Names id={props.id.clone()} /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn use_resource_reads_in_a_server_render_and_none_reads_nothing() {
+    local(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let props = AppProps {
+            ctrl: ctrl.clone(),
+            id: Some("2".into()),
+        };
+        let html = rendered(
+            LocalServerRenderer::<App>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<p>Grace / Bret</p>");
+        assert_eq!(api.hits("GET /api/birthdays/2"), 1);
+        assert_eq!(api.hits("POST /current_user/"), 1);
+
+        let props = AppProps { ctrl, id: None };
+        let html = rendered(
+            LocalServerRenderer::<App>::with_props(props)
+                .hydratable(false)
+                .render(),
+        )
+        .await;
+        assert_eq!(html, "<p> / Bret</p>");
+        assert_eq!(
+            api.hits("POST /current_user/"),
+            1,
+            "a valid read fetches nothing"
+        );
+    })
+    .await;
+}
