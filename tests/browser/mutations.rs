@@ -3,7 +3,9 @@
 //! when it fails.
 
 use restcache::prelude::*;
-use restcache::yew::{AsyncBoundary, CacheProvider, use_controller, use_loading, use_suspense};
+use restcache::yew::{
+    AsyncBoundary, CacheProvider, Loading, use_controller, use_loading, use_suspense,
+};
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -17,7 +19,11 @@ fn Toggle() -> HtmlResult {
     let params = TodoResourceParams { id: 3 };
     let todo = use_suspense(&TodoResource::get(), params.clone())?;
     let ctrl = use_controller();
-    let (toggle, loading, error) = use_loading(move |done: bool| {
+    let Loading {
+        run: toggle,
+        loading,
+        error,
+    } = use_loading(move |done: bool| {
         let (ctrl, params) = (ctrl.clone(), params.clone());
         async move {
             let body = Body::json(&json!({ "completed": done })).unwrap();

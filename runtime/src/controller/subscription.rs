@@ -26,10 +26,19 @@ struct Entry {
 #[derive(Default)]
 pub(crate) struct Subscribers {
     entries: Vec<Entry>,
+    /// The length after the last pruning of dropped subscriptions.
+    pruned_at: usize,
 }
 
 impl Subscribers {
     pub fn add(&mut self, check: Check, on_change: Rc<dyn Fn()>) -> Subscription {
+        // Dropped subscriptions go here too, not only on the next change:
+        // whenever the list doubled since the last pruning (so a mount
+        // storm costs linear time).
+        if self.entries.len() >= 2 * self.pruned_at.max(16) {
+            self.entries.retain(|entry| entry.alive.get());
+            self.pruned_at = self.entries.len();
+        }
         let alive = Rc::new(Cell::new(true));
         self.entries.push(Entry {
             alive: Rc::clone(&alive),

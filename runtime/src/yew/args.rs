@@ -1,9 +1,10 @@
 //! What a hook takes as params: the params themselves, or an `Option` of
 //! them, so that a conditional read is written `id.map(|id| Params { id })`.
 
-/// The params a hook accepts for an endpoint whose params are `P`: a `P`,
-/// or an `Option<P>` where `None` makes the hook do nothing at all (no
-/// fetch, no suspense, no error, no subscription).
+/// The params a hook accepts for an endpoint whose params are `P`: a `P`
+/// (or `&P`), or an `Option<P>` (or `Option<&P>`) where `None` makes the
+/// hook do nothing at all (no fetch, no suspense, no error, no
+/// subscription).
 ///
 /// The hook's result follows the form: plain params give the value itself,
 /// optional params give an `Option` of it (`None` when the params are).
@@ -51,6 +52,30 @@ impl<P> ReadArgs<P> for Option<P> {
 
     fn params(&self) -> Option<&P> {
         self.as_ref()
+    }
+
+    fn output<T>(value: Option<T>) -> Option<T> {
+        value
+    }
+}
+
+impl<P> ReadArgs<P> for &P {
+    type Output<T> = T;
+
+    fn params(&self) -> Option<&P> {
+        Some(self)
+    }
+
+    fn output<T>(value: Option<T>) -> T {
+        <P as ReadArgs<P>>::output(value)
+    }
+}
+
+impl<P> ReadArgs<P> for Option<&P> {
+    type Output<T> = Option<T>;
+
+    fn params(&self) -> Option<&P> {
+        *self
     }
 
     fn output<T>(value: Option<T>) -> Option<T> {

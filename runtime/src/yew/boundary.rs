@@ -12,6 +12,7 @@ use yew::suspense::SuspensionHandle;
 
 use super::context::CacheContext;
 use super::server::{BoundaryId, ServerPass};
+use crate::controller::Controller;
 use crate::http::Error;
 
 /// What an error boundary's fallback gets: the error, and a callback that
@@ -37,6 +38,8 @@ pub struct ErrorBoundaryProps {
 
 /// A failure reported to a boundary.
 pub(crate) struct Report {
+    /// The controller the read used.
+    pub controller: Controller,
     /// The read's cache key.
     pub key: String,
     pub error: Error,
@@ -70,14 +73,26 @@ impl PartialEq for BoundaryContext {
     }
 }
 
-/// The failed reads a boundary shows: the first error, every key.
+/// The failed reads a boundary shows: the first error, and every read's
+/// controller and key.
 #[derive(Clone, PartialEq)]
 struct Failure {
     error: Error,
-    keys: Vec<String>,
+    reads: Vec<(Controller, String)>,
 }
 
 impl BoundaryContext {
+    fn new(id: BoundaryId, pass: Option<ServerPass>, show: Callback<Failure>) -> Self {
+        BoundaryContext(Rc::new(BoundaryShared {
+            id,
+            children: std::cell::Cell::new(0),
+            pass,
+            reported: RefCell::new(None),
+            show,
+            held: RefCell::new(Vec::new()),
+        }))
+    }
+
     /// The identity of the next boundary right below this one.
     fn next_child(&self) -> BoundaryId {
         let place = self.0.children.get();
@@ -92,8 +107,8 @@ impl BoundaryContext {
             Some(pass) => pass.fail(&self.0.id, error),
             None => panic!(
                 "a read failed during a server render, and Yew's server renderers cannot show \
-                 an error boundary's fallback: render with restcache::yew::ServerRender. The \
-                 error: {error}"
+                 an error boundary's fallback: render with restcache::yew::ServerRender (feature \
+                 `ssr`), giving it the controller of the app's CacheProvider. The error: {error}"
             ),
         }
     }
@@ -102,6 +117,7 @@ impl BoundaryContext {
     /// shows its fallback once the current render is over.
     pub fn report(&self, report: Report) {
         let Report {
+            controller,
             key,
             error,
             waiting,
@@ -111,10 +127,11 @@ impl BoundaryContext {
         let first = reported.is_none();
         let failure = reported.get_or_insert_with(|| Failure {
             error,
-            keys: Vec::new(),
+            reads: Vec::new(),
         });
-        if !failure.keys.contains(&key) {
-            failure.keys.push(key);
+        let read = (controller, key);
+        if !failure.reads.contains(&read) {
+            failure.reads.push(read);
         }
         drop(reported);
         if first {
@@ -171,8 +188,8 @@ impl BoundaryContext {
 pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
     let cache = use_context::<CacheContext>();
     let parent = use_context::<BoundaryContext>();
-    let pass = use_context::<ServerPass>();
     let shown = use_state(|| None::<Failure>);
+    let pass = cache.as_ref().and_then(|cache| cache.pass().cloned());
     let context = use_memo((), {
         let show = shown.setter();
         move |()| {
@@ -181,51 +198,51 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
                 (None, Some(pass)) => pass.next_root_boundary(),
                 (None, None) => Rc::from([].as_slice()),
             };
-            BoundaryContext(Rc::new(BoundaryShared {
+            BoundaryContext::new(
                 id,
-                children: std::cell::Cell::new(0),
                 pass,
-                reported: RefCell::new(None),
-                show: Callback::from(move |failure| show.set(Some(failure))),
-                held: RefCell::new(Vec::new()),
-            }))
+                Callback::from(move |failure| show.set(Some(failure))),
+            )
         }
     });
-    let on_server = context
-        .0
-        .pass
-        .as_ref()
-        .and_then(|p| p.fallback_of(&context.0.id));
-    if let Some(error) = on_server {
-        return props.fallback.emit(BoundaryError {
-            error,
-            reset: Callback::noop(),
-        });
-    }
-    let Some(failure) = (*shown).clone() else {
+    // What the fallback's own boundaries sit below: a place of its own,
+    // so that they never take the places of the children's boundaries.
+    let fallback_context = use_memo((), |()| {
+        let id = context.0.id.iter().copied().chain([u32::MAX]).collect();
+        BoundaryContext::new(id, context.0.pass.clone(), context.0.show.clone())
+    });
+    let failed = match ((*shown).clone(), context.0.pass.as_ref()) {
+        (Some(failure), _) => Some((failure.error.clone(), reset(&context, &shown))),
+        (None, Some(pass)) => pass
+            .fallback_of(&context.0.id)
+            .map(|error| (error, Callback::noop())),
+        (None, None) => None,
+    };
+    let Some((error, reset)) = failed else {
         return html! {
             <ContextProvider<BoundaryContext> context={(*context).clone()}>
                 { props.children.clone() }
             </ContextProvider<BoundaryContext>>
         };
     };
-    let reset = {
-        let (shown, context) = (shown.setter(), context.clone());
-        let keys = failure.keys.clone();
-        Callback::from(move |()| {
-            if let Some(cache) = &cache {
-                cache
-                    .controller()
-                    .invalidate_all(|key| keys.iter().any(|k| k == key));
-            }
-            context.0.reported.borrow_mut().take();
-            context.0.held.borrow_mut().clear();
-            shown.set(None);
-        })
-    };
-    props.fallback.emit(BoundaryError {
-        error: failure.error,
-        reset,
+    html! {
+        <ContextProvider<BoundaryContext> context={(*fallback_context).clone()}>
+            { props.fallback.emit(BoundaryError { error, reset }) }
+        </ContextProvider<BoundaryContext>>
+    }
+}
+
+/// The callback that clears a boundary's failed reads (every one reported,
+/// on the controller each used) and shows its children again.
+fn reset(context: &Rc<BoundaryContext>, shown: &UseStateHandle<Option<Failure>>) -> Callback<()> {
+    let (context, shown) = (Rc::clone(context), shown.setter());
+    Callback::from(move |()| {
+        let reported = context.0.reported.borrow_mut().take();
+        for (controller, key) in reported.map(|failure| failure.reads).unwrap_or_default() {
+            controller.invalidate_all(|k| k == key);
+        }
+        context.0.held.borrow_mut().clear();
+        shown.set(None);
     })
 }
 
@@ -267,8 +284,17 @@ pub struct AsyncBoundaryProps {
 /// ```
 #[component]
 pub fn AsyncBoundary(props: &AsyncBoundaryProps) -> Html {
+    // The error fallback may read too: it gets a suspense of its own.
+    let error_fallback = {
+        let (error_fallback, loading) = (props.error_fallback.clone(), props.fallback.clone());
+        Callback::from(move |failed: BoundaryError| {
+            html! {
+                <Suspense fallback={loading.clone()}>{ error_fallback.emit(failed) }</Suspense>
+            }
+        })
+    };
     html! {
-        <ErrorBoundary fallback={props.error_fallback.clone()}>
+        <ErrorBoundary fallback={error_fallback}>
             <Suspense fallback={props.fallback.clone()}>
                 { props.children.clone() }
             </Suspense>

@@ -12,13 +12,15 @@ use serde::Serialize;
 use yew::platform::spawn_local;
 use yew::suspense::Suspension;
 
+use super::server::ServerPass;
 use crate::cache::schema::Schema;
 use crate::controller::{Controller, ExpiryStatus};
 use crate::rest::Endpoint;
 
-/// Whether hooks run on a server: Yew renders natively only there (a
-/// browser app is wasm). A server render neither revalidates nor polls.
-pub(crate) const ON_SERVER: bool = cfg!(not(target_arch = "wasm32"));
+/// Whether hooks run on a server: Yew renders natively or on WASI only
+/// there (a browser app is wasm32-unknown-unknown). A server render
+/// neither subscribes, revalidates nor polls.
+pub(crate) const ON_SERVER: bool = cfg!(any(not(target_arch = "wasm32"), target_os = "wasi"));
 
 /// The shared state of one provider; clones share it.
 #[derive(Clone)]
@@ -26,6 +28,8 @@ pub(crate) struct CacheContext(Rc<Shared>);
 
 struct Shared {
     controller: Controller,
+    /// The server render pass this provider renders in, if any.
+    pass: Option<ServerPass>,
     /// Reads with components waiting on them, by key: one suspension (and
     /// one request) for every component that reads the key.
     waiting: RefCell<FxHashMap<String, Suspension>>,
@@ -45,13 +49,24 @@ impl PartialEq for CacheContext {
 
 impl CacheContext {
     pub fn new(controller: Controller) -> Self {
-        CacheContext(Rc::new(Shared {
+        let pass = super::server::pass_of(&controller);
+        let context = CacheContext(Rc::new(Shared {
             controller,
+            pass,
             waiting: RefCell::default(),
             mounted: RefCell::default(),
             pollers: RefCell::default(),
             next_id: Cell::new(0),
-        }))
+        }));
+        if let Some(pass) = &context.0.pass {
+            pass.watch(&context);
+        }
+        context
+    }
+
+    /// The server render pass this provider renders in, if any.
+    pub fn pass(&self) -> Option<&ServerPass> {
+        self.0.pass.as_ref()
     }
 
     pub fn controller(&self) -> &Controller {
@@ -140,9 +155,14 @@ impl CacheContext {
         S: Schema,
     {
         let id = self.next_id();
-        let context = self.clone();
+        // Weak: the provider's state holds this closure.
+        let context = Rc::downgrade(&self.0);
         let (endpoint, params) = (endpoint.clone(), params.clone());
-        let revalidate: Rc<dyn Fn()> = Rc::new(move || context.revalidate(&endpoint, &params));
+        let revalidate: Rc<dyn Fn()> = Rc::new(move || {
+            if let Some(shared) = context.upgrade() {
+                CacheContext(shared).revalidate(&endpoint, &params);
+            }
+        });
         self.0.mounted.borrow_mut().insert(id, revalidate);
         MountGuard {
             context: Rc::downgrade(&self.0),
@@ -168,7 +188,7 @@ impl CacheContext {
 
     /// Polls the read `key` every `every` while the guard lives; the
     /// shortest period among a key's subscribers wins, and polling stops
-    /// when the last one is dropped.
+    /// when the last one is dropped. A period of zero does not poll.
     pub fn poll<P, S>(
         &self,
         key: &str,
@@ -241,7 +261,7 @@ impl Poller {
         if let Some((abort, _)) = self.running.take() {
             abort.abort();
         }
-        let Some(every) = every else {
+        let Some(every) = every.filter(|every| !every.is_zero()) else {
             return;
         };
         if ON_SERVER {

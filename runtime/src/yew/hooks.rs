@@ -1,7 +1,6 @@
 //! The reading hooks: `use_suspense` and its family. Each takes an
 //! endpoint and its params (or `Option` of them: `None` does nothing).
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -44,12 +43,12 @@ where
         Ok(tracked) => tracked,
         Err(error) => {
             let key = endpoint.path().source().to_owned();
-            return Err(state.fail(boundary, key, error));
+            return Err(state.fail(cache, boundary, key, error));
         }
     };
     match cached.settled() {
         Some(Ok(data)) => Ok(Some(data)),
-        Some(Err(error)) => Err(state.fail(boundary, key, error)),
+        Some(Err(error)) => Err(state.fail(cache, boundary, key, error)),
         None => Err(cache.wait_for(&key, endpoint, params)),
     }
 }
@@ -487,17 +486,26 @@ where
     }
 }
 
-/// What [`use_loading`] hands out: the wrapped callback, whether a call
-/// is running, and the error of the last call.
-pub type Loading<A> = (Callback<A>, bool, Option<Error>);
+/// What [`use_loading`] hands out.
+#[derive(Debug)]
+pub struct Loading<A> {
+    /// Runs the action.
+    pub run: Callback<A>,
+    /// Whether a run is on its way.
+    pub loading: bool,
+    /// The error of the latest run, once it failed; cleared when the next
+    /// run starts.
+    pub error: Option<Error>,
+}
 
-/// Wraps an async action (a mutation) for a button: the returned callback
-/// runs it, `loading` is true while it runs, and `error` holds the error
-/// of the last run until the next one starts.
+/// Wraps an async action (a mutation) for a button: `run` runs it,
+/// `loading` is true while a run is on its way, and `error` holds the
+/// error of the latest run. A run that an earlier one outlives does not
+/// overwrite its error.
 ///
 /// ```
 /// use restcache::prelude::*;
-/// use restcache::yew::{use_controller, use_loading};
+/// use restcache::yew::{use_controller, use_loading, Loading};
 /// use yew::prelude::*;
 ///
 /// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -507,7 +515,7 @@ pub type Loading<A> = (Callback<A>, bool, Option<Error>);
 /// #[component]
 /// fn Done(props: &TodoProps) -> Html {
 ///     let ctrl = use_controller();
-///     let (complete, loading, error) = use_loading(move |id: u64| {
+///     let Loading { run, loading, error } = use_loading(move |id: u64| {
 ///         let ctrl = ctrl.clone();
 ///         async move {
 ///             let body = Body::json(&serde_json::json!({"completed": true})).unwrap();
@@ -517,7 +525,7 @@ pub type Loading<A> = (Callback<A>, bool, Option<Error>);
 ///     });
 ///     let id = props.id;
 ///     html! {
-///         <button disabled={loading} onclick={move |_| complete.emit(id)}>
+///         <button disabled={loading} onclick={move |_| run.emit(id)}>
 ///             { error.map_or("Done".to_owned(), |e| e.to_string()) }
 ///         </button>
 ///     }
@@ -536,37 +544,58 @@ where
     *latest.borrow_mut() = Some(Rc::new(action));
     let running = use_state_eq(|| 0_u32);
     let error = use_state_eq(|| None::<Error>);
-    let counter = use_mut_ref(|| 0_u32);
-    let callback = {
-        let (latest, running, error, counter) = (
+    let runs = use_mut_ref(Runs::default);
+    let run = {
+        let (latest, running, error, runs) = (
             latest.clone(),
             running.setter(),
             error.setter(),
-            counter.clone(),
+            runs.clone(),
         );
         use_callback((), move |args: A, ()| {
             let Some(action) = latest.borrow().clone() else {
                 return;
             };
-            let in_flight = bump(&counter, 1);
-            running.set(in_flight);
+            let this = runs.borrow_mut().start();
+            running.set(runs.borrow().running);
             error.set(None);
-            let (running, error, counter) = (running.clone(), error.clone(), counter.clone());
+            let (running, error, runs) = (running.clone(), error.clone(), runs.clone());
             yew::platform::spawn_local(async move {
                 let outcome = action(args).await;
-                running.set(bump(&counter, -1));
-                if let Err(failed) = outcome {
+                let latest = runs.borrow_mut().end(this);
+                running.set(runs.borrow().running);
+                if let (Err(failed), true) = (outcome, latest) {
                     error.set(Some(failed));
                 }
             });
         })
     };
-    (callback, *running > 0, (*error).clone())
+    Loading {
+        run,
+        loading: *running > 0,
+        error: (*error).clone(),
+    }
 }
 
-/// Adds `by` to the count of running calls; returns the new count.
-fn bump(counter: &Rc<RefCell<u32>>, by: i32) -> u32 {
-    let mut count = counter.borrow_mut();
-    *count = count.saturating_add_signed(by);
-    *count
+/// The runs of one [`use_loading`]: how many are on their way, and which
+/// started last.
+#[derive(Default)]
+struct Runs {
+    running: u32,
+    last: u64,
+}
+
+impl Runs {
+    /// A run starts; returns its number.
+    fn start(&mut self) -> u64 {
+        self.running += 1;
+        self.last += 1;
+        self.last
+    }
+
+    /// The run `this` ends; returns whether it is the latest.
+    fn end(&mut self, this: u64) -> bool {
+        self.running = self.running.saturating_sub(1);
+        this == self.last
+    }
 }

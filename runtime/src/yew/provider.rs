@@ -80,10 +80,6 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
             CacheContext::new(controller)
         },
     );
-    let pass = use_context::<super::server::ServerPass>();
-    if let Some(pass) = pass {
-        pass.watch(&context);
-    }
     let focus = (
         (*context).clone(),
         props.revalidate_on_focus,

@@ -11,8 +11,8 @@ use super::boundary::{BoundaryContext, Report};
 use super::context::{CacheContext, MountGuard, ON_SERVER, PollGuard};
 use crate::cache::schema::Schema;
 use crate::controller::{Cached, ExpiryStatus, Subscription};
-use crate::http::Error;
-use crate::rest::Endpoint;
+use crate::http::{Error, Method};
+use crate::rest::{Endpoint, Kind, PathTemplate};
 
 /// What the hook does with its read besides reading it.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -24,10 +24,33 @@ pub(crate) struct Watch {
     pub revalidate: bool,
 }
 
+/// What a reading hook watches: the cache, the endpoint and the params of
+/// the last render, and their key.
+struct Watched<P> {
+    cache: CacheContext,
+    method: Method,
+    path: PathTemplate,
+    url_prefix: Option<String>,
+    params: P,
+    key: String,
+}
+
+impl<P: PartialEq + Serialize> Watched<P> {
+    /// Whether this render reads the same key: the same cache, endpoint
+    /// and params.
+    fn is<S>(&self, cache: &CacheContext, endpoint: &Endpoint<P, S>, params: &P) -> bool {
+        self.cache == *cache
+            && self.params == *params
+            && self.method == endpoint.method()
+            && self.path == endpoint.path()
+            && self.url_prefix.as_deref() == endpoint.url_prefix()
+    }
+}
+
 /// The state one reading hook keeps between renders.
 pub(crate) struct ReadState<P> {
-    /// The params of the last render, and their key.
-    last: Option<(P, String)>,
+    /// What the last render read.
+    last: Option<Watched<P>>,
     subscription: Option<Subscription>,
     mount: Option<MountGuard>,
     poll: Option<PollGuard>,
@@ -77,19 +100,37 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
         watch: Watch,
         rerender: &UseForceUpdateHandle,
     ) -> Result<Tracked<S>, Error> {
+        if endpoint.kind() != Kind::Read {
+            panic!(
+                "a reading hook reads; `{} {}` is a mutation: declare it with `side_effect: false` \
+                 (or `.with_kind(Kind::Read)`) to read it, or run it with the controller",
+                endpoint.method(),
+                endpoint.path().source()
+            );
+        }
         let controller = cache.controller();
         let key = match &self.last {
-            Some((last, key)) if last == params => key.clone(),
+            Some(last) if last.is(cache, endpoint, params) => last.key.clone(),
             _ => {
-                let key = controller.key(endpoint, params)?;
+                let key = match controller.key(endpoint, params) {
+                    Ok(key) => key,
+                    Err(error) => {
+                        self.clear();
+                        return Err(error);
+                    }
+                };
                 self.start(cache, endpoint, params, &key, watch, rerender);
                 key
             }
         };
         let cached = controller.read_key(endpoint, &key);
-        if watch.revalidate && !self.revalidated && cached.status == ExpiryStatus::Stale {
+        // Revalidate on mount and on a change of params: on the first
+        // render of the key, when it is stale then.
+        if watch.revalidate && !self.revalidated {
             self.revalidated = true;
-            cache.revalidate(endpoint, params);
+            if cached.status == ExpiryStatus::Stale {
+                cache.revalidate(endpoint, params);
+            }
         }
         Ok(Tracked { key, cached })
     }
@@ -105,7 +146,14 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
         rerender: &UseForceUpdateHandle,
     ) {
         self.clear();
-        self.last = Some((params.clone(), key.to_owned()));
+        self.last = Some(Watched {
+            cache: cache.clone(),
+            method: endpoint.method(),
+            path: endpoint.path(),
+            url_prefix: endpoint.url_prefix().map(str::to_owned),
+            params: params.clone(),
+            key: key.to_owned(),
+        });
         // A server renders each component once: the suspension's resume
         // renders it when its data is there, and nothing after.
         if watch.subscribe && !ON_SERVER {
@@ -124,18 +172,24 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
     /// Polls the tracked read at the endpoint's poll frequency while this
     /// state lives (from the first render with this key on).
     pub fn poll<S: Schema>(&mut self, cache: &CacheContext, endpoint: &Endpoint<P, S>) {
-        let (Some(every), None, Some((params, key))) =
+        let (Some(every), None, Some(last)) =
             (endpoint.options().poll_frequency, &self.poll, &self.last)
         else {
             return;
         };
-        self.poll = Some(cache.poll(key, endpoint, params, every));
+        self.poll = Some(cache.poll(&last.key, endpoint, &last.params, every));
     }
 
     /// What a component waits on after its read `key` failed with `error`:
     /// the failure goes to the boundary once, and the component waits
     /// until the boundary takes its place.
-    pub fn fail(&mut self, boundary: &BoundaryContext, key: String, error: Error) -> Suspension {
+    pub fn fail(
+        &mut self,
+        cache: &CacheContext,
+        boundary: &BoundaryContext,
+        key: String,
+        error: Error,
+    ) -> Suspension {
         if let Some(failed) = &self.failed
             && !failed.resumed()
         {
@@ -146,6 +200,7 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
         }
         let (suspension, waiting) = Suspension::new();
         boundary.report(Report {
+            controller: cache.controller().clone(),
             key,
             error,
             waiting,

@@ -17,8 +17,13 @@
 //!    children.
 //!
 //! Stopping a pass ends each failed component's render by unwinding it
-//! (`resume_unwind`, which prints nothing), so no component of a stopped
-//! pass stays alive.
+//! (`resume_unwind`, which prints nothing). Yew cannot tear a stopped
+//! render down, so what its components hold stays allocated: a page with
+//! a failed read costs that much memory, one without costs nothing.
+//!
+//! A pass is found by the controller it renders with: the app's provider
+//! must use the controller given to [`ServerRender`], and the page keeps
+//! exactly the app's component tree (so it hydrates).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -28,6 +33,7 @@ use rustc_hash::FxHashMap;
 use yew::suspense::{Suspension, SuspensionHandle};
 
 use super::context::CacheContext;
+use crate::controller::Controller;
 use crate::http::Error;
 
 /// Where a boundary sits: its place among its parent boundary's child
@@ -117,15 +123,15 @@ impl ServerPass {
         suspension
     }
 
-    #[cfg(feature = "ssr")]
     /// Whether the render waits on failed reads only: a failure was met
     /// and no provider's cache has a request on its way.
+    #[cfg(feature = "ssr")]
     fn stuck(&self) -> bool {
         !self.0.failed.borrow().is_empty() && self.0.caches.borrow().iter().all(|c| c.idle())
     }
 
-    #[cfg(feature = "ssr")]
     /// Resolves once the render waits on nothing but failed reads.
+    #[cfg(feature = "ssr")]
     async fn until_stuck(&self) {
         std::future::poll_fn(|cx| {
             if self.0.failed.borrow().is_empty() {
@@ -144,9 +150,15 @@ impl ServerPass {
         }
     }
 
+    /// The failures met so far, by boundary.
     #[cfg(feature = "ssr")]
+    fn failures(&self) -> Vec<(BoundaryId, Error)> {
+        self.0.failed.borrow().clone()
+    }
+
     /// Stops the pass: each failed component's render is unwound. Returns
     /// the failures, by boundary.
+    #[cfg(feature = "ssr")]
     fn stop(&self) -> Vec<(BoundaryId, Error)> {
         self.0.stopping.set(true);
         let waiting = std::mem::take(&mut *self.0.waiting.borrow_mut());
@@ -165,6 +177,23 @@ impl ServerPass {
     }
 }
 
+thread_local! {
+    /// The passes being rendered on this thread, by the controller they
+    /// render with: a provider over that controller finds its pass here.
+    static PASSES: RefCell<Vec<(Controller, ServerPass)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The server render pass that renders with `controller`, if any.
+pub(crate) fn pass_of(controller: &Controller) -> Option<ServerPass> {
+    PASSES.with(|passes| {
+        passes
+            .borrow()
+            .iter()
+            .find(|(c, _)| c == controller)
+            .map(|(_, pass)| pass.clone())
+    })
+}
+
 #[cfg(feature = "ssr")]
 pub use render::ServerRender;
 
@@ -174,10 +203,10 @@ mod render {
     use std::pin::pin;
 
     use futures_util::future::{Either, select};
-    use yew::prelude::*;
     use yew::{BaseComponent, LocalServerRenderer};
 
-    use super::{BoundaryId, ServerPass};
+    use super::{BoundaryId, PASSES, ServerPass};
+    use crate::controller::Controller;
     use crate::http::Error;
 
     /// How many passes a render may take before giving up: each pass after
@@ -188,9 +217,15 @@ mod render {
     /// error boundaries (Yew's own server renderers wait forever on a
     /// component whose read failed).
     ///
-    /// The app's controller should come in through its props, so that
-    /// every pass shares one cache: a later pass renders from what the
-    /// first one fetched.
+    /// It renders with `controller`: the app's [`CacheProvider`](crate::yew::CacheProvider)
+    /// must be given that controller (through the app's props), so that
+    /// every pass shares one cache and a later pass renders from what the
+    /// first one fetched. It needs unwinding panics (the default
+    /// `panic = "unwind"`), to stop a pass.
+    ///
+    /// A pass that is stopped is not torn down by Yew (its renderer has no
+    /// way to); what its components hold stays allocated. A page with no
+    /// failed read takes one pass and leaves nothing behind.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -224,12 +259,13 @@ mod render {
     /// # let base_url = api.url();
     /// let ctrl = Controller::new(Client::new(base_url));
     /// # restcache_demo::block_on(async {
-    /// let html = ServerRender::<App>::new(Props { ctrl }).render().await?;
+    /// let html = ServerRender::<App>::new(ctrl.clone(), Props { ctrl }).hydratable(false).render().await?;
     /// assert_eq!(html, "<p>404</p>");
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub struct ServerRender<COMP: BaseComponent> {
+        controller: Controller,
         props: COMP::Properties,
         hydratable: bool,
     }
@@ -239,15 +275,18 @@ mod render {
         COMP: BaseComponent,
         COMP::Properties: Clone,
     {
-        /// A render of `COMP` with `props`, not hydratable.
-        pub fn new(props: COMP::Properties) -> Self {
+        /// A render of `COMP` with `props`, whose provider uses
+        /// `controller`; hydratable, as Yew's own renderers are.
+        pub fn new(controller: Controller, props: COMP::Properties) -> Self {
             ServerRender {
+                controller,
                 props,
-                hydratable: false,
+                hydratable: true,
             }
         }
 
-        /// Whether the page carries what Yew needs to hydrate it.
+        /// Whether the page carries what Yew needs to hydrate it (default:
+        /// yes).
         pub fn hydratable(mut self, hydratable: bool) -> Self {
             self.hydratable = hydratable;
             self
@@ -267,70 +306,55 @@ mod render {
             let mut first_failure = None;
             for pass_number in 0..MAX_PASSES {
                 let pass = ServerPass::new(fallbacks.clone());
-                let props = ServerRootProps::<COMP> {
-                    pass: pass.clone(),
-                    props: self.props.clone(),
-                };
-                let render = LocalServerRenderer::<ServerRoot<COMP>>::with_props(props)
+                let render = LocalServerRenderer::<COMP>::with_props(self.props.clone())
                     .hydratable(self.hydratable)
                     .render();
-                let failed = match render_pass(&pass, render).await {
+                let failed = match self.render_pass(&pass, render).await {
                     Ok(html) => return Ok(html),
                     Err(failed) => failed,
                 };
                 first_failure = first_failure.or_else(|| failed.first().map(|f| f.1.clone()));
+                if !cfg!(panic = "unwind") {
+                    break; // no way to stop a pass without unwinding
+                }
                 // The first pass fetched: its boundaries' places depend on
                 // when each answer came, so its failures are found again
                 // by a pass from the warm cache.
                 if pass_number > 0 {
-                    fallbacks.extend(failed);
+                    for (boundary, error) in failed {
+                        fallbacks.entry(boundary).or_insert(error);
+                    }
                 }
             }
             Err(first_failure.unwrap_or_else(|| unreachable!("a stopped pass noted a failure")))
         }
-    }
 
-    /// Renders one pass: its page, or (when it waits on failed reads only)
-    /// the failures it met, once stopped.
-    async fn render_pass(
-        pass: &ServerPass,
-        render: impl Future<Output = String>,
-    ) -> Result<String, Vec<(BoundaryId, Error)>> {
-        let render = Box::pin(render);
-        let stuck = pin!(pass.until_stuck());
-        match select(render, stuck).await {
-            Either::Left((html, _)) => Ok(html),
-            Either::Right(((), render)) => {
-                let failed = pass.stop();
-                drop(render);
-                Err(failed)
-            }
-        }
-    }
-
-    /// Props of [`ServerRoot`].
-    #[derive(Properties)]
-    struct ServerRootProps<COMP: BaseComponent> {
-        pass: ServerPass,
-        props: COMP::Properties,
-    }
-
-    impl<COMP: BaseComponent> PartialEq for ServerRootProps<COMP> {
-        fn eq(&self, other: &Self) -> bool {
-            self.pass == other.pass && self.props == other.props
-        }
-    }
-
-    /// The app, below the pass's context.
-    #[component]
-    fn ServerRoot<COMP: BaseComponent>(props: &ServerRootProps<COMP>) -> Html
-    where
-        COMP::Properties: Clone,
-    {
-        html! {
-            <ContextProvider<ServerPass> context={props.pass.clone()}>
-                <COMP ..props.props.clone() />
-            </ContextProvider<ServerPass>>
+        /// Renders one pass with the pass registered for the controller:
+        /// its page, or (when it waits on failed reads only) the failures
+        /// it met, once stopped.
+        async fn render_pass(
+            &self,
+            pass: &ServerPass,
+            render: impl Future<Output = String>,
+        ) -> Result<String, Vec<(BoundaryId, Error)>> {
+            let registered = (self.controller.clone(), pass.clone());
+            PASSES.with(|passes| passes.borrow_mut().push(registered));
+            let render = Box::pin(render);
+            let stuck = pin!(pass.until_stuck());
+            let outcome = match select(render, stuck).await {
+                Either::Left((html, _)) => Ok(html),
+                Either::Right(((), render)) => {
+                    let failed = if cfg!(panic = "unwind") {
+                        pass.stop()
+                    } else {
+                        pass.failures()
+                    };
+                    drop(render);
+                    Err(failed)
+                }
+            };
+            PASSES.with(|passes| passes.borrow_mut().retain(|(_, p)| p != pass));
+            outcome
         }
     }
 }

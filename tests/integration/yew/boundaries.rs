@@ -71,9 +71,13 @@ async fn a_404_renders_the_nearest_boundarys_fallback_and_the_render_ends() {
         let props = AppProps {
             ctrl: Controller::new(client),
         };
-        let html = rendered(ServerRender::<Nested>::new(props).render())
-            .await
-            .unwrap();
+        let html = rendered(
+            ServerRender::<Nested>::new(props.ctrl.clone(), props)
+                .hydratable(false)
+                .render(),
+        )
+        .await
+        .unwrap();
         assert_eq!(
             html,
             r#"<p>header</p><p class="first">first: Some(404)</p><h1>eggs</h1>"#
@@ -98,9 +102,13 @@ async fn a_body_that_does_not_decode_goes_to_the_boundary() {
         let props = AppProps {
             ctrl: Controller::new(client),
         };
-        let html = rendered(ServerRender::<Nested>::new(props).render())
-            .await
-            .unwrap();
+        let html = rendered(
+            ServerRender::<Nested>::new(props.ctrl.clone(), props)
+                .hydratable(false)
+                .render(),
+        )
+        .await
+        .unwrap();
         assert_eq!(
             html,
             r#"<p>header</p><p class="first">first: Some(200)</p><h1>eggs</h1>"#
@@ -147,9 +155,13 @@ async fn a_soft_error_keeps_the_data_on_show_and_use_error_tells_of_it() {
             .unwrap();
         ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
         let props = AppProps { ctrl };
-        let html = rendered(ServerRender::<WithErrorApp>::new(props).render())
-            .await
-            .unwrap();
+        let html = rendered(
+            ServerRender::<WithErrorApp>::new(props.ctrl.clone(), props)
+                .hydratable(false)
+                .render(),
+        )
+        .await
+        .unwrap();
         assert_eq!(html, "<p>milk (Some(503))</p>");
     })
     .await;
@@ -163,9 +175,13 @@ async fn a_soft_error_with_no_data_to_show_goes_to_the_boundary() {
         let params = TodoResourceParams { id: 1 };
         ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
         let props = AppProps { ctrl };
-        let html = rendered(ServerRender::<WithErrorApp>::new(props).render())
-            .await
-            .unwrap();
+        let html = rendered(
+            ServerRender::<WithErrorApp>::new(props.ctrl.clone(), props)
+                .hydratable(false)
+                .render(),
+        )
+        .await
+        .unwrap();
         assert_eq!(html, r#"<p class="failed">failed: Some(503)</p>"#);
     })
     .await;
@@ -248,6 +264,114 @@ async fn yews_own_renderer_ends_with_a_message_on_a_known_failure() {
             "{message}"
         );
         assert!(message.contains("HTTP 503"), "{message}");
+    })
+    .await;
+}
+
+/// A boundary whose fallback holds a boundary of its own (which reads),
+/// beside a second failing boundary.
+#[component]
+fn FallbackWithABoundary(props: &AppProps) -> Html {
+    let with_boundary = Callback::from(|_: BoundaryError| {
+        html! {
+            <div class="first-failed">
+                <AsyncBoundary error_fallback={fallback("inner")}><Title id={2} /></AsyncBoundary>
+            </div>
+        }
+    });
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={with_boundary}><Title id={1} /></AsyncBoundary>
+            <AsyncBoundary error_fallback={fallback("second")}><Title id={3} /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_fallback_may_read_and_hold_boundaries_without_taking_anothers_place() {
+    local(async {
+        let (mut server, client) = server().await;
+        let _first = once(server.mock("GET", "/todos/1"), 404, "{}").await;
+        let _second = once(server.mock("GET", "/todos/3"), 404, "{}").await;
+        let _inner = once(
+            server.mock("GET", "/todos/2"),
+            200,
+            &crate::common::controller::todo_json(2, "eggs"),
+        )
+        .await;
+        let props = AppProps {
+            ctrl: Controller::new(client),
+        };
+        let render = ServerRender::<FallbackWithABoundary>::new(props.ctrl.clone(), props)
+            .hydratable(false)
+            .render();
+        let html = rendered(render).await.unwrap();
+        assert_eq!(
+            html,
+            r#"<div class="first-failed"><h1>eggs</h1></div><p class="second">second: Some(404)</p>"#
+        );
+    })
+    .await;
+}
+
+/// A page without failures renders once, exactly as Yew's own renderer
+/// renders it: the same tree, so it hydrates.
+#[tokio::test]
+async fn a_page_without_failures_renders_as_yews_own_renderer_renders_it() {
+    local(async {
+        let (mut server, client) = server().await;
+        let _first = server
+            .mock("GET", "/todos/1")
+            .with_body(crate::common::controller::todo_json(1, "milk"))
+            .expect(1)
+            .create_async()
+            .await;
+        let _second = server
+            .mock("GET", "/todos/2")
+            .with_body(crate::common::controller::todo_json(2, "eggs"))
+            .expect(1)
+            .create_async()
+            .await;
+        let ctrl = Controller::new(client);
+        let props = AppProps { ctrl: ctrl.clone() };
+        let ours = rendered(ServerRender::<Nested>::new(ctrl, props.clone()).render())
+            .await
+            .unwrap();
+        let yews = rendered(LocalServerRenderer::<Nested>::with_props(props).render()).await;
+        assert_eq!(ours, yews);
+        assert!(
+            ours.contains("<!--<[") && ours.contains("<h1>milk</h1>"),
+            "{ours}"
+        );
+    })
+    .await;
+}
+
+#[component]
+fn ReadsAMutation(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={fallback("failed")}><Creates /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[component]
+fn Creates() -> HtmlResult {
+    let made = use_suspense(&TodoResource::create(), ())?;
+    Ok(html! { <p>{ &made.title }</p> })
+}
+
+#[tokio::test]
+async fn a_reading_hook_given_a_mutation_says_so() {
+    local(async {
+        let (_server, client) = server().await;
+        let props = AppProps {
+            ctrl: Controller::new(client),
+        };
+        let render = LocalServerRenderer::<ReadsAMutation>::with_props(props).render();
+        let message = panic_message(render).await;
+        assert!(message.contains("`POST /todos` is a mutation"), "{message}");
     })
     .await;
 }
