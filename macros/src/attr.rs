@@ -24,6 +24,8 @@ pub struct FieldAttrs {
     pub pk: Option<Ident>,
     /// The `nested` token of `#[entity(nested)]` / `#[schema(nested)]`.
     pub nested: Option<Ident>,
+    /// The `version` token of `#[entity(version)]`.
+    pub version: Option<Ident>,
     /// serde's `rename` (the deserialize side).
     pub rename: Option<String>,
 }
@@ -77,6 +79,7 @@ pub fn field(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> FieldAttrs
                 let slot = match ident.to_string().as_str() {
                     "pk" if kind == Kind::Entity => &mut out.pk,
                     "nested" => &mut out.nested,
+                    "version" if kind == Kind::Entity => &mut out.version,
                     _ => {
                         errors.at(&meta.path, unknown_field(kind, &meta));
                         return skip(&meta);
@@ -113,7 +116,7 @@ pub fn field(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> FieldAttrs
 fn unknown_container(kind: Kind, meta: &ParseNestedMeta) -> String {
     let name = path_text(meta);
     match kind {
-        Kind::Entity if name == "pk" || name == "nested" => {
+        Kind::Entity if name == "pk" || name == "nested" || name == "version" => {
             format!("`{name}` goes on a field: `#[entity({name})]`")
         }
         Kind::Entity => format!(
@@ -135,7 +138,7 @@ fn unknown_field(kind: Kind, meta: &ParseNestedMeta) -> String {
             "`key` goes on the struct: `#[entity(key = \"...\")]`".to_owned()
         }
         Kind::Entity => format!(
-            "unknown attribute `{name}`: on a field, `#[entity(...)]` takes `pk` or `nested`"
+            "unknown attribute `{name}`: on a field, `#[entity(...)]` takes `pk`, `nested` or `version`"
         ),
         Kind::Schema => {
             format!("unknown attribute `{name}`: on a field, `#[schema(...)]` takes `nested`")

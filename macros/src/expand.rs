@@ -14,7 +14,7 @@ pub fn derive(input: &DeriveInput, kind: Kind) -> TokenStream {
     let parsed = Input::parse(input, kind, &mut errors);
     let checked = valid::check(input, &parsed, &mut errors);
     match (errors.finish(), checked) {
-        (Ok(()), Some(Checked::Entity { pk })) => entity(&parsed, pk),
+        (Ok(()), Some(Checked::Entity { pk, version })) => entity(&parsed, pk, version),
         (Ok(()), Some(Checked::Schema)) => schema(&parsed),
         (Ok(()), None) => unreachable!("an input that cannot be expanded is reported"),
         (Err(compile_errors), _) => {
@@ -24,7 +24,7 @@ pub fn derive(input: &DeriveInput, kind: Kind) -> TokenStream {
     }
 }
 
-fn entity(input: &Input, pk: &Field) -> TokenStream {
+fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let key = input.key();
@@ -44,6 +44,19 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
     let same = same_fields(input);
     // A static in a generic impl would be shared by every instantiation, so
     // generic entities keep the default (found by `TypeId`).
+    let version = version.map(|field| {
+        let (member, ty) = (field.ident, field.ty);
+        let compare = quote_spanned! {ty.span()=>
+            ::restcache::__private::Some(::restcache::__private::Ord::cmp(&self.#member, &stored.#member))
+        };
+        quote! {
+            const HAS_VERSION: bool = true;
+
+            fn compare_version(&self, stored: &Self) -> ::restcache::__private::Option<::restcache::__private::Ordering> {
+                #compare
+            }
+        }
+    });
     let type_index = input.generics.params.is_empty().then(|| {
         quote! {
             fn type_index() -> u32 {
@@ -60,6 +73,7 @@ fn entity(input: &Input, pk: &Field) -> TokenStream {
             const HAS_NESTED: bool = #has_nested;
             type Id = #id_ty;
 
+            #version
             #type_index
 
             fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {

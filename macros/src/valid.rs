@@ -7,8 +7,12 @@ use crate::errors::Errors;
 
 /// What a checked input expands to.
 pub enum Checked<'a> {
-    /// An entity, identified by its pk field.
-    Entity { pk: &'a Field<'a> },
+    /// An entity, identified by its pk field, its versions compared by
+    /// its version field when it has one.
+    Entity {
+        pk: &'a Field<'a>,
+        version: Option<&'a Field<'a>>,
+    },
     /// An envelope.
     Schema,
 }
@@ -29,7 +33,8 @@ pub fn check<'a>(
         Kind::Entity => {
             let pk = primary_key(parsed.ident, fields, errors)?;
             pk_is_not_nested(pk, errors);
-            Some(Checked::Entity { pk })
+            let version = version_field(fields, errors);
+            Some(Checked::Entity { pk, version })
         }
     }
 }
@@ -99,4 +104,30 @@ fn primary_key<'a>(
         );
     }
     id
+}
+
+/// The field marked `#[entity(version)]`, if any: a record has one version
+/// (two would not say which copy is newer when they disagree), and it is
+/// the record's own field, not a nested entity.
+fn version_field<'a>(fields: &'a [Field<'a>], errors: &mut Errors) -> Option<&'a Field<'a>> {
+    let mut marked = fields.iter().filter(|f| f.attrs.version.is_some());
+    let first = marked.next()?;
+    for extra in marked {
+        if let Some(token) = &extra.attrs.version {
+            errors.at(
+                token,
+                format!(
+                    "a second version: `{}` already says which copy is newer; an entity has one",
+                    first.ident
+                ),
+            );
+        }
+    }
+    if let (Some(nested), Some(_)) = (&first.attrs.nested, &first.attrs.version) {
+        errors.at(
+            nested,
+            "the version cannot be `nested`: it is a value of the record itself, compared with `Ord`",
+        );
+    }
+    Some(first)
 }

@@ -75,6 +75,7 @@ pub use pk::{Pk, PkValue};
 pub mod __private {
     pub use std::borrow::Cow;
     pub use std::clone::Clone;
+    pub use std::cmp::{Ord, Ordering};
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{self, Err, Ok};
 

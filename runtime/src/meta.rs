@@ -2,10 +2,13 @@
 
 use std::time::Duration;
 
-/// A point in time, in milliseconds since the Unix epoch.
+/// A point in time since the Unix epoch, to the microsecond.
 ///
 /// The store never reads a clock: every write carries its times, so tests
-/// and the controller decide what "now" is.
+/// and the controller decide what "now" is. A controller gives every
+/// request a start time of its own, a microsecond after the previous one
+/// when two start within one tick of the clock, so that start order breaks
+/// every tie.
 ///
 /// ```
 /// use restcache::Timestamp;
@@ -21,12 +24,33 @@ pub struct Timestamp(u64);
 impl Timestamp {
     /// The time `millis` milliseconds after the Unix epoch.
     pub const fn from_millis(millis: u64) -> Self {
-        Timestamp(millis)
+        Timestamp(millis.saturating_mul(1_000))
     }
 
-    /// Milliseconds since the Unix epoch.
+    /// The time `micros` microseconds after the Unix epoch.
+    ///
+    /// ```
+    /// use restcache::Timestamp;
+    /// assert_eq!(Timestamp::from_micros(2_500).as_millis(), 2);
+    /// ```
+    pub const fn from_micros(micros: u64) -> Self {
+        Timestamp(micros)
+    }
+
+    /// Milliseconds since the Unix epoch (rounded down).
     pub const fn as_millis(self) -> u64 {
+        self.0 / 1_000
+    }
+
+    /// Microseconds since the Unix epoch.
+    pub const fn as_micros(self) -> u64 {
         self.0
+    }
+
+    /// The time a microsecond later: what a controller gives a request
+    /// that starts within the same tick as the previous one.
+    pub const fn next(self) -> Self {
+        Timestamp(self.0.saturating_add(1))
     }
 
     /// The wall-clock time now (also on `wasm32`, through `web-time`).
@@ -34,7 +58,7 @@ impl Timestamp {
         let since = web_time::SystemTime::now()
             .duration_since(web_time::UNIX_EPOCH)
             .unwrap_or_default();
-        Timestamp(u64::try_from(since.as_millis()).unwrap_or(u64::MAX))
+        Timestamp(u64::try_from(since.as_micros()).unwrap_or(u64::MAX))
     }
 }
 
@@ -43,8 +67,8 @@ impl std::ops::Add<Duration> for Timestamp {
 
     /// Saturates instead of overflowing.
     fn add(self, rhs: Duration) -> Timestamp {
-        let millis = u64::try_from(rhs.as_millis()).unwrap_or(u64::MAX);
-        Timestamp(self.0.saturating_add(millis))
+        let micros = u64::try_from(rhs.as_micros()).unwrap_or(u64::MAX);
+        Timestamp(self.0.saturating_add(micros))
     }
 }
 

@@ -8,6 +8,7 @@
 //!   requests to mockito on 127.0.0.1, their URLs and keys, their errors;
 //! - `controller`: reads (expiry, shared requests, ordering, errors beside
 //!   data, subscriptions) and mutations, against mockito and the demo API;
+//! - `faults`: the controller under faults, races and churn;
 //! - `legacy`: the older API generation (Resources and FetchShapes);
 //! - `yew`: the hooks and boundaries, rendered natively by Yew's server
 //!   rendering.
@@ -16,6 +17,7 @@ mod common;
 
 mod cache;
 mod controller;
+mod faults;
 mod legacy;
 mod rest;
 mod yew;

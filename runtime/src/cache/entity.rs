@@ -67,6 +67,9 @@ pub trait Entity: Clone + 'static {
     const PK_FIELD: &'static str;
     /// Whether records hold nested entities (derive sets it).
     const HAS_NESTED: bool = false;
+    /// Whether [`compare_version`](Self::compare_version) says anything
+    /// (derive sets it for a field marked `#[entity(version)]`).
+    const HAS_VERSION: bool = false;
 
     /// The type of the pk in params: the last placeholder of a resource's
     /// path (`:id` of `/todos/:id`) has this type. The derive takes it from
@@ -76,6 +79,37 @@ pub trait Entity: Clone + 'static {
 
     /// The record's identity, `None` when it has no usable one.
     fn pk(&self) -> Option<Pk>;
+
+    /// How this copy of the record compares with `stored`, the copy the
+    /// store holds, when the server says which is newer (an `updatedAt`
+    /// field, a version number): `Greater` keeps this copy, `Less` keeps
+    /// the stored one, whichever request started later. `None` (the
+    /// default), or `Equal`, leaves it to start order: the copy whose
+    /// request started later wins.
+    ///
+    /// Start order alone cannot tell the one case a version can: a read
+    /// that started after a write, but that the server answered before
+    /// applying the write, holds older data and still wins.
+    ///
+    /// The derive implements it for a field marked `#[entity(version)]`,
+    /// compared with `Ord`:
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::cmp::Ordering;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+    /// #[serde(rename_all = "camelCase")]
+    /// struct Doc { id: u64, text: String, #[entity(version)] updated_at: u64 }
+    ///
+    /// let old = Doc { id: 1, text: "a".into(), updated_at: 5 };
+    /// let new = Doc { id: 1, text: "b".into(), updated_at: 9 };
+    /// assert_eq!(new.compare_version(&old), Some(Ordering::Greater));
+    /// ```
+    fn compare_version(&self, stored: &Self) -> Option<std::cmp::Ordering> {
+        let _ = stored;
+        None
+    }
 
     /// A small number unique to this type in the process, which lets a
     /// store find the type's table without hashing its `TypeId`; `u32::MAX`

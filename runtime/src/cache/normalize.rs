@@ -21,6 +21,8 @@ pub(crate) struct Touched {
     /// The table's slot count before the write: slots from here on were
     /// added by it.
     pub len: usize,
+    /// Whether the write created the table (its first record of the type).
+    pub created: bool,
 }
 
 /// The tables one write touched; responses hold few entity types.
@@ -71,9 +73,14 @@ impl<'s> Normalizer<'s> {
         if let Some(touched) = self.touched.iter().find(|t| t.ty == ty) {
             return Ok(touched.table);
         }
-        let table = self.tables.register::<E>()?;
+        let (table, created) = self.tables.register::<E>()?;
         let len = self.tables.any(table).slot_count();
-        self.touched.push(Touched { ty, table, len });
+        self.touched.push(Touched {
+            ty,
+            table,
+            len,
+            created,
+        });
         Ok(table)
     }
 

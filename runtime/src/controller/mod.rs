@@ -61,12 +61,22 @@ pub(crate) struct State {
     generation: u64,
     /// Numbers requests and stored errors.
     serial: u64,
+    /// The start time given to the last request (or invalidation).
+    last_start: Timestamp,
 }
 
 impl State {
     fn next_serial(&mut self) -> u64 {
         self.serial += 1;
         self.serial
+    }
+
+    /// A start time for a request (or an invalidation) beginning at `now`:
+    /// later than every start time before it, so that of two that start
+    /// within one tick of the clock, the later one is ordered after.
+    fn start_at(&mut self, now: Timestamp) -> Timestamp {
+        self.last_start = now.max(self.last_start.next());
+        self.last_start
     }
 }
 
@@ -180,6 +190,7 @@ impl Controller {
             in_flight: FxHashMap::default(),
             generation: 0,
             serial: 0,
+            last_start: Timestamp::default(),
         };
         Controller {
             inner: Rc::new(Inner {
@@ -201,6 +212,13 @@ impl Controller {
     /// The controller's time now.
     pub fn now(&self) -> Timestamp {
         self.inner.clock.now()
+    }
+
+    /// The start time of something that starts now (a request, an
+    /// invalidation): now, or just after the last start if that is later.
+    pub(crate) fn start_now(&self) -> Timestamp {
+        let now = self.now();
+        self.inner.state.borrow_mut().start_at(now)
     }
 
     /// Runs `f` on the store (to inspect it: counts, metas, keys). `f`
@@ -468,7 +486,7 @@ impl Controller {
         let Ok((key, _)) = self.locate(endpoint, params) else {
             return false;
         };
-        let now = self.now();
+        let now = self.start_now();
         let known = {
             let mut state = self.inner.state.borrow_mut();
             state.errors.remove(&key);
@@ -488,7 +506,7 @@ impl Controller {
     /// assert_eq!(ctrl.invalidate_all(|key| key.contains("/todos")), 0);
     /// ```
     pub fn invalidate_all(&self, matches: impl Fn(&str) -> bool) -> usize {
-        let now = self.now();
+        let now = self.start_now();
         let count = {
             let mut state = self.inner.state.borrow_mut();
             state.errors.retain(|key, _| !matches(key));
@@ -581,7 +599,7 @@ impl Controller {
         S: Schema,
     {
         let (key, url) = self.locate(endpoint, params)?;
-        let now = self.now();
+        let now = self.start_now();
         let stored = {
             let mut state = self.inner.state.borrow_mut();
             let delivery = Delivery {
@@ -623,7 +641,7 @@ impl Controller {
         let Ok((key, url)) = self.locate(endpoint, params) else {
             return;
         };
-        let now = self.now();
+        let now = self.start_now();
         {
             let mut state = self.inner.state.borrow_mut();
             let delivery = Delivery {

@@ -49,9 +49,10 @@ impl Controller {
                 Some(in_flight) => in_flight.response.clone(),
                 None => {
                     let id = state.next_serial();
+                    let now = self.now();
                     let started = ReadStarted {
                         id,
-                        at: self.now(),
+                        at: state.start_at(now),
                         generation: state.generation,
                     };
                     let request = Request {
@@ -112,7 +113,7 @@ impl Controller {
         S: Schema,
     {
         let mut started = Started {
-            at: self.now(),
+            at: self.start_now(),
             generation: self.inner.state.borrow().generation,
             undo: None,
         };

@@ -53,6 +53,15 @@ struct Project {
     members: Members,
 }
 
+// A version field: the server says which copy is newer.
+#[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Versioned {
+    id: u64,
+    #[entity(version)]
+    updated_at: Option<String>,
+}
+
 // A generic entity: one table per instantiation.
 #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
 struct Tagged<T: Clone + std::fmt::Debug + Default + 'static> {
@@ -74,6 +83,7 @@ fn main() {
     assert_eq!(User::KEY, "Person");
     assert_eq!(Draft::default().pk(), None);
     assert_eq!(Tagged::<String>::KEY, "Tagged");
+    assert!(Versioned::HAS_VERSION);
     let mut store = Store::new();
     let page = r#"{"results": [{"id": 1, "owner": {"userName": "ada", "displayName": "Ada"},
         "todos": [{"id": 7, "title": "t"}], "draft": null, "by_name": {},

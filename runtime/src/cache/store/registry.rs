@@ -93,11 +93,11 @@ impl Registry {
         }
     }
 
-    /// The table of `E`, created on first use. Another type that already
-    /// holds the key `E::KEY` is a conflict.
-    pub fn register<E: Entity>(&mut self) -> Result<u32, SchemaError> {
+    /// The table of `E`, and whether this call created it. Another type
+    /// that already holds the key `E::KEY` is a conflict.
+    pub fn register<E: Entity>(&mut self) -> Result<(u32, bool), SchemaError> {
         if let Some(table) = self.find::<E>() {
-            return Ok(table);
+            return Ok((table, false));
         }
         if let Some(&other) = self.by_key.get(E::KEY) {
             return Err(SchemaError::KeyConflict {
@@ -119,7 +119,23 @@ impl Registry {
             }
         }
         self.by_key.insert(E::KEY, table);
-        Ok(table)
+        Ok((table, true))
+    }
+
+    /// Forgets the table `table`, the last one registered (a failed write
+    /// created it): its type and key are free again.
+    pub fn unregister_last(&mut self, table: u32) {
+        if table as usize + 1 != self.tables.len() {
+            return; // only the newest table can go without moving others
+        }
+        self.tables.pop();
+        self.by_index
+            .iter_mut()
+            .filter(|t| **t == table + 1)
+            .for_each(|t| *t = 0);
+        self.by_type.retain(|_, t| *t != table);
+        self.by_key.retain(|_, t| *t != table);
+        self.changed_at[table as usize % STAMPS] = 0;
     }
 
     /// The table of `E`, if it has one.

@@ -72,7 +72,7 @@ pub(crate) struct Table<E> {
     replaced: Vec<(u32, Slot<E>)>,
 }
 
-impl<E> Table<E> {
+impl<E: Entity> Table<E> {
     pub fn new() -> Self {
         Table {
             index: PkIndex::default(),
@@ -128,7 +128,7 @@ impl<E> Table<E> {
         match self.index.get_or_insert(pk, fresh) {
             Some(index) => {
                 let slot = &self.slots[index as usize];
-                if slot.version == version || slot.meta.fetched_at > meta.fetched_at {
+                if slot.version == version || keeps_stored(slot, record, &meta) {
                     if let Some(kept) = &slot.record {
                         *record = Rc::clone(kept);
                     }
@@ -177,6 +177,23 @@ impl<E> Table<E> {
         let old = std::mem::replace(&mut self.slots[index as usize], slot);
         self.replaced.push((index, old));
     }
+}
+
+/// Whether `slot` keeps its record against `incoming`, fetched as `meta`:
+/// when the entity's versions say the stored copy is newer, or (when they
+/// say nothing) when its request started later.
+#[inline(always)]
+fn keeps_stored<E: Entity>(slot: &Slot<E>, incoming: &E, meta: &Meta) -> bool {
+    if E::HAS_VERSION
+        && let Some(stored) = &slot.record
+    {
+        match incoming.compare_version(stored) {
+            Some(std::cmp::Ordering::Less) => return true,
+            Some(std::cmp::Ordering::Greater) => return false,
+            Some(std::cmp::Ordering::Equal) | None => {}
+        }
+    }
+    slot.meta.fetched_at > meta.fetched_at
 }
 
 /// What the store does with a table whose entity type it does not know.

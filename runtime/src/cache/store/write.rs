@@ -86,6 +86,9 @@ impl Store {
             Err(error) => {
                 for table in touched.iter().rev() {
                     self.tables.any_mut(table.table).rollback(table.len);
+                    if table.created {
+                        self.tables.unregister_last(table.table);
+                    }
                 }
                 return Err(error);
             }

@@ -1,0 +1,6 @@
+//! The controller under faults, races and churn: time limits, bounded
+//! bodies and error texts, optimistic layers, ordering, mutations whose
+//! answer does not decode, garbage collection, failed writes, retries.
+
+mod ordering;
+mod registry;
