@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::SchemaError;
 use crate::path::{FieldPath, Segment};
+use crate::text;
 
 /// Parses `text` as `T`.
 ///
@@ -31,8 +32,15 @@ fn locate<T: DeserializeOwned>(
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let (segments, error) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
         Err(error) => {
-            let segments = error.path().iter().filter_map(segment).collect::<Vec<_>>();
-            (segments, error.into_inner())
+            let segments = error.path().iter().filter_map(segment);
+            // The innermost steps say where; a path deeper than that is
+            // cut at its start.
+            let segments: Vec<Segment> = segments.collect();
+            let skip = segments.len().saturating_sub(PATH_SEGMENTS);
+            (
+                segments.into_iter().skip(skip).collect::<Vec<_>>(),
+                error.into_inner(),
+            )
         }
         // The value parsed; what failed is what follows it.
         Ok(_) => (Vec::new(), plain),
@@ -46,23 +54,31 @@ fn locate<T: DeserializeOwned>(
     }
 }
 
+/// The most steps of a field path an error keeps (the innermost ones).
+const PATH_SEGMENTS: usize = 24;
+
+/// The most characters of a key in a field path, and of serde's message:
+/// a response's keys and values can be any length.
+const KEY_CHARS: usize = 64;
+const MESSAGE_CHARS: usize = 300;
+
 fn segment(segment: &serde_path_to_error::Segment) -> Option<Segment> {
     use serde_path_to_error::Segment as Tracked;
+    let key = |key: &str| Segment::Key(Cow::Owned(text::one_line(key, KEY_CHARS)));
     match segment {
         Tracked::Seq { index } => Some(Segment::Index(*index)),
-        Tracked::Map { key } => Some(Segment::Key(Cow::Owned(key.clone()))),
-        Tracked::Enum { variant } => Some(Segment::Key(Cow::Owned(variant.clone()))),
+        Tracked::Map { key: name } => Some(key(name)),
+        Tracked::Enum { variant } => Some(key(variant)),
         Tracked::Unknown => None,
     }
 }
 
 /// serde_json's message without its " at line L column C" tail (the error
-/// carries line and column on their own).
+/// carries line and column on their own), bounded: it quotes the offending
+/// value, which can be any length.
 fn message(error: &serde_json::Error) -> String {
     let text = error.to_string();
     let tail = format!(" at line {} column {}", error.line(), error.column());
-    match text.strip_suffix(&tail) {
-        Some(head) => head.to_owned(),
-        None => text,
-    }
+    let head = text.strip_suffix(&tail).unwrap_or(&text);
+    text::one_line(head, MESSAGE_CHARS)
 }

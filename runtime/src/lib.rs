@@ -7,7 +7,7 @@
 //! 1. **Leaf types** (`pk`, `meta`, `path`, `error`, `json`, `wire`):
 //!    primary keys, fetch times and expiry, field paths, the errors of
 //!    storing a response and of making a URL, JSON decoding that says
-//!    where it failed, and wire-format helpers.
+//!    where it failed, bounded error text, and wire-format helpers.
 //! 2. **`cache`**: the normalized cache, with no HTTP in it. The visitor
 //!    traits [`Schema`] and [`Entity`], normalizing and denormalizing, the
 //!    [`Store`] (tables, results, writes and their undo), the [`Memo`] and
@@ -34,6 +34,7 @@ mod json;
 mod meta;
 mod path;
 mod pk;
+mod text;
 pub mod wire;
 
 // The normalized cache: schemas, the store, memoized reads. No HTTP.

@@ -115,6 +115,7 @@ pub struct Route {
     pub error_expiry: Option<Expr>,
     pub invalid_if_stale: Option<Expr>,
     pub poll_frequency: Option<Expr>,
+    pub timeout: Option<Expr>,
     pub side_effect: Option<Expr>,
     pub params: Vec<Param>,
 }

@@ -375,6 +375,7 @@ fn settings(route: &Route) -> TokenStream {
         &route.error_expiry,
         &route.invalid_if_stale,
         &route.poll_frequency,
+        &route.timeout,
     ];
     if given.iter().all(|e| e.is_none()) {
         return quote!(#prefix endpoint);
@@ -386,6 +387,7 @@ fn settings(route: &Route) -> TokenStream {
     let data = some(&route.data_expiry);
     let error = some(&route.error_expiry);
     let poll = some(&route.poll_frequency);
+    let timeout = some(&route.timeout);
     let stale = match &route.invalid_if_stale {
         Some(expr) => quote!(#expr),
         None => quote!(false),
@@ -397,6 +399,7 @@ fn settings(route: &Route) -> TokenStream {
             error_expiry: #error,
             invalid_if_stale: #stale,
             poll_frequency: #poll,
+            timeout: #timeout,
         })
     }
 }

@@ -20,6 +20,7 @@ const OPTIONS: &[&str] = &[
     "error_expiry",
     "invalid_if_stale",
     "poll_frequency",
+    "timeout",
     "params",
 ];
 /// The options only `endpoint!` takes (a resource has all six methods).
@@ -83,6 +84,7 @@ pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         error_expiry: options.take("error_expiry"),
         invalid_if_stale: options.take("invalid_if_stale"),
         poll_frequency: options.take("poll_frequency"),
+        timeout: options.take("timeout"),
         side_effect: options.take("side_effect"),
         params: options.params,
     })

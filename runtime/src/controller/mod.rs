@@ -47,6 +47,8 @@ type SharedResponse = Shared<LocalBoxFuture<'static, Result<Rc<dyn Any>, Error>>
 struct InFlight {
     id: u64,
     response: SharedResponse,
+    /// How many callers wait on it; none left cancels it.
+    waiters: usize,
 }
 
 /// What a controller holds behind its handle.

@@ -43,10 +43,14 @@ impl Controller {
         P: Serialize + Clone + 'static,
         S: Schema,
     {
-        let response = {
+        let (response, _waiting) = {
             let mut state = self.inner.state.borrow_mut();
-            match state.in_flight.get(&key) {
-                Some(in_flight) => in_flight.response.clone(),
+            match state.in_flight.get_mut(&key) {
+                Some(in_flight) => {
+                    in_flight.waiters += 1;
+                    let waiting = Waiting::new(&self.inner, &key, in_flight.id);
+                    (in_flight.response.clone(), waiting)
+                }
                 None => {
                     let id = state.next_serial();
                     let now = self.now();
@@ -73,9 +77,10 @@ impl Controller {
                     let in_flight = InFlight {
                         id,
                         response: response.clone(),
+                        waiters: 1,
                     };
                     state.in_flight.insert(key.clone(), in_flight);
-                    response
+                    (response, Waiting::new(&self.inner, &key, id))
                 }
             }
         };
@@ -89,10 +94,7 @@ impl Controller {
         // since): hand out the response itself.
         response.downcast::<S>().map_err(|_| {
             let message = format!("two endpoints with different schemas share the key `{key}`");
-            let attempt = Attempt {
-                method: endpoint.method().as_str(),
-                url: &url,
-            };
+            let attempt = Attempt::new(endpoint.method().as_str(), &url);
             attempt.failed(ErrorKind::Request(message))
         })
     }
@@ -209,10 +211,7 @@ impl Controller {
             .store
             .write(result_key, value, meta, undoable)
             .map_err(|e| {
-                let attempt = Attempt {
-                    method: endpoint.method().as_str(),
-                    url,
-                };
+                let attempt = Attempt::new(endpoint.method().as_str(), url);
                 attempt.failed(ErrorKind::Decode(e))
             })?;
         let mut undo = written.undo;
@@ -283,6 +282,51 @@ pub(super) struct Delivery<'a> {
     pub url: &'a str,
     pub started: Timestamp,
     pub arrived: Timestamp,
+}
+
+/// One caller waiting on a shared read request. When the last one goes
+/// away before the answer (its future dropped), the request is cancelled:
+/// its entry leaves the in-flight table, which drops the request, and the
+/// next read of the key makes a new one.
+struct Waiting {
+    inner: Weak<Inner>,
+    key: String,
+    id: u64,
+}
+
+impl Waiting {
+    fn new(inner: &Rc<Inner>, key: &str, id: u64) -> Self {
+        Waiting {
+            inner: Rc::downgrade(inner),
+            key: key.to_owned(),
+            id,
+        }
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        let Some(inner) = self.inner.upgrade() else {
+            return;
+        };
+        // A drop inside a borrow of the state (rare: a future dropped by a
+        // callback the controller runs) leaves the entry to its answer.
+        let Ok(mut state) = inner.state.try_borrow_mut() else {
+            return;
+        };
+        let Some(in_flight) = state.in_flight.get_mut(&self.key) else {
+            return; // answered: the request removed its entry
+        };
+        if in_flight.id != self.id {
+            return;
+        }
+        in_flight.waiters -= 1;
+        if in_flight.waiters == 0 {
+            let cancelled = state.in_flight.remove(&self.key);
+            drop(state);
+            drop(cancelled);
+        }
+    }
 }
 
 /// When a read request started, and its number.

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::error::SchemaError;
 use crate::error::UrlError;
+use crate::text;
 
 /// The longest body excerpt an error keeps, in characters.
 pub const EXCERPT_CHARS: usize = 256;
@@ -30,14 +31,32 @@ pub const EXCERPT_CHARS: usize = 256;
 #[derive(Clone, PartialEq, thiserror::Error)]
 pub struct Error(Box<Details>);
 
-/// The request an error is about: its method and URL.
+/// The longest URL an error shows, in characters (its start and end kept).
+const URL_CHARS: usize = 300;
+
+/// The longest message (of a network failure, a bad request) an error
+/// keeps, in characters.
+const MESSAGE_CHARS: usize = 300;
+
+/// The request an error is about: its method and URL, and the values (set
+/// by the client's header hook) that its text must never show.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Attempt<'a> {
     pub method: &'a str,
     pub url: &'a str,
+    pub secrets: &'a [String],
 }
 
-impl Attempt<'_> {
+impl<'a> Attempt<'a> {
+    /// An attempt at `method` `url`, with no secret to hide.
+    pub fn new(method: &'a str, url: &'a str) -> Self {
+        Attempt {
+            method,
+            url,
+            secrets: &[],
+        }
+    }
+
     /// The request failed with no response to show: `kind`.
     pub fn failed(self, kind: ErrorKind) -> Error {
         self.error(None, "", kind)
@@ -48,12 +67,24 @@ impl Attempt<'_> {
         self.error(Some(status), body, kind)
     }
 
+    /// The error, every text in it bounded, on one line, and without
+    /// credentials or secrets.
     fn error(self, status: Option<u16>, body: &str, kind: ErrorKind) -> Error {
+        let kind = match kind {
+            ErrorKind::Network(message) => ErrorKind::Network(text::one_line(
+                &text::without_userinfo(&message),
+                MESSAGE_CHARS,
+            )),
+            ErrorKind::Request(message) => {
+                ErrorKind::Request(text::one_line(&message, MESSAGE_CHARS))
+            }
+            kind => kind,
+        };
         Error(Box::new(Details {
-            method: self.method.to_ascii_uppercase(),
-            url: self.url.to_owned(),
+            method: text::one_line(self.method, 16).to_ascii_uppercase(),
+            url: text::url(self.url, URL_CHARS),
             status,
-            excerpt: excerpt(body),
+            excerpt: excerpt(body, self.secrets),
             kind,
         }))
     }
@@ -84,14 +115,21 @@ pub enum ErrorKind {
     /// The params make no URL.
     Url(UrlError),
     /// The request could not be made: an unknown method name, a body
-    /// that does not serialize.
+    /// that does not serialize, a fetch function that panicked.
     Request(String),
+    /// No answer, or no whole body, within the time limit.
+    Timeout(std::time::Duration),
+    /// The body is longer than the client's limit (reading stopped there).
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
 }
 
 impl Error {
     /// A response with a non-success `status` and `body`.
     pub fn http_status(method: &str, url: &str, status: u16, body: &str) -> Self {
-        Attempt { method, url }.answered(status, body, ErrorKind::Status)
+        Attempt::new(method, url).answered(status, body, ErrorKind::Status)
     }
 
     /// The method, uppercase: `"GET"`.
@@ -119,9 +157,11 @@ impl Error {
         &self.0.kind
     }
 
-    /// A server error (5xx) or no response: cached data stays on show.
+    /// A server error (5xx), no response, or no response in time: cached
+    /// data stays on show, and a read may try again.
     pub fn is_soft(&self) -> bool {
-        matches!(self.0.kind, ErrorKind::Network(_)) || self.0.status.is_some_and(|s| s >= 500)
+        matches!(self.0.kind, ErrorKind::Network(_) | ErrorKind::Timeout(_))
+            || self.0.status.is_some_and(|s| s >= 500)
     }
 
     /// Not soft: a 4xx, a body that does not decode, a bad request.
@@ -136,11 +176,17 @@ impl fmt::Display for Error {
         match &self.0.kind {
             ErrorKind::Status => write!(f, "HTTP {}", self.0.status.unwrap_or_default())?,
             ErrorKind::Network(message) => write!(f, "no response ({message})")?,
-            ErrorKind::Decode(error) => {
-                write!(f, "the response does not fit the schema: {error}")?;
-            }
+            ErrorKind::Decode(error) => write!(f, "{error}")?,
             ErrorKind::Url(error) => write!(f, "{error}")?,
             ErrorKind::Request(message) => write!(f, "{message}")?,
+            ErrorKind::Timeout(limit) => write!(f, "no answer within {limit:?}")?,
+            ErrorKind::TooLarge { limit } => {
+                write!(
+                    f,
+                    "HTTP {}: the body is longer than {limit} bytes",
+                    self.0.status.unwrap_or_default()
+                )?;
+            }
         }
         if !self.0.excerpt.is_empty() {
             write!(f, ": {}", self.0.excerpt)?;
@@ -169,13 +215,17 @@ impl fmt::Debug for Error {
     }
 }
 
-/// The first [`EXCERPT_CHARS`] characters of `body`, marked when cut.
-fn excerpt(body: &str) -> String {
-    let body = body.trim();
-    match body.char_indices().nth(EXCERPT_CHARS) {
-        Some((end, _)) => format!("{}…", &body[..end]),
-        None => body.to_owned(),
+/// The first [`EXCERPT_CHARS`] characters of `body`, on one line, marked
+/// when cut, every secret masked.
+fn excerpt(body: &str, secrets: &[String]) -> String {
+    // Only the start of a body can show: mask a slice of it, long enough
+    // for the excerpt and any secret that starts inside it.
+    let longest = secrets.iter().map(String::len).max().unwrap_or(0);
+    let mut end = (EXCERPT_CHARS * 4 + longest).min(body.len());
+    while !body.is_char_boundary(end) {
+        end -= 1;
     }
+    text::one_line(&text::masked(&body[..end], secrets), EXCERPT_CHARS)
 }
 
 #[cfg(test)]
@@ -187,6 +237,7 @@ mod tests {
         let long = "é".repeat(1000);
         let err = Error::http_status("get", "http://h/x", 500, &long);
         assert_eq!(err.excerpt().chars().count(), EXCERPT_CHARS + 1);
+        assert!(err.excerpt().ends_with('…'));
         assert!(err.excerpt().ends_with('…'));
         assert_eq!(err.method(), "GET");
     }

@@ -5,11 +5,13 @@
 mod body;
 mod error;
 mod method;
+mod reading;
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use std::time::Duration;
 
 pub use reqwest::header::{self, HeaderMap, HeaderValue};
 
@@ -63,7 +65,16 @@ pub struct Client {
     http: reqwest::Client,
     base_url: Rc<str>,
     headers: Option<HeaderHook>,
+    max_body: usize,
+    timeout: Duration,
 }
+
+/// The longest response body a client reads unless told otherwise: 64 MiB.
+pub const DEFAULT_MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// How long a request may take, answer and body, unless its client or its
+/// endpoint says otherwise: 30 s.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl Client {
     /// A client whose endpoints live under `base_url` (unless they have a
@@ -73,7 +84,49 @@ impl Client {
             http: reqwest::Client::new(),
             base_url: Rc::from(base_url.as_ref().trim_end_matches('/')),
             headers: None,
+            max_body: DEFAULT_MAX_BODY,
+            timeout: DEFAULT_TIMEOUT,
         }
+    }
+
+    /// This client with another limit on the body of a response (default
+    /// [`DEFAULT_MAX_BODY`]): a longer body is an error
+    /// ([`ErrorKind::TooLarge`]), and reading it stops at the limit.
+    ///
+    /// ```
+    /// use restcache::http::Client;
+    /// let client = Client::new("http://127.0.0.1:8080").with_max_body(1024 * 1024);
+    /// assert_eq!(client.max_body(), 1024 * 1024);
+    /// ```
+    pub fn with_max_body(mut self, bytes: usize) -> Self {
+        self.max_body = bytes;
+        self
+    }
+
+    /// The limit on the body of a response.
+    pub fn max_body(&self) -> usize {
+        self.max_body
+    }
+
+    /// This client with another time limit on a request, from its start
+    /// to the end of its body (default [`DEFAULT_TIMEOUT`]); an endpoint
+    /// may set its own. A request that takes longer fails with a soft
+    /// error ([`ErrorKind::Timeout`]).
+    ///
+    /// ```
+    /// use restcache::http::Client;
+    /// use std::time::Duration;
+    /// let client = Client::new("http://127.0.0.1:8080").with_timeout(Duration::from_secs(5));
+    /// assert_eq!(client.timeout(), Duration::from_secs(5));
+    /// ```
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The time limit on a request.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     /// This client with `hook` run on the headers of every request.
@@ -102,11 +155,7 @@ impl Client {
         let (method_name, url) = (method.to_owned(), resolve(&self.base_url, url));
         let Some(method) = Method::from_name(method) else {
             let message = format!("`{method}` is not an HTTP method this client makes");
-            let attempt = Attempt {
-                method: &method_name,
-                url: &url,
-            };
-            let error = attempt.failed(ErrorKind::Request(message));
+            let error = Attempt::new(&method_name, &url).failed(ErrorKind::Request(message));
             return Box::pin(async move { Err(error) });
         };
         let mut headers = HeaderMap::new();
@@ -114,6 +163,7 @@ impl Client {
         if let Some(hook) = &self.headers {
             hook(&mut headers);
         }
+        let secrets = secrets_of(&headers);
         let mut request = self
             .http
             .request(reqwest_method(method), &url)
@@ -125,22 +175,58 @@ impl Client {
                     Body::Json(text) | Body::Text(text) => text,
                 });
         }
+        let max_body = self.max_body;
         Box::pin(async move {
             let attempt = Attempt {
                 method: &method_name,
                 url: &url,
+                secrets: &secrets,
             };
-            let failed = |e: reqwest::Error| attempt.failed(ErrorKind::Network(cause(&e)));
+            let failed = |e: reqwest::Error| attempt.failed(ErrorKind::Network(cause(e)));
             let response = request.send().await.map_err(failed)?;
             let status = response.status().as_u16();
-            let text = response.text().await.map_err(failed)?;
-            if (200..300).contains(&status) {
-                Ok(Response { status, body: text })
-            } else {
-                Err(attempt.answered(status, &text, ErrorKind::Status))
+            if !(200..300).contains(&status) {
+                // Only the excerpt of an error's body is kept: read no more.
+                let text = reading::body(response, ERROR_BODY_BYTES, true)
+                    .await
+                    .unwrap_or_default();
+                return Err(attempt.answered(status, &text, ErrorKind::Status));
+            }
+            match reading::body(response, max_body, false).await {
+                Ok(text) => Ok(Response { status, body: text }),
+                Err(reading::ReadError::TooLarge) => {
+                    Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }))
+                }
+                Err(reading::ReadError::Network(e)) => Err(failed(e)),
             }
         })
     }
+
+    /// The values the header hook sets, which no error may show.
+    pub(crate) fn secrets(&self) -> Vec<String> {
+        let mut headers = HeaderMap::new();
+        match &self.headers {
+            Some(hook) => {
+                hook(&mut headers);
+                secrets_of(&headers)
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+/// How much of an error response's body is read: enough for its excerpt.
+const ERROR_BODY_BYTES: usize = 4 * 1024;
+
+/// The values of `headers` other than the client's own `Accept`: what the
+/// header hook set (an auth token, say).
+fn secrets_of(headers: &HeaderMap) -> Vec<String> {
+    headers
+        .iter()
+        .filter(|(name, _)| *name != header::ACCEPT)
+        .filter_map(|(_, value)| value.to_str().ok())
+        .map(str::to_owned)
+        .collect()
 }
 
 impl fmt::Debug for Client {
@@ -180,11 +266,12 @@ fn reqwest_method(method: Method) -> reqwest::Method {
     }
 }
 
-/// A reqwest error and its causes, one line (no headers: reqwest's
-/// messages name the URL and the failure only).
-fn cause(error: &reqwest::Error) -> String {
+/// A reqwest error and its causes, one line, without the URL (the error
+/// names it already) and without headers.
+fn cause(error: reqwest::Error) -> String {
+    let error = error.without_url();
     let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
+    let mut source = std::error::Error::source(&error);
     while let Some(inner) = source {
         text.push_str(": ");
         text.push_str(&inner.to_string());

@@ -52,6 +52,9 @@ pub struct Options {
     /// How often a subscribed read refetches (`use_subscription`,
     /// `use_live`); `None`: never.
     pub poll_frequency: Option<Duration>,
+    /// How long a request may take, from its start to the end of its body
+    /// (the client's limit when `None`).
+    pub timeout: Option<Duration>,
 }
 
 /// What a key function gets: the request an endpoint is about to make.
@@ -229,10 +232,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// What an error about a request of this endpoint says when params
     /// made no URL: its method and its path template.
     pub(crate) fn attempt_without_url(&self) -> Attempt<'static> {
-        Attempt {
-            method: self.method.as_str(),
-            url: self.path.source(),
-        }
+        Attempt::new(self.method.as_str(), self.path.source())
     }
 
     /// [`key`](Self::key) for a caller that already made the URL.

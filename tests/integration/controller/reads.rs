@@ -412,9 +412,16 @@ async fn a_controller_dropped_with_a_read_on_its_way_is_freed() {
     });
     let ctrl = Controller::new(client);
     let get_list = TodoResource::get_list();
-    let started = futures_util::FutureExt::now_or_never(ctrl.fetch(&get_list, &(), None));
+    let mut fetching = Box::pin(ctrl.fetch(&get_list, &(), None));
+    let started = futures_util::FutureExt::now_or_never(fetching.as_mut());
     assert!(started.is_none(), "the request is on its way");
     assert_eq!(ctrl.in_flight(), 1);
+    drop(fetching);
+    assert_eq!(
+        ctrl.in_flight(),
+        0,
+        "its only caller went away: the read is cancelled"
+    );
     drop(ctrl);
     assert!(freed.get(), "no reference cycle keeps the controller alive");
 }

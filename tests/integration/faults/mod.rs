@@ -2,5 +2,8 @@
 //! bodies and error texts, optimistic layers, ordering, mutations whose
 //! answer does not decode, garbage collection, failed writes, retries.
 
+mod bodies;
+mod errors;
 mod ordering;
 mod registry;
+mod timeouts;

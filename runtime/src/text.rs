@@ -1,0 +1,106 @@
+//! Bounded, one-line text for error messages: whatever a server or a
+//! response puts in them, an error's text stays short, on one line, and
+//! free of credentials.
+
+/// `text` on one line (control characters and runs of whitespace become
+/// one space), cut to at most `limit` characters with an ellipsis.
+pub(crate) fn one_line(text: &str, limit: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(limit.saturating_mul(4)));
+    let mut chars = 0;
+    let mut space = false;
+    for ch in text.trim().chars() {
+        if ch.is_whitespace() || ch.is_control() {
+            space = true;
+            continue;
+        }
+        if space && !out.is_empty() {
+            if chars == limit {
+                out.push('…');
+                return out;
+            }
+            out.push(' ');
+            chars += 1;
+        }
+        space = false;
+        if chars == limit {
+            out.push('…');
+            return out;
+        }
+        out.push(ch);
+        chars += 1;
+    }
+    out
+}
+
+/// `text` with the credentials of every URL in it removed: `scheme://user:password@host`
+/// becomes `scheme://host`.
+pub(crate) fn without_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let authority_end = tail.find(['/', '?', '#', ' ', ')']).unwrap_or(tail.len());
+        let authority = &tail[..authority_end];
+        match authority.rfind('@') {
+            Some(userinfo_end) => out.push_str(&authority[userinfo_end + 1..]),
+            None => out.push_str(authority),
+        }
+        rest = &tail[authority_end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A URL as an error shows it: without credentials, and at most `limit`
+/// characters (its start and its end kept, an ellipsis between).
+pub(crate) fn url(url: &str, limit: usize) -> String {
+    let url = one_line(&without_userinfo(url), usize::MAX);
+    let count = url.chars().count();
+    if count <= limit {
+        return url;
+    }
+    let keep = limit.saturating_sub(1) / 2;
+    let head: String = url.chars().take(keep).collect();
+    let tail: String = url.chars().skip(count - keep).collect();
+    format!("{head}…{tail}")
+}
+
+/// `text` with each of `secrets` (of four characters or more) replaced by
+/// a mask.
+pub(crate) fn masked(text: &str, secrets: &[String]) -> String {
+    let mut text = text.to_owned();
+    for secret in secrets.iter().filter(|s| s.chars().count() >= 4) {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), "•••");
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_collapses_whitespace_and_cuts_with_an_ellipsis() {
+        assert_eq!(one_line("  a\n\n b\tc ", 10), "a b c");
+        assert_eq!(one_line("abcdef", 3), "abc…");
+        assert_eq!(one_line("ab cd", 2), "ab…");
+    }
+
+    #[test]
+    fn credentials_leave_every_url() {
+        assert_eq!(
+            without_userinfo("GET http://ada:pw@h:1/x (see https://u@o/y)"),
+            "GET http://h:1/x (see https://o/y)"
+        );
+        assert_eq!(url("http://ada:pw@h/abcdefghijkl", 12), "http:…hijkl");
+    }
+
+    #[test]
+    fn secrets_are_masked() {
+        let secrets = ["Bearer tok".to_owned(), "ab".to_owned()];
+        assert_eq!(masked("got Bearer tok, ab", &secrets), "got •••, ab");
+    }
+}

@@ -1,0 +1,74 @@
+//! Bounded memory per response: a body longer than the client's limit is
+//! an error once the limit is read, and an error answer's body is read
+//! only as far as its excerpt needs.
+
+use std::time::Duration;
+
+use restcache::http::{Client, ErrorKind};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+use super::timeouts::{Stall, stalling};
+use crate::common::mock::server;
+use crate::common::{TodoResource, TodoResourceParams};
+
+fn params() -> TodoResourceParams {
+    TodoResourceParams { id: 1 }
+}
+
+#[tokio::test]
+async fn an_endless_body_stops_at_the_clients_limit() {
+    let (url, _) = stalling(Stall::Endless).await;
+    let client = Client::new(url)
+        .with_max_body(1024 * 1024)
+        .with_timeout(Duration::from_secs(30));
+    let error = client
+        .call(&TodoResource::get(), &params(), None)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), &ErrorKind::TooLarge { limit: 1024 * 1024 });
+    assert!(error.is_hard());
+    assert!(
+        error.to_string().contains("longer than 1048576 bytes"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_declared_length_over_the_limit_fails_before_reading() {
+    let (mut server, _) = server().await;
+    let _big = server
+        .mock("GET", "/todos/1")
+        .with_body(" ".repeat(4096))
+        .create_async()
+        .await;
+    let client = Client::new(server.url()).with_max_body(1000);
+    let error = client
+        .call(&TodoResource::get(), &params(), None)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), &ErrorKind::TooLarge { limit: 1000 });
+}
+
+#[tokio::test]
+async fn an_error_answer_is_read_only_as_far_as_its_excerpt() {
+    // A 500 whose body never ends.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut request = [0_u8; 4096];
+        let _ = socket.read(&mut request).await;
+        let head = "HTTP/1.1 500 Internal Server Error\r\ntransfer-encoding: chunked\r\n\r\n";
+        let _ = socket.write_all(head.as_bytes()).await;
+        let chunk = format!("400\r\n{}\r\n", "e".repeat(0x400));
+        while socket.write_all(chunk.as_bytes()).await.is_ok() {}
+    });
+    let client = Client::new(url).with_timeout(Duration::from_secs(30));
+    let error = client
+        .call(&TodoResource::get(), &params(), None)
+        .await
+        .unwrap_err();
+    assert_eq!(error.status(), Some(500));
+    assert!(error.excerpt().starts_with("eeee"), "{error}");
+}

@@ -1,0 +1,100 @@
+//! Bounded, clean error text: whatever the input, every error's `Display`
+//! and `Debug` stay under a few KB, on one line, say each fact once, and
+//! never show a credential (a `user:password@` in the base URL, a header
+//! value the header hook set and the server echoed).
+
+use mockito::Matcher;
+use restcache::http::{Client, Error, HeaderValue, header};
+use restcache::prelude::*;
+
+use crate::common::mock::{once, server};
+use crate::common::{TodoResource, TodoResourceParams};
+
+/// The most an error's text may take.
+const BOUND: usize = 4 * 1024;
+
+fn texts(error: &Error) -> [String; 2] {
+    [error.to_string(), format!("{error:?}")]
+}
+
+fn assert_clean(error: &Error, secrets: &[&str]) {
+    for text in texts(error) {
+        assert!(
+            text.len() <= BOUND,
+            "{} bytes: {}…",
+            text.len(),
+            &text[..200]
+        );
+        assert!(!text.contains('\n'), "more than one line: {text}");
+        for secret in secrets {
+            assert!(!text.contains(secret), "shows {secret}: {text}");
+        }
+    }
+}
+
+endpoint!(pub by_name { path: "/todos/by/:name", schema: serde_json::Value });
+
+#[tokio::test]
+async fn a_huge_offending_value_and_a_long_url_stay_bounded() {
+    let (mut server, client) = server().await;
+    let huge = "x".repeat(50 * 1024 * 1024);
+    let body = format!(r#"{{"id": 1, "userId": 1, "title": "t", "completed": "{huge}"}}"#);
+    let _get = once(server.mock("GET", "/todos/1"), 200, &body).await;
+    let error = client
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap_err();
+    assert_clean(&error, &[]);
+    let shown = error.to_string();
+    assert_eq!(shown.matches("does not fit").count(), 1, "{shown}");
+
+    let long = "n".repeat(20_000);
+    let _long = server
+        .mock("GET", Matcher::Regex("^/todos/by/.*".into()))
+        .with_status(404)
+        .with_body("not here\nat all")
+        .create_async()
+        .await;
+    let error = client
+        .call(&by_name(), &ByNameParams { name: long }, None)
+        .await
+        .unwrap_err();
+    assert_clean(&error, &[]);
+    assert!(error.to_string().contains('…'), "{error}");
+}
+
+#[tokio::test]
+async fn credentials_never_show_in_an_error() {
+    let (mut server, _) = server().await;
+    let address = server
+        .url()
+        .replace("http://", "http://ada:hunter2-password@");
+    let client = Client::new(address).with_headers(|headers| {
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer tok-s3cr3t-123"),
+        );
+    });
+    // The server echoes the request's headers into its answer.
+    let _echo = server
+        .mock("GET", "/todos/1")
+        .with_status(401)
+        .with_body("unauthorized: Bearer tok-s3cr3t-123 (Basic YWRhOmh1bnRlcjItcGFzc3dvcmQ=)")
+        .create_async()
+        .await;
+    let error = client
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap_err();
+    assert_eq!(error.status(), Some(401));
+    assert_clean(&error, &["hunter2-password", "tok-s3cr3t-123", "ada:"]);
+
+    // No response at all: the network error names the URL, cleaned too.
+    let nowhere = Client::new("http://ada:hunter2-password@127.0.0.1:9");
+    let error = nowhere
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap_err();
+    assert!(error.is_soft());
+    assert_clean(&error, &["hunter2-password", "ada:"]);
+}
