@@ -64,7 +64,7 @@ pub use cache::schema::{Schema, from_json};
 pub use cache::store::{Lookup, Store};
 pub use controller::{
     Cached, Clock, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY,
-    ExpiryStatus, ManualClock, Subscription, SystemClock,
+    ExpiryStatus, ManualClock, Retry, Subscription, SystemClock,
 };
 pub use error::SchemaError;
 pub use meta::{Meta, Timestamp};

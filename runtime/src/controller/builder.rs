@@ -3,7 +3,9 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use super::{Clock, Controller, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SystemClock};
+use super::{
+    Clock, Controller, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, Retry, Settings, SystemClock,
+};
 use crate::http::Client;
 
 /// Settings of a [`Controller`] before it is built; see
@@ -12,8 +14,7 @@ use crate::http::Client;
 pub struct ControllerBuilder {
     client: Client,
     clock: Rc<dyn Clock>,
-    data_expiry: Duration,
-    error_expiry: Duration,
+    settings: Settings,
 }
 
 impl ControllerBuilder {
@@ -21,8 +22,11 @@ impl ControllerBuilder {
         ControllerBuilder {
             client,
             clock: Rc::new(SystemClock),
-            data_expiry: DEFAULT_DATA_EXPIRY,
-            error_expiry: DEFAULT_ERROR_EXPIRY,
+            settings: Settings {
+                data_expiry: DEFAULT_DATA_EXPIRY,
+                error_expiry: DEFAULT_ERROR_EXPIRY,
+                retry: Retry::default(),
+            },
         }
     }
 
@@ -36,20 +40,38 @@ impl ControllerBuilder {
     /// How long responses stay fresh unless their endpoint says
     /// otherwise (default 60 s).
     pub fn data_expiry(mut self, expiry: Duration) -> Self {
-        self.data_expiry = expiry;
+        self.settings.data_expiry = expiry;
         self
     }
 
     /// How long errors stay unless their endpoint says otherwise
     /// (default 1 s).
     pub fn error_expiry(mut self, expiry: Duration) -> Self {
-        self.error_expiry = expiry;
+        self.settings.error_expiry = expiry;
+        self
+    }
+
+    /// How reads retry after a soft error (default [`Retry::default`]:
+    /// three times, from 250 ms); [`Retry::NONE`] turns it off. Mutations
+    /// never retry.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::Retry;
+    ///
+    /// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080"))
+    ///     .retry(Retry::NONE)
+    ///     .build();
+    /// # let _ = ctrl;
+    /// ```
+    pub fn retry(mut self, retry: Retry) -> Self {
+        self.settings.retry = retry;
         self
     }
 
     /// The controller.
     pub fn build(self) -> Controller {
-        Controller::from_builder(self.client, self.clock, self.data_expiry, self.error_expiry)
+        Controller::from_builder(self.client, self.clock, self.settings)
     }
 }
 
@@ -57,8 +79,7 @@ impl std::fmt::Debug for ControllerBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ControllerBuilder")
             .field("client", &self.client)
-            .field("data_expiry", &self.data_expiry)
-            .field("error_expiry", &self.error_expiry)
+            .field("settings", &self.settings)
             .finish_non_exhaustive()
     }
 }

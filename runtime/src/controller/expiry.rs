@@ -67,6 +67,9 @@ pub struct Cached<S: Schema> {
     /// The error of the last request for this read, while it has not
     /// expired; a soft one may sit beside data, which stays readable.
     pub error: Option<Error>,
+    /// Whether a request for this read is on its way (a first load, a
+    /// refetch, or its retries): what a "refreshing" indicator shows.
+    pub fetching: bool,
 }
 
 impl<S: Schema> Clone for Cached<S> {
@@ -76,6 +79,7 @@ impl<S: Schema> Clone for Cached<S> {
             status: self.status,
             expires_at: self.expires_at,
             error: self.error.clone(),
+            fetching: self.fetching,
         }
     }
 }
@@ -90,6 +94,7 @@ where
             .field("status", &self.status)
             .field("expires_at", &self.expires_at)
             .field("error", &self.error)
+            .field("fetching", &self.fetching)
             .finish()
     }
 }
@@ -102,6 +107,7 @@ impl<S: Schema> Cached<S> {
             status: ExpiryStatus::Invalid,
             expires_at: Timestamp::default(),
             error: None,
+            fetching: false,
         }
     }
 
@@ -154,6 +160,7 @@ pub(crate) fn classify<S: Schema>(
             status: ExpiryStatus::Valid,
             expires_at: stored.meta.expires_at,
             error: Some(stored.error.clone()),
+            fetching: false,
         };
     }
     let Some((value, meta)) = data else {
@@ -174,5 +181,6 @@ pub(crate) fn classify<S: Schema>(
         status,
         expires_at: meta.expires_at,
         error: None,
+        fetching: false,
     }
 }

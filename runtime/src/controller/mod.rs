@@ -8,6 +8,7 @@ mod builder;
 mod clock;
 mod expiry;
 mod request;
+mod retry;
 mod subscription;
 
 use std::any::Any;
@@ -29,6 +30,7 @@ use crate::rest::{Endpoint, Kind};
 pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use expiry::{Cached, ExpiryStatus};
+pub use retry::Retry;
 pub use subscription::Subscription;
 
 use expiry::{StoredError, classify};
@@ -73,6 +75,11 @@ impl State {
         self.serial
     }
 
+    /// Whether a read request for `key` is on its way.
+    fn is_fetching(&self, key: &str) -> bool {
+        self.in_flight.contains_key(key)
+    }
+
     /// A start time for a request (or an invalidation) beginning at `now`:
     /// later than every start time before it, so that of two that start
     /// within one tick of the clock, the later one is ordered after.
@@ -82,11 +89,20 @@ impl State {
     }
 }
 
+/// What a controller is built with, beside its client and clock.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub data_expiry: Duration,
+    pub error_expiry: Duration,
+    pub retry: Retry,
+}
+
 struct Inner {
     client: Client,
     clock: Rc<dyn Clock>,
     data_expiry: Duration,
     error_expiry: Duration,
+    retry: Retry,
     state: RefCell<State>,
     subscribers: RefCell<Subscribers>,
 }
@@ -179,12 +195,7 @@ impl Controller {
         ControllerBuilder::new(client)
     }
 
-    fn from_builder(
-        client: Client,
-        clock: Rc<dyn Clock>,
-        data_expiry: Duration,
-        error_expiry: Duration,
-    ) -> Self {
+    fn from_builder(client: Client, clock: Rc<dyn Clock>, settings: Settings) -> Self {
         let state = State {
             store: Store::new(),
             memo: Memo::new(),
@@ -198,8 +209,9 @@ impl Controller {
             inner: Rc::new(Inner {
                 client,
                 clock,
-                data_expiry,
-                error_expiry,
+                data_expiry: settings.data_expiry,
+                error_expiry: settings.error_expiry,
+                retry: settings.retry,
                 state: RefCell::new(state),
                 subscribers: RefCell::default(),
             }),
@@ -297,12 +309,16 @@ impl Controller {
             Lookup::Found(value, meta) => Some((value, meta)),
             Lookup::Invalid | Lookup::Absent => None,
         };
-        classify(
+        let cached = classify(
             data,
             errors.get(key),
             now,
             endpoint.options().invalid_if_stale,
-        )
+        );
+        Cached {
+            fetching: state.is_fetching(key),
+            ..cached
+        }
     }
 
     /// The cache key of `endpoint` with `params`.

@@ -4,10 +4,11 @@
 use std::any::Any;
 use std::rc::{Rc, Weak};
 
+use futures_timer::Delay;
 use futures_util::FutureExt;
 use serde::Serialize;
 
-use super::{Controller, InFlight, Inner, State, StoredError};
+use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::Schema;
 use crate::cache::store::Lookup;
 use crate::cache::store::Undo;
@@ -72,6 +73,7 @@ impl Controller {
                         request,
                         key.clone(),
                         started,
+                        self.inner.retry,
                     );
                     let response = request.boxed_local().shared();
                     let in_flight = InFlight {
@@ -84,6 +86,9 @@ impl Controller {
                 }
             }
         };
+        // Subscribers learn that a request is on its way (a "refreshing"
+        // indicator); joining one changes nothing, so this tells nobody.
+        self.notify();
         let response = response.await?;
         let mut state = self.inner.state.borrow_mut();
         let State { store, memo, .. } = &mut *state;
@@ -343,9 +348,11 @@ pub(super) struct Started {
     undo: Option<Undo>,
 }
 
-/// The request behind a read, shared by every read of its key. It holds
-/// the controller weakly: a controller dropped while the request is on its
-/// way is freed, and the response is handed out without being stored.
+/// The request behind a read, shared by every read of its key, retried
+/// after a soft error as `retry` says. It holds the controller weakly: a
+/// controller dropped while the request is on its way is freed, and the
+/// response is handed out without being stored.
+#[allow(clippy::too_many_arguments)]
 async fn request_read<P, S>(
     inner: Weak<Inner>,
     client: Client,
@@ -354,13 +361,23 @@ async fn request_read<P, S>(
     request: Request,
     key: String,
     started: ReadStarted,
+    retry: Retry,
 ) -> Result<Rc<dyn Any>, Error>
 where
     P: Serialize,
     S: Schema,
 {
     let url = request.url.clone();
-    let response = client.send(&endpoint, &params, request).await;
+    let mut response = client.send(&endpoint, &params, request.clone()).await;
+    for attempt in 0..retry.attempts {
+        match &response {
+            Err(error) if error.is_soft() => {}
+            _ => break,
+        }
+        let seed = started.id ^ (u64::from(attempt) << 32) ^ started.at.as_micros();
+        Delay::new(retry.delay(attempt, seed)).await;
+        response = client.send(&endpoint, &params, request.clone()).await;
+    }
     let Some(inner) = inner.upgrade() else {
         return response.map(|value| Rc::new(value) as Rc<dyn Any>);
     };

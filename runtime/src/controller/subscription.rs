@@ -99,7 +99,8 @@ impl Controller {
     /// Calls `on_change` whenever what [`read`](Self::read) gives for
     /// `endpoint` with `params` changes: new data (a response, a mutation
     /// of a record it holds), data gone (invalidated, deleted, reset), or a
-    /// new error. Nothing else calls it: a change to records the read
+    /// new error. (See [`subscribe_fetching`](Self::subscribe_fetching)
+    /// to hear of requests starting and ending too.) Nothing else calls it: a change to records the read
     /// does not hold, or a write to other keys, does not. (A refetch
     /// brings new copies of its records, so it does call it.)
     ///
@@ -131,18 +132,63 @@ impl Controller {
         P: Serialize,
         S: Schema,
     {
+        self.subscribe_read(endpoint, params, false, on_change)
+    }
+
+    /// [`subscribe`](Self::subscribe), and also told when a request for
+    /// the read starts or ends ([`Cached::fetching`](crate::Cached::fetching)
+    /// changes): for a view that shows a "refreshing" indicator.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let _subscription = ctrl.subscribe_fetching(&TodoResource::get_list(), &(), || {});
+    /// assert_eq!(ctrl.subscriber_count(), 1);
+    /// ```
+    pub fn subscribe_fetching<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        on_change: impl Fn() + 'static,
+    ) -> Subscription
+    where
+        P: Serialize,
+        S: Schema,
+    {
+        self.subscribe_read(endpoint, params, true, on_change)
+    }
+
+    fn subscribe_read<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        with_fetching: bool,
+        on_change: impl Fn() + 'static,
+    ) -> Subscription
+    where
+        P: Serialize,
+        S: Schema,
+    {
         let key = self.locate(endpoint, params).map(|(key, _)| key).ok();
-        let mut last: Option<(Option<Rc<S>>, Option<u64>)> = None;
+        let mut last: Option<(Option<Rc<S>>, Option<u64>, bool)> = None;
         let check: Check = Box::new(move |state: &mut State| {
             let Some(key) = &key else {
                 return false;
             };
             let data = state.memo.read::<S>(&state.store, key).into_value();
             let error = state.errors.get(key).map(|stored| stored.serial);
-            let changed = last.as_ref().is_none_or(|(old, old_error)| {
-                !same_rc(old.as_ref(), data.as_ref()) || *old_error != error
+            let fetching = with_fetching && state.is_fetching(key);
+            let changed = last.as_ref().is_none_or(|(old, old_error, was_fetching)| {
+                !same_rc(old.as_ref(), data.as_ref())
+                    || *old_error != error
+                    || *was_fetching != fetching
             });
-            last = Some((data, error));
+            last = Some((data, error, fetching));
             changed
         });
         self.add_subscriber(check, Rc::new(on_change))

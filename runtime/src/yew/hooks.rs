@@ -38,6 +38,7 @@ where
     let watch = Watch {
         subscribe: true,
         revalidate: true,
+        fetching: false,
     };
     let Tracked { key, cached } = match state.track(cache, endpoint, params, watch, rerender) {
         Ok(tracked) => tracked,
@@ -250,6 +251,7 @@ where
     let watch = Watch {
         subscribe: true,
         revalidate: false,
+        fetching: false,
     };
     let tracked = state
         .track(&cache, endpoint, params, watch, &rerender)
@@ -267,6 +269,9 @@ pub struct Dle<T> {
     pub loading: bool,
     /// The error of its last request, while it lasts.
     pub error: Option<Error>,
+    /// Whether a request for it is on its way, data on show or not (a
+    /// "refreshing" indicator).
+    pub fetching: bool,
 }
 
 impl<T> Default for Dle<T> {
@@ -275,6 +280,7 @@ impl<T> Default for Dle<T> {
             data: None,
             loading: false,
             error: None,
+            fetching: false,
         }
     }
 }
@@ -320,6 +326,7 @@ where
     let watch = Watch {
         subscribe: true,
         revalidate: true,
+        fetching: true,
     };
     let Tracked { key, cached } = match state.track(&cache, endpoint, params, watch, &rerender) {
         Ok(tracked) => tracked,
@@ -338,6 +345,7 @@ where
         data: cached.data,
         loading,
         error: cached.error,
+        fetching: cached.fetching || loading,
     }
 }
 
@@ -378,6 +386,7 @@ where
     let watch = Watch {
         subscribe: false,
         revalidate: true,
+        fetching: false,
     };
     if let Ok(Tracked { key, cached }) = state.track(&cache, endpoint, params, watch, &rerender)
         && cached.data.is_none()
@@ -426,6 +435,7 @@ where
     let watch = Watch {
         subscribe: false,
         revalidate: false,
+        fetching: false,
     };
     if state
         .track(&cache, endpoint, params, watch, &rerender)
@@ -479,6 +489,7 @@ where
     let watch = Watch {
         subscribe: true,
         revalidate: false,
+        fetching: false,
     };
     match state.track(&cache, endpoint, params, watch, &rerender) {
         Ok(tracked) => tracked.cached.error,

@@ -22,6 +22,8 @@ pub(crate) struct Watch {
     /// Refetch when stale: on mount, on a change of params, and when the
     /// page comes back into view.
     pub revalidate: bool,
+    /// Re-render when a request for the read starts or ends too.
+    pub fetching: bool,
 }
 
 /// What a reading hook watches: the cache, the endpoint and the params of
@@ -158,11 +160,13 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
         // renders it when its data is there, and nothing after.
         if watch.subscribe && !ON_SERVER {
             let rerender = rerender.clone();
-            self.subscription = Some(
-                cache
-                    .controller()
-                    .subscribe(endpoint, params, move || rerender.force_update()),
-            );
+            let rerender = move || rerender.force_update();
+            let controller = cache.controller();
+            self.subscription = Some(if watch.fetching {
+                controller.subscribe_fetching(endpoint, params, rerender)
+            } else {
+                controller.subscribe(endpoint, params, rerender)
+            });
         }
         if watch.revalidate {
             self.mount = Some(cache.mount(endpoint, params));

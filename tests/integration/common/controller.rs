@@ -27,12 +27,15 @@ pub fn titles(list: &[Rc<Todo>]) -> Vec<&str> {
     list.iter().map(|t| t.title.as_str()).collect()
 }
 
-/// A mock server, a controller on it, and the clock the controller reads.
+/// A mock server, a controller on it that does not retry, and the clock
+/// the controller reads.
 pub async fn setup() -> (ServerGuard, Controller, ManualClock) {
     let server = Server::new_async().await;
     let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    // No retry: these tests count the requests an error makes.
     let ctrl = Controller::builder(Client::new(server.url()))
         .clock(clock.clone())
+        .retry(restcache::Retry::NONE)
         .build();
     (server, ctrl, clock)
 }

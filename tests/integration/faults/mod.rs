@@ -6,4 +6,5 @@ mod bodies;
 mod errors;
 mod ordering;
 mod registry;
+mod retry;
 mod timeouts;

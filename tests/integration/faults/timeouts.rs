@@ -76,7 +76,9 @@ fn params() -> TodoResourceParams {
 async fn a_silent_server_times_out_soft_and_frees_the_key() {
     let (url, accepted) = stalling(Stall::Silent).await;
     let client = Client::new(url).with_timeout(Duration::from_millis(300));
-    let ctrl = Controller::new(client);
+    let ctrl = Controller::builder(client)
+        .retry(restcache::Retry::NONE)
+        .build();
     let error = ctrl
         .fetch(&TodoResource::get(), &params(), None)
         .await
