@@ -189,12 +189,22 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
     .into_iter()
     .map(|(function, verb, path, what, params, result)| {
         let doc = format!("`{verb} {path}`{what}");
+        let target = quote! {
+            |params: &#params| ::restcache::PkValue::to_pk(&params.#pk)
+        };
         let body = match function {
             "delete" => quote! {
-                ::restcache::__private::resource::delete::<Self, _, _>(|_, params: &#params| {
-                    ::restcache::__private::resource::deleted::<#schema>(&params.#pk)
-                })
+                ::restcache::__private::resource::delete::<Self, _, _>(
+                    #target,
+                    |_, params: &#params| {
+                        ::restcache::__private::resource::deleted::<#schema>(&params.#pk)
+                    },
+                )
             },
+            "update" | "partial_update" => {
+                let function = Ident::new(function, Span::call_site());
+                quote!(::restcache::__private::resource::#function::<Self, _, _>(#target))
+            }
             _ => {
                 let function = Ident::new(function, Span::call_site());
                 quote!(::restcache::__private::resource::#function::<Self, _, _>())

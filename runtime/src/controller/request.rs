@@ -177,10 +177,16 @@ impl Controller {
                     started: started.at,
                     arrived,
                 };
-                response.and_then(|value| {
+                let stored = response.and_then(|value| {
                     self.store_success(&mut state, endpoint, params, value, delivery, false)
                         .map(|(value, _)| value)
-                })
+                });
+                if let Err(error) = &stored
+                    && may_have_applied(error.kind())
+                {
+                    forget_targets(&mut state, endpoint, params, delivery);
+                }
+                stored
             }
         };
         self.notify();
@@ -275,6 +281,41 @@ impl Controller {
             serial: state.next_serial(),
         };
         state.errors.insert(key.to_owned(), stored);
+    }
+}
+
+/// Whether a mutation that failed this way may have changed the server's
+/// data all the same: it answered but the answer cannot be read, or it
+/// did not answer in time.
+fn may_have_applied(kind: &ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::Decode(_) | ErrorKind::TooLarge { .. } | ErrorKind::Timeout(_)
+    )
+}
+
+/// After a mutation the server may have applied but whose answer the cache
+/// could not store: the record it names is invalidated (its reads refetch
+/// before showing it again) and every result holding it expires; after a
+/// create, the list it would have joined is invalidated.
+fn forget_targets<P: Serialize, S>(
+    state: &mut State,
+    endpoint: &Endpoint<P, S>,
+    params: &P,
+    delivery: Delivery<'_>,
+) {
+    if let Some(target) = endpoint.target()
+        && let Some(pk) = (target.pk)(params)
+    {
+        state.store.expire_holding(target.entity, pk.clone());
+        state
+            .store
+            .invalidate_entity_key(target.entity, pk, delivery.started);
+    }
+    if endpoint.kind() == Kind::Create {
+        let list = endpoint.clone().with_method(Method::Get);
+        let list_key = list.key_for_url(delivery.url, params);
+        state.store.invalidate_result(&list_key, delivery.started);
     }
 }
 

@@ -14,7 +14,7 @@ use crate::cache::entity::Entity;
 use crate::error::SchemaError;
 use crate::http::Method;
 use crate::path::FieldPath;
-use crate::pk::PkValue;
+use crate::pk::{Pk, PkValue};
 
 /// A resource as `resource!` declares it. Not public API: implement it
 /// through the macro.
@@ -45,24 +45,29 @@ pub fn create<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endp
     R::settings(Endpoint::new(Method::Post, R::LIST).with_kind(Kind::Create))
 }
 
-/// `PUT` one record.
-pub fn update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endpoint<P, Rc<E>> {
-    R::settings(Endpoint::new(Method::Put, R::DETAIL))
+/// `PUT` one record, the one whose pk `pk` reads from the params.
+pub fn update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>(
+    pk: fn(&P) -> Option<Pk>,
+) -> Endpoint<P, Rc<E>> {
+    R::settings(Endpoint::new(Method::Put, R::DETAIL).with_target::<E>(pk))
 }
 
-/// `PATCH` one record.
-pub fn partial_update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>()
--> Endpoint<P, Rc<E>> {
-    R::settings(Endpoint::new(Method::Patch, R::DETAIL))
+/// `PATCH` one record, the one whose pk `pk` reads from the params.
+pub fn partial_update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>(
+    pk: fn(&P) -> Option<Pk>,
+) -> Endpoint<P, Rc<E>> {
+    R::settings(Endpoint::new(Method::Patch, R::DETAIL).with_target::<E>(pk))
 }
 
-/// `DELETE` one record; `decode` names the deleted record from the params
-/// (the body of a delete is often empty), through [`deleted`].
+/// `DELETE` one record, the one whose pk `pk` reads from the params;
+/// `decode` names the deleted record from the params (the body of a delete
+/// is often empty), through [`deleted`].
 pub fn delete<R: Declared, P: Serialize, E: Entity>(
+    pk: fn(&P) -> Option<Pk>,
     decode: DecodeFn<P, Deleted<E>>,
 ) -> Endpoint<P, Deleted<E>> {
     let endpoint = Endpoint::decoded_by(Method::Delete, R::DETAIL, decode);
-    R::settings(endpoint.with_kind(Kind::Delete))
+    R::settings(endpoint.with_kind(Kind::Delete).with_target::<E>(pk))
 }
 
 /// The deletion of the record whose pk param is `id`.

@@ -9,9 +9,11 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::cache::entity::Entity;
 use crate::cache::schema::{Schema, from_json};
 use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, FetchFuture, Method, Request};
+use crate::pk::Pk;
 use crate::rest::template::PathTemplate;
 
 /// What an endpoint's response does to the cache.
@@ -118,8 +120,27 @@ pub struct Endpoint<P, S> {
     /// Set for an endpoint whose URL and request come from functions of
     /// its params instead of its path template.
     by_params: Option<ByParams<P>>,
+    /// The record a mutation changes, named from its params.
+    target: Option<Target<P>>,
     types: PhantomData<fn(&P) -> S>,
 }
+
+/// The record a mutation changes: its entity key, and its pk from the
+/// params.
+pub struct Target<P> {
+    /// The entity key.
+    pub entity: &'static str,
+    /// The record's pk, from the params.
+    pub pk: fn(&P) -> Option<Pk>,
+}
+
+impl<P> Clone for Target<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for Target<P> {}
 
 /// The URL and the request of an endpoint, as functions of its params:
 /// the older API's FetchShapes build endpoints this way.
@@ -162,6 +183,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             fetch: default_fetch,
             decode,
             by_params: None,
+            target: None,
             types: PhantomData,
         }
     }
@@ -327,6 +349,33 @@ impl<P: Serialize, S> Endpoint<P, S> {
         self
     }
 
+    /// This endpoint, a mutation of the record of `E` whose pk `pk` takes
+    /// from the params: when its answer does not decode (the server
+    /// changed the record; the cache cannot read how), that record is
+    /// invalidated, so that no read shows its old copy as fresh.
+    /// `resource!` sets it on update, partial update and delete.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64 }
+    ///
+    /// endpoint!(pub make_manager { method: POST, path: "/users/:id/make_manager", schema: serde_json::Value, params: { id: u64 } });
+    ///
+    /// let endpoint = make_manager().with_target::<User>(|p| p.id.to_pk());
+    /// assert_eq!(endpoint.target().map(|t| t.entity), Some("User"));
+    /// ```
+    pub fn with_target<E: Entity>(mut self, pk: fn(&P) -> Option<Pk>) -> Self {
+        self.target = Some(Target { entity: E::KEY, pk });
+        self
+    }
+
+    /// The record this mutation changes, if declared.
+    pub fn target(&self) -> Option<&Target<P>> {
+        self.target.as_ref()
+    }
+
     /// This endpoint with another decoding of its body.
     pub fn with_decode(mut self, decode: DecodeFn<P, S>) -> Self {
         self.decode = decode;
@@ -346,6 +395,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             fetch: self.fetch,
             decode: decode_json::<P, T>,
             by_params: self.by_params,
+            target: self.target,
             types: PhantomData,
         }
     }
@@ -363,6 +413,7 @@ impl<P, S> Clone for Endpoint<P, S> {
             fetch: self.fetch,
             decode: self.decode,
             by_params: self.by_params,
+            target: self.target,
             types: PhantomData,
         }
     }

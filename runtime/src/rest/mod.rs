@@ -7,7 +7,7 @@ mod endpoint;
 mod template;
 
 pub use endpoint::{
-    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Kind, Options, decode_json, default_fetch,
+    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Kind, Options, Target, decode_json, default_fetch,
     default_key,
 };
 pub use template::{Part, PathTemplate};

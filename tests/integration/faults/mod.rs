@@ -4,6 +4,7 @@
 
 mod bodies;
 mod errors;
+mod mutations;
 mod ordering;
 mod registry;
 mod retry;

@@ -2,10 +2,11 @@
 //!
 //! `mod.rs` holds the store's public API and what a read finds
 //! ([`Lookup`]); `write` the writes into it and its result slots; `undo`
-//! taking a write back; `table` and `pk_index` the records of one entity
+//! taking a write back; `reach` which results hold a record; `table` and `pk_index` the records of one entity
 //! type; `registry` which table holds which type, and the change stamps.
 
 pub(crate) mod pk_index;
+mod reach;
 pub(crate) mod registry;
 pub(crate) mod table;
 mod undo;

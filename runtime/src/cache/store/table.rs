@@ -11,7 +11,7 @@ use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
 
 /// Where a record lives: its table and its slot in that table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct EntityRef {
     pub table: u32,
     pub slot: u32,
@@ -206,6 +206,10 @@ pub(crate) trait AnyTable: Any {
     /// like any write); `false` when the pk is unknown.
     fn invalidate(&mut self, pk: &Pk, at: Timestamp, version: u64) -> bool;
     fn meta(&self, pk: &Pk) -> Option<Meta>;
+    /// The slot of `pk`, live or not.
+    fn slot_index(&self, pk: &Pk) -> Option<u32>;
+    /// The entities the record in `slot` points at.
+    fn refs_of(&self, slot: u32) -> &[EntityRef];
     /// Number of slots, live or not.
     fn slot_count(&self) -> usize;
     /// Ends a write that succeeded: forgets what it replaced.
@@ -252,6 +256,14 @@ impl<E: Entity> AnyTable for Table<E> {
 
     fn meta(&self, pk: &Pk) -> Option<Meta> {
         self.slot_of(pk).map(|i| self.slots[i as usize].meta)
+    }
+
+    fn slot_index(&self, pk: &Pk) -> Option<u32> {
+        self.slot_of(pk)
+    }
+
+    fn refs_of(&self, slot: u32) -> &[EntityRef] {
+        self.slots.get(slot as usize).map_or(&[], |s| &s.refs[..])
     }
 
     fn slot_count(&self) -> usize {

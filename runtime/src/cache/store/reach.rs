@@ -1,0 +1,69 @@
+//! Which results reach a record: through their own references, or through
+//! the nested references of the records they hold.
+
+use rustc_hash::FxHashSet;
+
+use super::Store;
+use super::table::EntityRef;
+use crate::pk::PkValue;
+
+impl Store {
+    /// Expires every result that holds the record `pk` of the entity key
+    /// `key`, directly or nested in another record, so that its next read
+    /// is `Stale` and refetches. Returns how many results it expired.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// let fresh = Meta::fetched(Timestamp::from_millis(0), Timestamp::from_millis(0), std::time::Duration::from_secs(60));
+    /// store.set("todos", vec![Rc::new(Todo { id: 1 }), Rc::new(Todo { id: 2 })], fresh)?;
+    /// store.set("one", Rc::new(Todo { id: 2 }), fresh)?;
+    /// assert_eq!(store.expire_holding("Todo", 1u64), 1);
+    /// assert_eq!(store.result_meta("todos").unwrap().expires_at, Timestamp::default());
+    /// assert_ne!(store.result_meta("one").unwrap().expires_at, Timestamp::default());
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn expire_holding(&mut self, key: &str, pk: impl PkValue) -> usize {
+        let Some(target) = self.entity_ref(key, pk) else {
+            return 0;
+        };
+        let holding: Vec<String> = self
+            .results
+            .iter()
+            .filter(|(_, result)| self.reaches(&result.refs, target))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in &holding {
+            self.expire_result(key);
+        }
+        holding.len()
+    }
+
+    /// Where the record `pk` of the entity key `key` lives.
+    fn entity_ref(&self, key: &str, pk: impl PkValue) -> Option<EntityRef> {
+        let table = self.tables.by_key(key)?;
+        let slot = self.tables.any(table).slot_index(&pk.to_pk()?)?;
+        Some(EntityRef { table, slot })
+    }
+
+    /// Whether `target` is among `refs` or among the records they point
+    /// at, at any depth.
+    fn reaches(&self, refs: &[EntityRef], target: EntityRef) -> bool {
+        let mut seen = FxHashSet::default();
+        let mut pending: Vec<EntityRef> = refs.to_vec();
+        while let Some(next) = pending.pop() {
+            if next == target {
+                return true;
+            }
+            if seen.insert(next) {
+                pending.extend_from_slice(self.tables.any(next.table).refs_of(next.slot));
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,88 @@
+//! A mutation whose answer does not decode: the server applied it, the
+//! cache cannot read it. The record it named is not left on show as Valid
+//! (the next read refetches), the lists a create would have joined fetch
+//! again, and the caller gets the decode error.
+
+use restcache::http::ErrorKind;
+use restcache::prelude::*;
+use serde_json::json;
+
+use crate::common::controller::{LIST, setup, todo_json};
+use crate::common::mock::once;
+use crate::common::{TodoResource, TodoResourceParams};
+
+#[tokio::test]
+async fn an_update_whose_answer_does_not_decode_leaves_no_valid_old_record() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let _one = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
+    let params = TodoResourceParams { id: 1 };
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::get(), &params, None)
+        .await
+        .unwrap();
+
+    let _patch = once(server.mock("PATCH", "/todos/1"), 200, "<html>saved!</html>").await;
+    let body = Body::json(&json!({"title": "oat milk"})).unwrap();
+    let error = ctrl
+        .fetch(&TodoResource::partial_update(), &params, Some(body))
+        .await
+        .unwrap_err();
+    assert!(matches!(error.kind(), ErrorKind::Decode(_)), "{error}");
+
+    let one = ctrl.read(&TodoResource::get(), &params);
+    assert_eq!(
+        one.status,
+        ExpiryStatus::Invalid,
+        "the old copy is not on show"
+    );
+    let list = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(list.status, ExpiryStatus::Stale, "the list refetches");
+    let ids: Vec<u64> = list.data.unwrap().iter().map(|t| t.id).collect();
+    assert_eq!(
+        ids,
+        [2],
+        "without the record whose copy is unknown meanwhile"
+    );
+
+    let again = once(
+        server.mock("GET", "/todos/1"),
+        200,
+        &todo_json(1, "oat milk"),
+    )
+    .await;
+    let fresh = ctrl
+        .fetch(&TodoResource::get(), &params, None)
+        .await
+        .unwrap();
+    assert_eq!(fresh.title, "oat milk");
+    again.assert_async().await;
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(
+        list.len(),
+        2,
+        "the record is back in the list with its new copy"
+    );
+    assert_eq!(list[0].title, "oat milk");
+}
+
+#[tokio::test]
+async fn a_create_whose_answer_does_not_decode_has_its_list_fetched_again() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+
+    let _create = once(server.mock("POST", "/todos"), 201, "<html>created</html>").await;
+    let body = Body::json(&json!({"title": "bread"})).unwrap();
+    let error = ctrl
+        .fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap_err();
+    assert!(matches!(error.kind(), ErrorKind::Decode(_)), "{error}");
+    let list = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(list.status, ExpiryStatus::Invalid, "the list fetches again");
+}
