@@ -29,6 +29,8 @@ resource!(
         data_expiry: Duration::from_secs(30),
         error_expiry: Duration::from_secs(1),
         invalid_if_stale: false,
+        poll_frequency: Duration::from_secs(10),
+        timeout: Duration::from_secs(5),
     }
 );
 
@@ -54,6 +56,9 @@ fn main() {
     let profile = ProfileResourceParams { id: "ada".into() };
     assert_eq!(ProfileResource::get().url(base, &profile).unwrap(), "http://127.0.0.1:9000/profiles/ada");
     assert!(!ProfileResource::get().options().invalid_if_stale);
+    assert_eq!(ProfileResource::get().options().timeout, Some(Duration::from_secs(5)));
+    assert_eq!(ProfileResource::update().options().poll_frequency, Some(Duration::from_secs(10)));
+    assert_eq!(ProfileResource::update().target().map(|t| t.entity), Some("Profile"));
     let post = PostResourceParams { user_id: 7, id: 1 };
     assert_eq!(PostResource::get().url(base, &post).unwrap(), "http://127.0.0.1:8080/users/7/posts/1");
     let posts = PostResourceListParams { user_id: 7 };
