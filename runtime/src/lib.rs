@@ -10,7 +10,7 @@
 //!    where it failed, bounded error text, and wire-format helpers.
 //! 2. **`cache`**: the normalized cache, with no HTTP in it. The visitor
 //!    traits [`Schema`] and [`Entity`], normalizing and denormalizing, the
-//!    [`Store`] (tables, results, writes and their undo), the [`Memo`] and
+//!    [`Store`] (tables, results, writes and optimistic layers), the [`Memo`] and
 //!    memoized reads, and [`EntityQuery`].
 //! 3. **`http`**: the [`Client`](http::Client) and its shared fetch
 //!    helper, methods, bodies and the one [`Error`](http::Error) of a

@@ -38,6 +38,8 @@ pub struct Normalizer<'s> {
     tables: &'s mut Registry,
     meta: Meta,
     version: u64,
+    /// Whether the write is an optimistic layer.
+    layer: bool,
     /// Entity references of the values being walked, innermost last.
     refs: Vec<EntityRef>,
     /// The tables written so far; a scan here is cheaper than the
@@ -47,19 +49,21 @@ pub struct Normalizer<'s> {
 
 impl<'s> Normalizer<'s> {
     /// Runs `walk` over `tables` as the write `version` of a response
-    /// fetched as `meta`. Returns the entity references of the top value,
+    /// fetched as `meta` (with `layer`, an optimistic value). Returns the entity references of the top value,
     /// or the error that stopped the walk, with the tables it touched: the
     /// caller ends the write on each of them.
     pub(crate) fn run(
         tables: &'s mut Registry,
         meta: Meta,
         version: u64,
+        layer: bool,
         walk: impl FnOnce(&mut Normalizer<'_>) -> Result<(), SchemaError>,
     ) -> (Result<Vec<EntityRef>, SchemaError>, TouchedTables) {
         let mut cx = Normalizer {
             tables,
             meta,
             version,
+            layer,
             refs: Vec::new(),
             touched: SmallVec::new(),
         };
@@ -118,11 +122,11 @@ impl<'s> Normalizer<'s> {
         } else {
             EntityRefs::new()
         };
-        let (meta, version) = (self.meta, self.version);
+        let (meta, version, layer) = (self.meta, self.version, self.layer);
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let (slot, changed) = records.merge(&pk, record, refs, meta, version);
+        let (slot, changed) = records.merge(&pk, record, refs, meta, version, layer);
         if changed {
             self.tables.stamp(table, version);
         }
@@ -137,11 +141,11 @@ impl<'s> Normalizer<'s> {
     /// bring the record back.
     pub(crate) fn invalidate<E: Entity>(&mut self, pk: &Pk) -> Result<(), SchemaError> {
         let table = self.table::<E>()?;
-        let (meta, version) = (self.meta, self.version);
+        let (meta, version, layer) = (self.meta, self.version, self.layer);
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        if records.delete(pk, meta, version) {
+        if records.delete(pk, meta, version, layer) {
             self.tables.stamp(table, version);
         }
         Ok(())

@@ -390,8 +390,14 @@ impl Controller {
     /// A mutation whose expected result `optimistic` is applied at once,
     /// when this is called (every view of its records shows it), then
     /// replaced by the real response when the returned future is awaited,
-    /// or taken back if the request fails. What other requests brought in
-    /// the meantime is kept.
+    /// or taken back if the request fails.
+    ///
+    /// The optimistic value is a layer over the confirmed data: responses
+    /// that land while it shows update the data beneath it, later
+    /// optimistic writes go on top of it, and when its request ends the
+    /// layer goes and what lies beneath shows (an earlier write still
+    /// under way, or the newest confirmed copy). A failed write never
+    /// brings back a copy older than one the server has sent since.
     ///
     /// ```
     /// use restcache::prelude::*;

@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::Schema;
+use crate::cache::store::Layer;
 use crate::cache::store::Lookup;
-use crate::cache::store::Undo;
 use crate::http::{Attempt, Body, Client, Error, ErrorKind};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::{Endpoint, Kind, Method, Request};
@@ -122,7 +122,7 @@ impl Controller {
         let mut started = Started {
             at: self.start_now(),
             generation: self.inner.state.borrow().generation,
-            undo: None,
+            layer: None,
         };
         if let Some(value) = optimistic {
             let mut state = self.inner.state.borrow_mut();
@@ -132,9 +132,9 @@ impl Controller {
                 started: started.at,
                 arrived: started.at,
             };
-            let (_, undo) =
+            let (_, layer) =
                 self.store_success(&mut state, endpoint, params, value, expected, true)?;
-            started.undo = undo;
+            started.layer = layer;
             drop(state);
             self.notify();
         }
@@ -168,8 +168,8 @@ impl Controller {
             if state.generation != started.generation {
                 response.map(Rc::new)
             } else {
-                if let Some(undo) = started.undo {
-                    state.store.undo(undo);
+                if let Some(layer) = started.layer {
+                    state.store.remove_layer(layer);
                 }
                 let delivery = Delivery {
                     key: &key,
@@ -194,8 +194,8 @@ impl Controller {
     }
 
     /// Stores a successful response by its endpoint's kind. With
-    /// `undoable` (an optimistic value), what the write replaced is handed
-    /// back to take it back later.
+    /// `layered` (an optimistic value), it goes on show as a layer over the
+    /// confirmed data, handed back to remove when the request ends.
     pub(super) fn store_success<P: Serialize, S: Schema>(
         &self,
         state: &mut State,
@@ -203,8 +203,8 @@ impl Controller {
         params: &P,
         value: S,
         delivery: Delivery<'_>,
-        undoable: bool,
-    ) -> Result<(Rc<S>, Option<Undo>), Error> {
+        layered: bool,
+    ) -> Result<(Rc<S>, Option<Layer>), Error> {
         let Delivery {
             key,
             url,
@@ -220,12 +220,12 @@ impl Controller {
         let result_key = (kind == Kind::Read).then_some(key);
         let written = state
             .store
-            .write(result_key, value, meta, undoable)
+            .write(result_key, value, meta, layered)
             .map_err(|e| {
                 let attempt = Attempt::new(endpoint.method().as_str(), url);
                 attempt.failed(ErrorKind::Decode(e))
             })?;
-        let mut undo = written.undo;
+        let mut layer = written.layer;
         match kind {
             Kind::Read => {
                 if state
@@ -240,13 +240,12 @@ impl Controller {
                 // The list is the `GET` of the same URL.
                 let list = endpoint.clone().with_method(Method::Get);
                 let list_key = list.key_for_url(url, params);
-                state
-                    .store
-                    .append(&list_key, &*written.value, &written.refs, undo.as_mut());
+                let (item, refs) = (Rc::clone(&written.value), written.refs);
+                state.store.append(&list_key, item, refs, layer.as_mut());
             }
             Kind::Mutate | Kind::Delete => {}
         }
-        Ok((written.value, undo))
+        Ok((written.value, layer))
     }
 
     /// Keeps `error` as the outcome of the read `delivery.key`, unless a
@@ -382,11 +381,11 @@ struct ReadStarted {
     generation: u64,
 }
 
-/// When a mutation started, and how to take back its optimistic value.
+/// When a mutation started, and the layer of its optimistic value.
 pub(super) struct Started {
     at: Timestamp,
     generation: u64,
-    undo: Option<Undo>,
+    layer: Option<Layer>,
 }
 
 /// The request behind a read, shared by every read of its key, retried

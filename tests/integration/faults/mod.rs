@@ -5,6 +5,7 @@
 mod bodies;
 mod errors;
 mod mutations;
+mod optimistic;
 mod ordering;
 mod registry;
 mod retry;

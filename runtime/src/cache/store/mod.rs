@@ -1,15 +1,16 @@
 //! The normalized store: entity tables, results by key, and their meta.
 //!
 //! `mod.rs` holds the store's public API and what a read finds
-//! ([`Lookup`]); `write` the writes into it and its result slots; `undo`
-//! taking a write back; `reach` which results hold a record; `table` and `pk_index` the records of one entity
+//! ([`Lookup`]); `write` the writes into it and its result slots; `layer`
+//! optimistic values over the confirmed data; `reach` which results hold
+//! a record; `table` and `pk_index` the records of one entity
 //! type; `registry` which table holds which type, and the change stamps.
 
+mod layer;
 pub(crate) mod pk_index;
 mod reach;
 pub(crate) mod registry;
 pub(crate) mod table;
-mod undo;
 mod write;
 
 use std::rc::Rc;
@@ -24,9 +25,10 @@ use crate::cache::schema::{Schema, from_json};
 use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::PkValue;
+use layer::LayeredResult;
 use registry::Registry;
 
-pub(crate) use undo::Undo;
+pub(crate) use layer::Layer;
 pub(crate) use write::ResultSlot;
 
 /// What a read finds under a key.
@@ -108,6 +110,8 @@ pub struct Store {
     id: u64,
     tables: Registry,
     results: FxHashMap<String, ResultSlot>,
+    /// The results under optimistic layers, with their confirmed copies.
+    result_layers: FxHashMap<String, LayeredResult>,
     /// The number of writes so far: each write takes the next number as
     /// its version, and slots, results and stamps record the version that
     /// last changed them.
@@ -129,6 +133,7 @@ impl Clone for Store {
             id: NEXT_STORE_ID.fetch_add(1, Ordering::Relaxed),
             tables: self.tables.clone(),
             results: self.results.clone(),
+            result_layers: self.result_layers.clone(),
             writes: self.writes,
         }
     }
@@ -151,6 +156,7 @@ impl Store {
             id: NEXT_STORE_ID.fetch_add(1, Ordering::Relaxed),
             tables: Registry::new(),
             results: FxHashMap::default(),
+            result_layers: FxHashMap::default(),
             writes: 0,
         }
     }

@@ -3,8 +3,10 @@
 use std::any::Any;
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use super::layer::Layered;
 use super::pk_index::PkIndex;
 use crate::cache::entity::Entity;
 use crate::meta::{Meta, Timestamp};
@@ -50,6 +52,17 @@ impl<E> Slot<E> {
             version,
         }
     }
+
+    /// The slot of a record the store did not hold: what an optimistic
+    /// create's record reveals when its layer goes.
+    pub fn absent() -> Self {
+        Slot {
+            record: None,
+            refs: EntityRefs::new(),
+            meta: Meta::default(),
+            version: 0,
+        }
+    }
 }
 
 impl<E> Clone for Slot<E> {
@@ -64,12 +77,21 @@ impl<E> Clone for Slot<E> {
 }
 
 /// The records of one entity type.
+///
+/// A slot shows its record as a read sees it. A record an optimistic write
+/// covers also has an entry in `layered`: the confirmed copy beneath (the
+/// one real responses update) and the optimistic layers over it.
 pub(crate) struct Table<E> {
     index: PkIndex,
     slots: Vec<Slot<E>>,
     /// The slots the write in progress replaced, with their former
     /// contents; empty between writes.
     replaced: Vec<(u32, Slot<E>)>,
+    /// The slots under optimistic layers.
+    layered: FxHashMap<u32, Layered<E>>,
+    /// The confirmed copies under layers that the write in progress
+    /// replaced, with their former contents; empty between writes.
+    replaced_confirmed: Vec<(u32, Slot<E>)>,
 }
 
 impl<E: Entity> Table<E> {
@@ -78,6 +100,8 @@ impl<E: Entity> Table<E> {
             index: PkIndex::default(),
             slots: Vec::new(),
             replaced: Vec::new(),
+            layered: FxHashMap::default(),
+            replaced_confirmed: Vec::new(),
         }
     }
 
@@ -108,7 +132,9 @@ impl<E: Entity> Table<E> {
     /// copy. The record replaces the stored one unless the stored one came
     /// from a request that started later, or from earlier in this same
     /// write (the first copy of a record in a response is the one kept).
-    /// Returns its slot and whether the table changed.
+    /// A `layer` write (an optimistic value) goes on show over everything;
+    /// any other write to a record under layers goes to its confirmed copy,
+    /// beneath them. Returns its slot and whether what reads see changed.
     #[inline]
     pub fn merge(
         &mut self,
@@ -117,6 +143,7 @@ impl<E: Entity> Table<E> {
         refs: EntityRefs,
         meta: Meta,
         version: u64,
+        layer: bool,
     ) -> (u32, bool) {
         let written = || Slot {
             record: Some(Rc::clone(record)),
@@ -127,6 +154,21 @@ impl<E: Entity> Table<E> {
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
         match self.index.get_or_insert(pk, fresh) {
             Some(index) => {
+                if !layer
+                    && !self.layered.is_empty()
+                    && let Some(under) = self.layered.get_mut(&index)
+                {
+                    let confirmed = &mut under.confirmed;
+                    if confirmed.version == version || keeps_stored(confirmed, record, &meta) {
+                        if let Some(kept) = &confirmed.record {
+                            *record = Rc::clone(kept);
+                        }
+                    } else {
+                        let old = std::mem::replace(confirmed, written());
+                        self.replaced_confirmed.push((index, old));
+                    }
+                    return (index, false);
+                }
                 let slot = &self.slots[index as usize];
                 if slot.version == version || keeps_stored(slot, record, &meta) {
                     if let Some(kept) = &slot.record {
@@ -154,12 +196,20 @@ impl<E: Entity> Table<E> {
     /// delete's response). A record that a request started later than
     /// `meta.fetched_at` has shown alive is kept; an unknown pk gets a
     /// tombstone, so a response that started earlier does not bring the
-    /// record back. Returns whether the table changed.
-    pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64) -> bool {
+    /// record back. Under layers, a write that is not itself a `layer`
+    /// deletes the confirmed copy. Returns whether what reads see changed.
+    pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64, layer: bool) -> bool {
         let gone = || Slot::gone(meta, meta.fetched_at, version);
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
         match self.index.get_or_insert(pk, fresh) {
             Some(index) => {
+                if !layer && let Some(under) = self.layered.get_mut(&index) {
+                    if under.confirmed.meta.fetched_at <= meta.fetched_at {
+                        let old = std::mem::replace(&mut under.confirmed, gone());
+                        self.replaced_confirmed.push((index, old));
+                    }
+                    return false;
+                }
                 if self.slots[index as usize].meta.fetched_at > meta.fetched_at {
                     return false;
                 }
@@ -217,15 +267,14 @@ pub(crate) trait AnyTable: Any {
     /// Undoes a write that failed: restores the slots it replaced and
     /// drops the ones it added (every slot from `len` on).
     fn rollback(&mut self, len: usize);
-    /// Ends a write that may be taken back later: hands out what it
-    /// replaced (a `Vec<(u32, Slot<E>)>`).
-    fn take_replaced(&mut self) -> Box<dyn Any>;
-    /// Takes back, at `now`, the write `version` whose replaced slots are
-    /// `replaced` and which added every slot from `len` on: slots still at
-    /// `version` get their former contents, added ones are emptied. Slots
-    /// a later write changed keep what it brought. Returns whether any
-    /// slot changed.
-    fn undo(&mut self, replaced: Box<dyn Any>, len: usize, version: u64, now: u64) -> bool;
+    /// Ends an optimistic write as the layer `layer`: each slot it
+    /// replaced or added (every slot from `len` on) keeps what it shows as
+    /// that layer, over its confirmed copy. Returns those slots.
+    fn commit_layer(&mut self, layer: u64, len: usize) -> Vec<u32>;
+    /// Removes the layer `layer` from `slots` as the write `now`: each one
+    /// shows the layer beneath, or its confirmed copy when none is left.
+    /// Returns whether what reads see changed.
+    fn remove_layer(&mut self, layer: u64, slots: &[u32], now: u64) -> bool;
 }
 
 impl<E: Entity> AnyTable for Table<E> {
@@ -234,6 +283,8 @@ impl<E: Entity> AnyTable for Table<E> {
             index: self.index.clone(),
             slots: self.slots.clone(),
             replaced: Vec::new(),
+            layered: self.layered.clone(),
+            replaced_confirmed: Vec::new(),
         })
     }
 
@@ -249,6 +300,10 @@ impl<E: Entity> AnyTable for Table<E> {
         let Some(index) = self.slot_of(pk) else {
             return false;
         };
+        if let Some(under) = self.layered.get_mut(&index) {
+            under.confirmed = Slot::gone(under.confirmed.meta, at, version);
+            return true;
+        }
         let slot = &mut self.slots[index as usize];
         *slot = Slot::gone(slot.meta, at, version);
         true
@@ -272,35 +327,45 @@ impl<E: Entity> AnyTable for Table<E> {
 
     fn commit(&mut self) {
         self.replaced.clear();
+        self.replaced_confirmed.clear();
         if self.replaced.capacity() > 1024 {
             self.replaced = Vec::new(); // do not hold a large write's undo space
         }
     }
 
-    fn take_replaced(&mut self) -> Box<dyn Any> {
-        Box::new(std::mem::take(&mut self.replaced))
+    fn commit_layer(&mut self, layer: u64, len: usize) -> Vec<u32> {
+        let replaced = std::mem::take(&mut self.replaced);
+        let added = (len..self.slots.len()).map(|index| (index as u32, Slot::absent()));
+        let mut covered = Vec::with_capacity(replaced.len());
+        for (index, beneath) in replaced.into_iter().chain(added) {
+            let on_show = self.slots[index as usize].clone();
+            self.layered
+                .entry(index)
+                .or_insert_with(|| Layered::over(beneath))
+                .push(layer, on_show);
+            covered.push(index);
+        }
+        covered
     }
 
-    fn undo(&mut self, replaced: Box<dyn Any>, len: usize, version: u64, now: u64) -> bool {
+    fn remove_layer(&mut self, layer: u64, slots: &[u32], now: u64) -> bool {
         let mut changed = false;
-        for added in self.slots.iter_mut().skip(len) {
-            if added.version == version {
-                added.record = None;
-                added.refs.clear();
-                added.version = now;
-                changed = true;
+        for &index in slots {
+            let Some(under) = self.layered.get_mut(&index) else {
+                continue;
+            };
+            let Some(mut on_show) = under.remove(layer) else {
+                continue; // a layer beneath another: what shows stays
+            };
+            if under.is_bare() {
+                on_show = self
+                    .layered
+                    .remove(&index)
+                    .map_or(on_show, Layered::into_confirmed);
             }
-        }
-        let Ok(replaced) = replaced.downcast::<Vec<(u32, Slot<E>)>>() else {
-            return changed;
-        };
-        for (index, old) in *replaced {
-            let slot = &mut self.slots[index as usize];
-            if slot.version == version {
-                *slot = old;
-                slot.version = now;
-                changed = true;
-            }
+            on_show.version = now;
+            self.slots[index as usize] = on_show;
+            changed = true;
         }
         changed
     }
@@ -308,6 +373,11 @@ impl<E: Entity> AnyTable for Table<E> {
     fn rollback(&mut self, len: usize) {
         while let Some((index, old)) = self.replaced.pop() {
             self.slots[index as usize] = old;
+        }
+        while let Some((index, old)) = self.replaced_confirmed.pop() {
+            if let Some(under) = self.layered.get_mut(&index) {
+                under.confirmed = old;
+            }
         }
         if self.slots.len() > len {
             self.slots.truncate(len);

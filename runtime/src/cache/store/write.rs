@@ -6,7 +6,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use super::Store;
-use super::undo::{TableUndo, Undo};
+use super::layer::Layer;
 use crate::cache::normalize::Normalizer;
 use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
@@ -14,6 +14,7 @@ use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
 
 /// A result stored under a key (e.g. `GET https://api.example/todos`).
+#[derive(Clone)]
 pub(crate) struct ResultSlot {
     /// `None` once invalidated.
     pub value: Option<Rc<dyn Any>>,
@@ -43,44 +44,34 @@ impl ResultSlot {
     }
 }
 
-impl Clone for ResultSlot {
-    fn clone(&self) -> Self {
-        ResultSlot {
-            value: self.value.clone(),
-            refs: self.refs.clone(),
-            meta: self.meta,
-            version: self.version,
-        }
-    }
-}
-
 /// What [`Store::write`] hands back.
 pub(crate) struct Written<S> {
     /// The value as stored: its entities are the store's copies.
     pub value: Rc<S>,
     /// Its entity references.
     pub refs: Vec<EntityRef>,
-    /// How to take the write back, when asked for.
-    pub undo: Option<Undo>,
+    /// The write as an optimistic layer, when asked for.
+    pub layer: Option<Layer>,
 }
 
 impl Store {
     /// Normalizes `value` and, with a `key`, stores it as that key's
     /// result (unless the stored one started later). The write is whole or
     /// nothing: on error every table it touched is put back as it was.
-    /// With `undoable`, what it replaced is handed back so that
-    /// [`undo`](Store::undo) can take it back later (an optimistic update
-    /// whose request failed).
+    /// With `layer` (an optimistic value), the write goes on show as a
+    /// layer over the confirmed data, removed later with
+    /// [`remove_layer`](Store::remove_layer).
     pub(crate) fn write<S: Schema>(
         &mut self,
         key: Option<&str>,
         mut value: S,
         meta: Meta,
-        undoable: bool,
+        layer: bool,
     ) -> Result<Written<S>, SchemaError> {
         let version = self.tick();
-        let (outcome, touched) =
-            Normalizer::run(&mut self.tables, meta, version, |cx| value.normalize(cx));
+        let (outcome, touched) = Normalizer::run(&mut self.tables, meta, version, layer, |cx| {
+            value.normalize(cx)
+        });
         let refs = match outcome {
             Ok(refs) => refs,
             Err(error) => {
@@ -93,28 +84,23 @@ impl Store {
                 return Err(error);
             }
         };
-        let mut undo = undoable.then(|| Undo::new(version));
+        let mut layer = layer.then(|| Layer::new(version));
         for table in touched.iter().rev() {
             let records = self.tables.any_mut(table.table);
-            match &mut undo {
-                Some(undo) => undo.tables.push(TableUndo {
-                    table: table.table,
-                    len: table.len,
-                    replaced: records.take_replaced(),
-                }),
+            match &mut layer {
+                Some(layer) => layer.covers(table.table, records.commit_layer(version, table.len)),
                 None => records.commit(),
             }
         }
         let value = Rc::new(value);
         let Some(key) = key else {
-            return Ok(Written { value, refs, undo });
+            return Ok(Written { value, refs, layer });
         };
         if self
-            .results
-            .get(key)
+            .confirmed_result(key)
             .is_some_and(|old| old.meta.fetched_at > meta.fetched_at)
         {
-            return Ok(Written { value, refs, undo });
+            return Ok(Written { value, refs, layer });
         }
         let slot = ResultSlot {
             value: Some(Rc::clone(&value) as Rc<dyn Any>),
@@ -122,21 +108,24 @@ impl Store {
             meta,
             version,
         };
-        let old = self.put_result(key, slot);
-        if let Some(undo) = &mut undo {
-            undo.results.push((key.to_owned(), old, version));
+        match &mut layer {
+            Some(layer) => {
+                self.put_result_if_absent(key, &slot);
+                self.layer_result(key, layer, Rc::new(move |_| slot.clone()));
+            }
+            None => self.put_result(key, slot),
         }
-        Ok(Written { value, refs, undo })
+        Ok(Written { value, refs, layer })
     }
 
-    /// Stores `slot` under `key`, returning the slot it replaced.
-    pub(super) fn put_result(&mut self, key: &str, slot: ResultSlot) -> Option<ResultSlot> {
-        match self.results.get_mut(key) {
-            Some(existing) => Some(std::mem::replace(existing, slot)),
-            None => {
-                self.results.insert(key.to_owned(), slot);
-                None
-            }
+    /// Stores `slot` under `key` when the key holds nothing yet: an
+    /// optimistic result over nothing reveals nothing (an invalid result)
+    /// when its layer goes.
+    fn put_result_if_absent(&mut self, key: &str, slot: &ResultSlot) {
+        if !self.results.contains_key(key) {
+            let nothing =
+                ResultSlot::invalidated(Meta::default(), Timestamp::default(), slot.version);
+            self.results.insert(key.to_owned(), nothing);
         }
     }
 
@@ -145,38 +134,28 @@ impl Store {
     /// A result that is not a plain list of that record type (an envelope,
     /// a page) cannot take it and is invalidated instead, so its next read
     /// fetches it again.
+    /// With a `layer` (an optimistic create), the record joins as part of
+    /// that layer: it stays at the end of the list when a refetch of the
+    /// list lands beneath, and leaves with the layer.
     pub(crate) fn append<S: Schema>(
         &mut self,
         key: &str,
-        item: &S,
-        item_refs: &[EntityRef],
-        undo: Option<&mut Undo>,
+        item: Rc<S>,
+        item_refs: Vec<EntityRef>,
+        layer: Option<&mut Layer>,
     ) {
-        let Some(old) = self.results.get(key) else {
-            return;
-        };
-        let Some(list) = old.value.as_deref() else {
-            return; // already invalid: its next read fetches
-        };
-        let longer = item.append_to(list).map(|longer| {
-            let mut refs = old.refs.clone();
-            refs.extend_from_slice(item_refs);
-            (longer, refs)
-        });
-        let meta = old.meta;
-        let version = self.tick();
-        let slot = match longer {
-            Some((value, refs)) => ResultSlot {
-                value: Some(value),
-                refs,
-                meta,
-                version,
-            },
-            None => ResultSlot::invalidated(meta, meta.fetched_at, version),
-        };
-        let old = self.put_result(key, slot);
-        if let Some(undo) = undo {
-            undo.results.push((key.to_owned(), old, version));
+        let edit = move |list: &ResultSlot| appended(list, &*item, &item_refs);
+        match layer {
+            Some(layer) => self.layer_result(key, layer, Rc::new(edit)),
+            None => {
+                let version = self.tick();
+                let Some(old) = self.confirmed_result(key) else {
+                    return;
+                };
+                let mut slot = edit(old);
+                slot.version = version;
+                self.put_result(key, slot);
+            }
         }
     }
 
@@ -204,6 +183,9 @@ impl Store {
             return false;
         };
         slot.meta.expires_at = Timestamp::default();
+        if let Some(under) = self.result_layers.get_mut(key) {
+            under.confirmed.meta.expires_at = Timestamp::default();
+        }
         true
     }
 
@@ -226,10 +208,33 @@ impl Store {
     /// ```
     pub fn invalidate_result(&mut self, key: &str, at: Timestamp) -> bool {
         let version = self.tick();
-        let Some(slot) = self.results.get_mut(key) else {
+        let Some(slot) = self.confirmed_result(key) else {
             return false;
         };
-        *slot = ResultSlot::invalidated(slot.meta, at, version);
+        let slot = ResultSlot::invalidated(slot.meta, at, version);
+        self.put_result(key, slot);
         true
+    }
+}
+
+/// `list` with `item` (whose store references are `item_refs`) added at
+/// its end, keeping the list's meta; invalid when `list` is not a plain
+/// list of the item's type. An invalid list stays invalid.
+fn appended<S: Schema>(list: &ResultSlot, item: &S, item_refs: &[EntityRef]) -> ResultSlot {
+    let Some(value) = list.value.as_deref() else {
+        return list.clone(); // already invalid: its next read fetches
+    };
+    match item.append_to(value) {
+        Some(longer) => {
+            let mut refs = list.refs.clone();
+            refs.extend_from_slice(item_refs);
+            ResultSlot {
+                value: Some(longer),
+                refs,
+                meta: list.meta,
+                version: list.version,
+            }
+        }
+        None => ResultSlot::invalidated(list.meta, list.meta.fetched_at, list.version),
     }
 }

@@ -1,0 +1,210 @@
+//! Optimistic layers: an optimistic write's values shown over the
+//! confirmed data until its request ends.
+//!
+//! A record or result an optimistic write covers keeps its confirmed copy
+//! beneath the layers: real responses update that copy by the usual rules
+//! (a later-started response wins), while reads see the newest layer.
+//! Removing a layer (its request succeeded or failed) shows the layer
+//! beneath, or the confirmed copy once no layer is left, so a failed write
+//! never brings back anything older than what the server has confirmed.
+
+use std::rc::Rc;
+
+use smallvec::SmallVec;
+
+use super::Store;
+use super::table::Slot;
+use super::write::ResultSlot;
+
+/// A record under optimistic layers.
+pub(crate) struct Layered<E> {
+    /// The copy real responses update.
+    pub confirmed: Slot<E>,
+    /// The layers by write version, oldest first: the last is on show.
+    layers: SmallVec<[(u64, Slot<E>); 1]>,
+}
+
+impl<E> Clone for Layered<E> {
+    fn clone(&self) -> Self {
+        Layered {
+            confirmed: self.confirmed.clone(),
+            layers: self.layers.clone(),
+        }
+    }
+}
+
+impl<E> Layered<E> {
+    /// No layer yet over `confirmed`.
+    pub fn over(confirmed: Slot<E>) -> Self {
+        Layered {
+            confirmed,
+            layers: SmallVec::new(),
+        }
+    }
+
+    /// Puts `on_show` on top as the layer `layer` (a write that covers a
+    /// record twice keeps its last copy).
+    pub fn push(&mut self, layer: u64, on_show: Slot<E>) {
+        match self.layers.last_mut() {
+            Some((top, slot)) if *top == layer => *slot = on_show,
+            _ => self.layers.push((layer, on_show)),
+        }
+    }
+
+    /// Removes the layer `layer`. When it was on show, returns what shows
+    /// now: the layer beneath, or the confirmed copy.
+    pub fn remove(&mut self, layer: u64) -> Option<Slot<E>> {
+        let at = self.layers.iter().position(|(id, _)| *id == layer)?;
+        self.layers.remove(at);
+        if at < self.layers.len() {
+            return None;
+        }
+        Some(match self.layers.last() {
+            Some((_, slot)) => slot.clone(),
+            None => self.confirmed.clone(),
+        })
+    }
+
+    /// Whether no layer is left.
+    pub fn is_bare(&self) -> bool {
+        self.layers.is_empty()
+    }
+
+    /// The confirmed copy.
+    pub fn into_confirmed(self) -> Slot<E> {
+        self.confirmed
+    }
+}
+
+/// How a layer changes a result: from the result beneath, the one shown.
+pub(crate) type ResultEdit = Rc<dyn Fn(&ResultSlot) -> ResultSlot>;
+
+/// A result under optimistic layers.
+#[derive(Clone)]
+pub(crate) struct LayeredResult {
+    /// The result real responses update.
+    pub confirmed: ResultSlot,
+    /// The layers by write version, oldest first, each applied over the
+    /// ones before it.
+    layers: Vec<(u64, ResultEdit)>,
+}
+
+impl LayeredResult {
+    /// What shows: every layer applied over the confirmed result, as of
+    /// the write `version`.
+    fn on_show(&self, version: u64) -> ResultSlot {
+        let mut shown = self
+            .layers
+            .iter()
+            .fold(self.confirmed.clone(), |beneath, (_, edit)| edit(&beneath));
+        shown.version = version;
+        shown
+    }
+}
+
+/// An optimistic write kept as a layer: what it covers, so that it can be
+/// removed when its request ends.
+pub(crate) struct Layer {
+    /// The write's version.
+    id: u64,
+    /// The slots it covers, by table.
+    tables: Vec<(u32, Vec<u32>)>,
+    /// The results it covers.
+    results: Vec<String>,
+}
+
+impl Layer {
+    pub(super) fn new(id: u64) -> Self {
+        Layer {
+            id,
+            tables: Vec::new(),
+            results: Vec::new(),
+        }
+    }
+
+    pub(super) fn covers(&mut self, table: u32, slots: Vec<u32>) {
+        if !slots.is_empty() {
+            self.tables.push((table, slots));
+        }
+    }
+}
+
+impl Store {
+    /// Removes `layer`: every record and result it covers shows the layer
+    /// beneath, or its confirmed copy.
+    pub(crate) fn remove_layer(&mut self, layer: Layer) {
+        let now = self.tick();
+        for (table, slots) in &layer.tables {
+            if self
+                .tables
+                .any_mut(*table)
+                .remove_layer(layer.id, slots, now)
+            {
+                self.tables.stamp(*table, now);
+            }
+        }
+        for key in &layer.results {
+            let Some(under) = self.result_layers.get_mut(key) else {
+                continue;
+            };
+            under.layers.retain(|(id, _)| *id != layer.id);
+            let shown = if under.layers.is_empty() {
+                let mut confirmed = self.result_layers.remove(key).map(|u| u.confirmed);
+                if let Some(slot) = &mut confirmed {
+                    slot.version = now;
+                }
+                confirmed
+            } else {
+                Some(under.on_show(now))
+            };
+            if let Some(shown) = shown {
+                self.results.insert(key.clone(), shown);
+            }
+        }
+    }
+
+    /// Applies `edit` to the result under `key` as a layer of `layer`;
+    /// a key the store does not hold is left alone.
+    pub(super) fn layer_result(&mut self, key: &str, layer: &mut Layer, edit: ResultEdit) {
+        let version = self.tick();
+        let Some(shown) = self.results.get(key) else {
+            return;
+        };
+        let under = self
+            .result_layers
+            .entry(key.to_owned())
+            .or_insert_with(|| LayeredResult {
+                confirmed: shown.clone(),
+                layers: Vec::new(),
+            });
+        under.layers.push((layer.id, edit));
+        let shown = under.on_show(version);
+        self.results.insert(key.to_owned(), shown);
+        layer.results.push(key.to_owned());
+    }
+
+    /// Stores `slot` as the confirmed result under `key`: what shows is it,
+    /// with the layers over it if any.
+    pub(super) fn put_result(&mut self, key: &str, slot: ResultSlot) {
+        let shown = match self.result_layers.get_mut(key) {
+            Some(under) => {
+                let version = slot.version;
+                under.confirmed = slot;
+                under.on_show(version)
+            }
+            None => slot,
+        };
+        match self.results.get_mut(key) {
+            Some(existing) => *existing = shown,
+            None => drop(self.results.insert(key.to_owned(), shown)),
+        }
+    }
+
+    /// The confirmed result under `key`: beneath its layers, if any.
+    pub(super) fn confirmed_result(&self, key: &str) -> Option<&ResultSlot> {
+        match self.result_layers.get(key) {
+            Some(under) => Some(&under.confirmed),
+            None => self.results.get(key),
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Optimistic values are layers over the confirmed data: real responses
+//! land beneath them by their own ordering rules, and removing a layer
+//! (its request ended) reveals what is confirmed, never something older.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::prelude::*;
+
+use crate::common::controller::{LIST, one, setup, titles, todo_json};
+use crate::common::mock::{once, once_after, slowly};
+use crate::common::{Todo, TodoResource};
+
+fn todo(id: u64, title: &str) -> Todo {
+    Todo {
+        id,
+        user_id: 1,
+        title: title.into(),
+        completed: false,
+    }
+}
+
+fn failing(mock: mockito::Mock, delay: Duration) -> mockito::Mock {
+    slowly(mock, delay, "upstream down")
+        .with_status(500)
+        .expect(1)
+}
+
+#[tokio::test]
+async fn a_failed_optimistic_write_reveals_the_response_that_landed_beneath_it() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
+    ctrl.fetch(&TodoResource::get(), &one(1), None)
+        .await
+        .unwrap();
+    let patch = once_after(
+        server.mock("PATCH", "/todos/1"),
+        Duration::from_millis(50),
+        todo_json(1, "patched"),
+    )
+    .await;
+    let put = failing(server.mock("PUT", "/todos/1"), Duration::from_millis(200))
+        .create_async()
+        .await;
+
+    // The PATCH starts, then an optimistic PUT; the PATCH's answer lands
+    // while the PUT's value is on show, then the PUT fails.
+    let patch_body = Body::json(&serde_json::json!({"title": "patched"})).unwrap();
+    let guess = todo(1, "guess");
+    let put_body = Body::json(&guess).unwrap();
+    let (partial_update, update, params) = (
+        TodoResource::partial_update(),
+        TodoResource::update(),
+        one(1),
+    );
+    let (patched, put_outcome) = tokio::join!(
+        ctrl.fetch(&partial_update, &params, Some(patch_body)),
+        async {
+            let request = ctrl.fetch_optimistic(&update, &params, Some(put_body), Rc::new(guess));
+            request.await
+        }
+    );
+    assert_eq!(
+        patched.unwrap().title,
+        "patched",
+        "the PATCH's caller gets its answer"
+    );
+    assert_eq!(put_outcome.unwrap_err().status(), Some(500));
+
+    let shown = ctrl.read(&TodoResource::get(), &one(1));
+    assert_eq!(
+        shown.data.unwrap().title,
+        "patched",
+        "the server's last word"
+    );
+    assert_eq!(shown.status, ExpiryStatus::Valid);
+    patch.assert_async().await;
+    put.assert_async().await;
+}
+
+#[tokio::test]
+async fn optimistic_writes_compose_and_each_leaves_on_its_own_answer() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
+    ctrl.fetch(&TodoResource::get(), &one(1), None)
+        .await
+        .unwrap();
+    // The first write answers last; the second fails first.
+    let first = once_after(
+        server
+            .mock("PUT", "/todos/1")
+            .match_body(mockito::Matcher::Regex("first".into())),
+        Duration::from_millis(200),
+        todo_json(1, "first, saved"),
+    )
+    .await;
+    let second = failing(
+        server
+            .mock("PUT", "/todos/1")
+            .match_body(mockito::Matcher::Regex("second".into())),
+        Duration::from_millis(50),
+    )
+    .create_async()
+    .await;
+
+    let (update, params) = (TodoResource::update(), one(1));
+    let (a, b) = (todo(1, "first"), todo(1, "second"));
+    let (a_body, b_body) = (Body::json(&a).unwrap(), Body::json(&b).unwrap());
+    let first_request = ctrl.fetch_optimistic(&update, &params, Some(a_body), Rc::new(a));
+    let second_request = ctrl.fetch_optimistic(&update, &params, Some(b_body), Rc::new(b));
+    let title = || {
+        ctrl.read(&TodoResource::get(), &one(1))
+            .data
+            .unwrap()
+            .title
+            .clone()
+    };
+    assert_eq!(title(), "second", "the later write is on top");
+
+    let (saved, (failed, after_failure)) = tokio::join!(first_request, async {
+        let failed = second_request.await;
+        (failed, title())
+    });
+    assert!(failed.is_err());
+    assert_eq!(after_failure, "first", "the earlier write shows again");
+    assert_eq!(saved.unwrap().title, "first, saved");
+    assert_eq!(title(), "first, saved");
+    first.assert_async().await;
+    second.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_optimistic_create_stays_in_a_list_refetched_before_it_ends() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let refetch = once_after(
+        server.mock("GET", "/todos"),
+        Duration::ZERO,
+        format!("[{}, {}]", todo_json(1, "milk"), todo_json(3, "tea")),
+    )
+    .await;
+    let create = failing(server.mock("POST", "/todos"), Duration::from_millis(200))
+        .create_async()
+        .await;
+
+    let draft = todo(99, "bread");
+    let body = Body::json(&draft).unwrap();
+    let create_endpoint = TodoResource::create();
+    let request = ctrl.fetch_optimistic(&create_endpoint, &(), Some(body), Rc::new(draft));
+    let list = || ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&list()), ["milk", "eggs", "bread"]);
+
+    let (created, during) = tokio::join!(request, async {
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        titles(&list()).join(",")
+    });
+    assert_eq!(
+        during, "milk,tea,bread",
+        "the refetched list, the draft on top"
+    );
+    assert!(created.is_err());
+    assert_eq!(
+        titles(&list()),
+        ["milk", "tea"],
+        "the draft leaves with its request"
+    );
+    refetch.assert_async().await;
+    create.assert_async().await;
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Note {
+    id: String,
+    text: String,
+}
+
+resource!(NoteResource {
+    path: "/notes/:id",
+    schema: Note
+});
+
+#[tokio::test]
+async fn a_bad_response_under_a_layer_changes_nothing_beneath_it() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _list = once(
+        server.mock("GET", "/notes"),
+        200,
+        r#"[{"id": "a", "text": "milk"}]"#,
+    )
+    .await;
+    let get_list = NoteResource::get_list();
+    ctrl.fetch(&get_list, &(), None).await.unwrap();
+    // A refetch whose first record is fine and whose second has an empty
+    // pk: the write stops halfway and is rolled back.
+    let bad = once(
+        server.mock("GET", "/notes"),
+        200,
+        r#"[{"id": "a", "text": "from a bad response"}, {"id": "", "text": "no pk"}]"#,
+    )
+    .await;
+    let put = failing(server.mock("PUT", "/notes/a"), Duration::from_millis(100))
+        .create_async()
+        .await;
+
+    let (update, params) = (
+        NoteResource::update(),
+        NoteResourceParams { id: "a".into() },
+    );
+    let guess = Note {
+        id: "a".into(),
+        text: "guess".into(),
+    };
+    let body = Body::json(&guess).unwrap();
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
+    let (failed, refetched) = tokio::join!(request, ctrl.fetch(&get_list, &(), None));
+    assert!(
+        refetched.is_err(),
+        "the response has a record without its pk"
+    );
+    assert!(failed.is_err());
+    let list = ctrl.read(&get_list, &()).data.unwrap();
+    assert_eq!(list[0].text, "milk", "the confirmed copy is untouched");
+    bad.assert_async().await;
+    put.assert_async().await;
+}
