@@ -63,8 +63,8 @@ pub use cache::query::EntityQuery;
 pub use cache::schema::{Schema, from_json};
 pub use cache::store::{Lookup, Store};
 pub use controller::{
-    Cached, Clock, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY,
-    ExpiryStatus, ManualClock, Retry, Subscription, SystemClock,
+    Cached, Clock, Collected, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY,
+    DEFAULT_ERROR_EXPIRY, ExpiryStatus, ManualClock, Retention, Retry, Subscription, SystemClock,
 };
 pub use error::SchemaError;
 pub use meta::{Meta, Timestamp};

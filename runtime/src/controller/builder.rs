@@ -4,7 +4,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use super::{
-    Clock, Controller, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, Retry, Settings, SystemClock,
+    Clock, Controller, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, Retention, Retry, Settings,
+    SystemClock,
 };
 use crate::http::Client;
 
@@ -26,6 +27,7 @@ impl ControllerBuilder {
                 data_expiry: DEFAULT_DATA_EXPIRY,
                 error_expiry: DEFAULT_ERROR_EXPIRY,
                 retry: Retry::default(),
+                retention: Retention::default(),
             },
         }
     }
@@ -66,6 +68,24 @@ impl ControllerBuilder {
     /// ```
     pub fn retry(mut self, retry: Retry) -> Self {
         self.settings.retry = retry;
+        self
+    }
+
+    /// What the cache keeps of what nothing uses, and its bounds (default
+    /// [`Retention::default`]: unused results go after 2 minutes or twice
+    /// their data expiry; no bounds).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::Retention;
+    ///
+    /// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080"))
+    ///     .retention(Retention { max_results: Some(500), max_entities: Some(20_000), ..Retention::default() })
+    ///     .build();
+    /// # let _ = ctrl;
+    /// ```
+    pub fn retention(mut self, retention: Retention) -> Self {
+        self.settings.retention = retention;
         self
     }
 

@@ -8,6 +8,7 @@ mod builder;
 mod clock;
 mod expiry;
 mod request;
+mod retention;
 mod retry;
 mod subscription;
 
@@ -30,6 +31,7 @@ use crate::rest::{Endpoint, Kind};
 pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use expiry::{Cached, ExpiryStatus};
+pub use retention::{Collected, Retention};
 pub use retry::Retry;
 pub use subscription::Subscription;
 
@@ -67,6 +69,12 @@ pub(crate) struct State {
     serial: u64,
     /// The start time given to the last request (or invalidation).
     last_start: Timestamp,
+    /// What the cache keeps of what nothing uses.
+    retention: Retention,
+    /// When each read key was last used.
+    usage: FxHashMap<String, retention::Used>,
+    /// When the next collection is due.
+    next_sweep: Timestamp,
 }
 
 impl State {
@@ -95,6 +103,7 @@ pub(crate) struct Settings {
     pub data_expiry: Duration,
     pub error_expiry: Duration,
     pub retry: Retry,
+    pub retention: Retention,
 }
 
 struct Inner {
@@ -204,6 +213,9 @@ impl Controller {
             generation: 0,
             serial: 0,
             last_start: Timestamp::default(),
+            retention: settings.retention,
+            usage: FxHashMap::default(),
+            next_sweep: Timestamp::default(),
         };
         Controller {
             inner: Rc::new(Inner {
@@ -299,6 +311,7 @@ impl Controller {
     ) -> Cached<S> {
         let now = self.now();
         let mut state = self.inner.state.borrow_mut();
+        state.note_use(key, now, self.data_expiry(endpoint));
         let State {
             store,
             memo,
@@ -514,6 +527,7 @@ impl Controller {
         let known = {
             let mut state = self.inner.state.borrow_mut();
             state.errors.remove(&key);
+            state.memo.forget(&key);
             state.store.invalidate_result(&key, now)
         };
         self.notify();
@@ -535,6 +549,9 @@ impl Controller {
             let mut state = self.inner.state.borrow_mut();
             state.errors.retain(|key, _| !matches(key));
             let keys = matching_keys(&state.store, &matches);
+            for key in &keys {
+                state.memo.forget(key);
+            }
             keys.iter()
                 .filter(|key| state.store.invalidate_result(key, now))
                 .count()
@@ -603,6 +620,7 @@ impl Controller {
             state.store = Store::new();
             state.memo.clear();
             state.errors.clear();
+            state.usage.clear();
             state.in_flight.clear();
             state.generation += 1;
         }

@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::rc::{Rc, Weak};
+use std::time::Duration;
 
 use futures_timer::Delay;
 use futures_util::FutureExt;
@@ -193,6 +194,14 @@ impl Controller {
         outcome
     }
 
+    /// How long `endpoint`'s responses stay fresh.
+    pub(super) fn data_expiry<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>) -> Duration {
+        endpoint
+            .options()
+            .data_expiry
+            .unwrap_or(self.inner.data_expiry)
+    }
+
     /// Stores a successful response by its endpoint's kind. With
     /// `layered` (an optimistic value), it goes on show as a layer over the
     /// confirmed data, handed back to remove when the request ends.
@@ -211,10 +220,7 @@ impl Controller {
             started,
             arrived,
         } = delivery;
-        let expiry = endpoint
-            .options()
-            .data_expiry
-            .unwrap_or(self.inner.data_expiry);
+        let expiry = self.data_expiry(endpoint);
         let meta = Meta::fetched(started, arrived, expiry);
         let kind = endpoint.kind();
         let result_key = (kind == Kind::Read).then_some(key);
@@ -228,6 +234,7 @@ impl Controller {
         let mut layer = written.layer;
         match kind {
             Kind::Read => {
+                state.note_use(key, arrived, expiry);
                 if state
                     .errors
                     .get(key)
@@ -274,6 +281,7 @@ impl Controller {
             .options()
             .error_expiry
             .unwrap_or(self.inner.error_expiry);
+        state.note_use(key, arrived, self.data_expiry(endpoint));
         let stored = StoredError {
             error,
             meta: Meta::fetched(started, arrived, expiry),

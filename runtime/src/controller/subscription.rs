@@ -8,16 +8,26 @@ use serde::Serialize;
 use super::{Controller, State};
 use crate::cache::entity::Entity;
 use crate::cache::schema::Schema;
-use crate::pk::PkValue;
+use crate::pk::{Pk, PkValue};
 use crate::rest::Endpoint;
 
 /// Re-reads one subscribed read and says whether it changed since the last
 /// look.
 pub(crate) type Check = Box<dyn FnMut(&mut State) -> bool>;
 
+/// What a subscription keeps from collection while it lives.
+pub(crate) enum Holds {
+    Nothing,
+    /// The result under this key, with every record in it.
+    Result(String),
+    /// One record.
+    Record(&'static str, Pk),
+}
+
 struct Entry {
     /// Cleared when the [`Subscription`] is dropped.
     alive: Rc<Cell<bool>>,
+    holds: Holds,
     check: Check,
     on_change: Rc<dyn Fn()>,
 }
@@ -31,7 +41,7 @@ pub(crate) struct Subscribers {
 }
 
 impl Subscribers {
-    pub fn add(&mut self, check: Check, on_change: Rc<dyn Fn()>) -> Subscription {
+    pub fn add(&mut self, holds: Holds, check: Check, on_change: Rc<dyn Fn()>) -> Subscription {
         // Dropped subscriptions go here too, not only on the next change:
         // whenever the list doubled since the last pruning (so a mount
         // storm costs linear time).
@@ -42,6 +52,7 @@ impl Subscribers {
         let alive = Rc::new(Cell::new(true));
         self.entries.push(Entry {
             alive: Rc::clone(&alive),
+            holds,
             check,
             on_change,
         });
@@ -55,6 +66,14 @@ impl Subscribers {
             .iter_mut()
             .filter_map(|entry| (entry.check)(state).then(|| Rc::clone(&entry.on_change)))
             .collect()
+    }
+
+    /// What the live subscriptions hold.
+    pub fn held(&self) -> impl Iterator<Item = &Holds> {
+        self.entries
+            .iter()
+            .filter(|entry| entry.alive.get())
+            .map(|entry| &entry.holds)
     }
 
     /// How many subscriptions are live.
@@ -175,6 +194,7 @@ impl Controller {
         S: Schema,
     {
         let key = self.locate(endpoint, params).map(|(key, _)| key).ok();
+        let holds = key.clone().map_or(Holds::Nothing, Holds::Result);
         let mut last: Option<(Option<Rc<S>>, Option<u64>, bool)> = None;
         let check: Check = Box::new(move |state: &mut State| {
             let Some(key) = &key else {
@@ -191,7 +211,7 @@ impl Controller {
             last = Some((data, error, fetching));
             changed
         });
-        self.add_subscriber(check, Rc::new(on_change))
+        self.add_subscriber(holds, check, Rc::new(on_change))
     }
 
     /// Calls `on_change` whenever the record `pk` of `E` changes (a new
@@ -202,6 +222,9 @@ impl Controller {
         on_change: impl Fn() + 'static,
     ) -> Subscription {
         let pk = pk.to_pk();
+        let holds = pk
+            .clone()
+            .map_or(Holds::Nothing, |pk| Holds::Record(E::KEY, pk));
         let mut last: Option<Option<Rc<E>>> = None;
         let check: Check = Box::new(move |state: &mut State| {
             let Some(pk) = &pk else {
@@ -217,16 +240,25 @@ impl Controller {
             last = Some(data);
             changed
         });
-        self.add_subscriber(check, Rc::new(on_change))
+        self.add_subscriber(holds, check, Rc::new(on_change))
     }
 
-    fn add_subscriber(&self, mut check: Check, on_change: Rc<dyn Fn()>) -> Subscription {
+    fn add_subscriber(
+        &self,
+        holds: Holds,
+        mut check: Check,
+        on_change: Rc<dyn Fn()>,
+    ) -> Subscription {
         check(&mut self.inner.state.borrow_mut()); // the first look: nothing changed yet
-        self.inner.subscribers.borrow_mut().add(check, on_change)
+        self.inner
+            .subscribers
+            .borrow_mut()
+            .add(holds, check, on_change)
     }
 
     /// Tells every subscriber whose read changed.
     pub(super) fn notify(&self) {
+        self.collect_if_due();
         let callbacks = {
             let mut subscribers = self.inner.subscribers.borrow_mut();
             let mut state = self.inner.state.borrow_mut();

@@ -4,6 +4,7 @@
 
 mod bodies;
 mod errors;
+mod memory;
 mod mutations;
 mod optimistic;
 mod ordering;

@@ -167,6 +167,21 @@ impl Memo {
         (read, reader.mask())
     }
 
+    /// Forgets the last value read under `key` (the result went).
+    pub(crate) fn forget(&mut self, key: &str) {
+        self.state.results.remove(key);
+    }
+
+    /// Forgets the last values of the records of `tables` (their slots
+    /// were renumbered).
+    pub(crate) fn forget_tables(&mut self, tables: &[u32]) {
+        for &table in tables {
+            if let Some(cell) = self.state.entities.get_mut(table as usize) {
+                *cell = None;
+            }
+        }
+    }
+
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.state = MemoState::default();

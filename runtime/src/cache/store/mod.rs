@@ -3,9 +3,11 @@
 //! `mod.rs` holds the store's public API and what a read finds
 //! ([`Lookup`]); `write` the writes into it and its result slots; `layer`
 //! optimistic values over the confirmed data; `reach` which results hold
-//! a record; `table` and `pk_index` the records of one entity
-//! type; `registry` which table holds which type, and the change stamps.
+//! a record; `collect` dropping what nothing uses; `table` and `pk_index`
+//! the records of one entity type; `registry` which table holds which
+//! type, and the change stamps.
 
+mod collect;
 mod layer;
 pub(crate) mod pk_index;
 mod reach;

@@ -50,6 +50,21 @@ impl PkIndex {
         self.texts.retain(|_, slot| (*slot as usize) < len);
     }
 
+    /// Gives each pk the slot `moved[slot]`, forgetting the pks whose slot
+    /// moved to `u32::MAX` (dropped).
+    pub fn renumber(&mut self, moved: &[u32]) {
+        self.numbers.retain(|_, slot| {
+            *slot = moved[*slot as usize];
+            *slot != u32::MAX
+        });
+        self.texts.retain(|_, slot| {
+            *slot = moved[*slot as usize];
+            *slot != u32::MAX
+        });
+        self.numbers.shrink_to_fit();
+        self.texts.shrink_to_fit();
+    }
+
     /// Makes room for `additional` more pks (a first load), in the map the
     /// next pk goes to.
     pub fn reserve(&mut self, additional: usize) {

@@ -150,6 +150,11 @@ impl Registry {
         }
     }
 
+    /// How many tables there are.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
     /// The table registered under the entity key `key`.
     pub fn by_key(&self, key: &str) -> Option<u32> {
         self.by_key.get(key).copied()

@@ -262,6 +262,17 @@ pub(crate) trait AnyTable: Any {
     fn refs_of(&self, slot: u32) -> &[EntityRef];
     /// Number of slots, live or not.
     fn slot_count(&self) -> usize;
+    /// When the record in `slot` was last fetched.
+    fn fetched_at(&self, slot: u32) -> Timestamp;
+    /// Whether any slot is under an optimistic layer.
+    fn has_layers(&self) -> bool;
+    /// Drops every slot whose `keep` is false, moving the others down.
+    /// Returns each old slot's new number (`u32::MAX`: dropped). Only
+    /// between writes and with no layer.
+    fn compact(&mut self, keep: &[bool]) -> Vec<u32>;
+    /// Renumbers the references of every record: `moved[table]`, when
+    /// set, gives the new slot numbers of `table`.
+    fn renumber_refs(&mut self, moved: &[Option<Vec<u32>>]);
     /// Ends a write that succeeded: forgets what it replaced.
     fn commit(&mut self);
     /// Undoes a write that failed: restores the slots it replaced and
@@ -325,6 +336,43 @@ impl<E: Entity> AnyTable for Table<E> {
         self.slots.len()
     }
 
+    fn fetched_at(&self, slot: u32) -> Timestamp {
+        self.slots
+            .get(slot as usize)
+            .map_or(Timestamp::default(), |s| s.meta.fetched_at)
+    }
+
+    fn has_layers(&self) -> bool {
+        !self.layered.is_empty()
+    }
+
+    fn compact(&mut self, keep: &[bool]) -> Vec<u32> {
+        let mut moved = Vec::with_capacity(self.slots.len());
+        let mut next = 0_u32;
+        for index in 0..self.slots.len() {
+            if keep.get(index).copied().unwrap_or(true) {
+                moved.push(next);
+                next += 1;
+            } else {
+                moved.push(u32::MAX);
+            }
+        }
+        let mut index = 0;
+        self.slots.retain(|_| {
+            index += 1;
+            moved[index - 1] != u32::MAX
+        });
+        self.slots.shrink_to(self.slots.len() * 2);
+        self.index.renumber(&moved);
+        moved
+    }
+
+    fn renumber_refs(&mut self, moved: &[Option<Vec<u32>>]) {
+        for slot in &mut self.slots {
+            renumber(&mut slot.refs, moved);
+        }
+    }
+
     fn commit(&mut self) {
         self.replaced.clear();
         self.replaced_confirmed.clear();
@@ -382,6 +430,17 @@ impl<E: Entity> AnyTable for Table<E> {
         if self.slots.len() > len {
             self.slots.truncate(len);
             self.index.retain_below(len);
+        }
+    }
+}
+
+/// Renumbers `refs` after tables were compacted: `moved[table]`, when set,
+/// gives the new slot numbers of `table`. A reference to a dropped slot
+/// cannot occur: only unreached slots are dropped.
+pub(crate) fn renumber(refs: &mut [EntityRef], moved: &[Option<Vec<u32>>]) {
+    for entity in refs {
+        if let Some(Some(slots)) = moved.get(entity.table as usize) {
+            entity.slot = slots[entity.slot as usize];
         }
     }
 }

@@ -1,0 +1,299 @@
+//! Retention: what the cache keeps of what nothing uses, and how much it
+//! keeps at most.
+//!
+//! Mounted reads and subscriptions hold the results they read, with every
+//! record in them; so do reads on their way. A result nothing holds goes
+//! once it has been unused (not held, not read) for longer than its expiry
+//! allows; the bounds, when set, evict the least recently used results
+//! nothing holds first. Records go when no result reaches them.
+
+use std::time::Duration;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::subscription::Holds;
+use super::{Controller, State};
+use crate::meta::Timestamp;
+use crate::pk::Pk;
+
+/// How long the cache keeps results nothing uses, and how many results and
+/// records it keeps at most; set with
+/// [`ControllerBuilder::retention`](super::ControllerBuilder::retention).
+///
+/// A result nothing holds goes once unused for the longer of `min_unused`
+/// and `expiry_factor` times its data expiry (by default: 2 minutes, or
+/// twice the expiry). Over a bound, the least recently used results nothing
+/// holds go first, down to 90% of the bound (so that eviction runs once
+/// per tenth of the bound, not on every write), with the records only
+/// they held.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::Retention;
+///
+/// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080"))
+///     .retention(Retention { max_results: Some(1_000), ..Retention::default() })
+///     .build();
+/// # let _ = ctrl;
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retention {
+    /// The shortest time a result stays once unused; `None` keeps unused
+    /// results for good (only the bounds evict).
+    pub min_unused: Option<Duration>,
+    /// A result stays unused at least this many times its data expiry.
+    pub expiry_factor: u32,
+    /// The most results kept (`None`: no bound).
+    pub max_results: Option<usize>,
+    /// The most records kept, over every entity type (`None`: no bound).
+    pub max_entities: Option<usize>,
+}
+
+impl Retention {
+    /// Keeps everything until [`reset`](Controller::reset).
+    pub const KEEP_ALL: Retention = Retention {
+        min_unused: None,
+        expiry_factor: 2,
+        max_results: None,
+        max_entities: None,
+    };
+
+    /// How long a result whose data expiry is `expiry` stays unused.
+    fn keep(&self, expiry: Duration) -> Option<Duration> {
+        let min = self.min_unused?;
+        Some(min.max(expiry.saturating_mul(self.expiry_factor)))
+    }
+
+    /// How often a sweep runs: every quarter of the shortest keep time.
+    fn sweep_every(&self) -> Option<Duration> {
+        self.min_unused
+            .map(|min| (min / 4).max(Duration::from_millis(100)))
+    }
+}
+
+impl Default for Retention {
+    /// Unused results go after 2 minutes, or twice their data expiry if
+    /// longer; no bounds.
+    fn default() -> Self {
+        Retention {
+            min_unused: Some(Duration::from_secs(120)),
+            ..Retention::KEEP_ALL
+        }
+    }
+}
+
+/// What one collection freed.
+///
+/// ```
+/// use restcache::Collected;
+/// assert_eq!(Collected::default(), Collected { results: 0, records: 0 });
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Collected {
+    /// Results removed.
+    pub results: usize,
+    /// Records removed (with their slots).
+    pub records: usize,
+}
+
+/// When a key was last used, and how long it stays unused.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Used {
+    at: Timestamp,
+    keep: Option<Duration>,
+}
+
+impl Used {
+    fn expired(&self, now: Timestamp) -> bool {
+        self.keep.is_some_and(|keep| self.at + keep < now)
+    }
+}
+
+impl State {
+    /// Notes that `key`, whose data expiry is `expiry`, was used at `now`.
+    pub(super) fn note_use(&mut self, key: &str, now: Timestamp, expiry: Duration) {
+        let keep = self.retention.keep(expiry);
+        match self.usage.get_mut(key) {
+            Some(used) => *used = Used { at: now, keep },
+            None => drop(self.usage.insert(key.to_owned(), Used { at: now, keep })),
+        }
+    }
+
+    /// Whether a bound is passed.
+    fn over_bounds(&self) -> bool {
+        let retention = &self.retention;
+        retention
+            .max_results
+            .is_some_and(|max| self.store.result_count() > max)
+            || retention
+                .max_entities
+                .is_some_and(|max| self.store.slot_count() > max)
+    }
+
+    /// Removes every trace of the result `key`. Returns whether the store
+    /// held it.
+    fn forget(&mut self, key: &str) -> bool {
+        if !self.store.remove_result(key) && self.store.result_meta(key).is_some() {
+            return false; // under an optimistic layer: it stays
+        }
+        self.memo.forget(key);
+        self.errors.remove(key);
+        self.usage.remove(key);
+        true
+    }
+}
+
+impl Controller {
+    /// Collects now what nothing uses (see [`Retention`]); the controller
+    /// also does so on its own after a write, every quarter of the
+    /// shortest keep time and whenever a bound is passed.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::Collected;
+    /// use std::{rc::Rc, time::Duration};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let clock = ManualClock::at(Timestamp::from_millis(0));
+    /// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080")).clock(clock.clone()).build();
+    /// ctrl.set_response(&TodoResource::get(), &TodoResourceParams { id: 1 }, Rc::new(Todo { id: 1 }))?;
+    /// clock.advance(Duration::from_secs(121));
+    /// assert_eq!(ctrl.collect_garbage(), Collected { results: 1, records: 1 });
+    /// # Ok::<(), restcache::http::Error>(())
+    /// ```
+    pub fn collect_garbage(&self) -> Collected {
+        let subscribers = self.inner.subscribers.borrow();
+        let mut state = self.inner.state.borrow_mut();
+        collect(&mut state, subscribers.held(), self.now())
+    }
+
+    /// Collects when a collection is due.
+    pub(super) fn collect_if_due(&self) {
+        let now = self.now();
+        let due = {
+            let state = self.inner.state.borrow();
+            now >= state.next_sweep || state.over_bounds()
+        };
+        if due {
+            self.collect_garbage();
+        }
+    }
+}
+
+/// Collects in `state` what nothing among `held` and the reads on their way
+/// holds, as of `now`.
+fn collect<'h>(
+    state: &mut State,
+    held: impl Iterator<Item = &'h Holds>,
+    now: Timestamp,
+) -> Collected {
+    let retention = state.retention;
+    let mut keys: FxHashSet<&str> = FxHashSet::default();
+    let mut roots: Vec<(&str, &Pk)> = Vec::new();
+    for holds in held {
+        match holds {
+            Holds::Result(key) => drop(keys.insert(key)),
+            Holds::Record(entity, pk) => roots.push((entity, pk)),
+            Holds::Nothing => {}
+        }
+    }
+    let State {
+        store,
+        usage,
+        in_flight,
+        ..
+    } = &mut *state;
+    // A key no read noted (stored through the store's own API) counts as
+    // used now.
+    for key in store.result_keys() {
+        if !usage.contains_key(key) {
+            let keep = retention.keep(Duration::ZERO);
+            usage.insert(key.to_owned(), Used { at: now, keep });
+        }
+    }
+    let holds = |key: &str| keys.contains(key) || in_flight.contains_key(key);
+    for (key, used) in usage.iter_mut() {
+        if holds(key) {
+            used.at = now;
+        }
+    }
+    let gone: Vec<String> = usage
+        .iter()
+        .filter(|(key, used)| !holds(key) && used.expired(now))
+        .map(|(key, _)| key.clone())
+        .collect();
+    let mut left = least_recently_used(usage, &holds, &gone);
+    drop(keys);
+
+    let mut collected = Collected {
+        results: forget_all(state, gone),
+        records: 0,
+    };
+    let mut bound_evicted = false;
+    if let Some(max) = retention.max_results
+        && state.store.result_count() > max
+    {
+        let excess = state.store.result_count() - (max - max / 10);
+        let evicted: Vec<String> = left.drain(..excess.min(left.len())).collect();
+        collected.results += forget_all(state, evicted);
+        bound_evicted = true;
+    }
+    // Records no result reaches go once as old as the shortest keep time
+    // (one a mutation brought may still be read by pk); under a bound, at
+    // once.
+    let before = match retention.min_unused {
+        _ if bound_evicted => now.next(),
+        Some(min) => Timestamp::from_micros(now.as_micros().saturating_sub(min.as_micros() as u64)),
+        None => Timestamp::default(),
+    };
+    let target = retention.max_entities.map(|max| max - max / 10);
+    loop {
+        let dropped = state.store.collect_records(&roots, before, target);
+        state.memo.forget_tables(&dropped.tables);
+        collected.records += dropped.records;
+        let over = target.is_some_and(|max| state.store.slot_count() > max);
+        if !over || left.is_empty() {
+            break;
+        }
+        // Records that results still hold: evict the least recently used
+        // tenth of those results, and look again.
+        let evicted: Vec<String> = left.drain(..left.len().div_ceil(10)).collect();
+        collected.results += forget_all(state, evicted);
+    }
+    if let Some(every) = retention.sweep_every() {
+        state.next_sweep = now + every;
+    } else {
+        state.next_sweep = Timestamp::from_micros(u64::MAX);
+    }
+    collected
+}
+
+/// Forgets every trace of `keys`; returns how many results went.
+fn forget_all(state: &mut State, keys: Vec<String>) -> usize {
+    keys.iter()
+        .filter(|key| {
+            let stored = state.store.result_meta(key).is_some();
+            state.forget(key) && stored
+        })
+        .count()
+}
+
+/// The keys of `usage` that nothing `holds` and that are not `gone`, least
+/// recently used first.
+fn least_recently_used(
+    usage: &FxHashMap<String, Used>,
+    holds: &impl Fn(&str) -> bool,
+    gone: &[String],
+) -> Vec<String> {
+    let gone: FxHashSet<&str> = gone.iter().map(String::as_str).collect();
+    let mut left: Vec<(Timestamp, &String)> = usage
+        .iter()
+        .filter(|(key, _)| !holds(key) && !gone.contains(key.as_str()))
+        .map(|(key, used)| (used.at, key))
+        .collect();
+    left.sort_unstable();
+    left.into_iter().map(|(_, key)| key.clone()).collect()
+}

@@ -1,0 +1,286 @@
+//! Garbage collection and a memory bound: what nothing uses goes once it
+//! has been unused for longer than its expiry allows, the bounds evict the
+//! least recently used unreferenced results first, and an invalidated
+//! result's values are freed at once.
+
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+
+use restcache::http::Client;
+use restcache::prelude::*;
+use restcache::rest::Options;
+use restcache::{Collected, Retention};
+
+use crate::common::{Todo, TodoResource, TodoResourceParams};
+
+fn controller(retention: Retention) -> (Controller, ManualClock) {
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = Controller::builder(Client::new("http://127.0.0.1:9"))
+        .clock(clock.clone())
+        .data_expiry(Duration::from_secs(10))
+        .retention(retention)
+        .build();
+    (ctrl, clock)
+}
+
+fn store_todo(ctrl: &Controller, id: u64) -> Rc<Todo> {
+    let todo = Todo {
+        id,
+        title: format!("todo {id}"),
+        ..Todo::default()
+    };
+    let params = TodoResourceParams { id };
+    ctrl.set_response(&TodoResource::get(), &params, Rc::new(todo))
+        .unwrap()
+}
+
+fn counts(ctrl: &Controller) -> (usize, usize) {
+    ctrl.with_store(|store| (store.result_count(), store.entity_count("Todo")))
+}
+
+#[test]
+fn what_nothing_uses_goes_once_unused_for_longer_than_its_expiry_allows() {
+    let (ctrl, clock) = controller(Retention::default());
+    for id in 0..100 {
+        store_todo(&ctrl, id);
+    }
+    let held: Vec<_> = (0..10)
+        .map(|id| ctrl.subscribe(&TodoResource::get(), &TodoResourceParams { id }, || {}))
+        .collect();
+
+    clock.advance(Duration::from_secs(119));
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected::default(),
+        "kept for 2 minutes"
+    );
+    assert_eq!(counts(&ctrl), (100, 100));
+
+    clock.advance(Duration::from_secs(30));
+    store_todo(&ctrl, 1000); // a write sweeps when a sweep is due
+    assert_eq!(counts(&ctrl), (11, 11), "the held ten and the new one stay");
+    for id in 0..10 {
+        let params = TodoResourceParams { id };
+        assert!(ctrl.read(&TodoResource::get(), &params).data.is_some());
+    }
+    drop(held);
+}
+
+#[test]
+fn a_long_expiry_keeps_an_unused_result_for_twice_that_long() {
+    let (ctrl, clock) = controller(Retention::default());
+    let params = TodoResourceParams { id: 1 };
+    let hourly = TodoResource::get().with_options(Options {
+        data_expiry: Some(Duration::from_secs(3600)),
+        ..Options::default()
+    });
+    let todo = Todo {
+        id: 1,
+        ..Todo::default()
+    };
+    ctrl.set_response(&hourly, &params, Rc::new(todo)).unwrap();
+    clock.advance(Duration::from_secs(3 * 60));
+    ctrl.collect_garbage();
+    assert_eq!(counts(&ctrl), (1, 1), "two hours, not two minutes");
+    clock.advance(Duration::from_secs(2 * 3600));
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected {
+            results: 1,
+            records: 1
+        }
+    );
+    assert_eq!(counts(&ctrl), (0, 0));
+}
+
+#[test]
+fn reading_a_result_counts_as_using_it() {
+    let (ctrl, clock) = controller(Retention::default());
+    store_todo(&ctrl, 1);
+    store_todo(&ctrl, 2);
+    for _ in 0..3 {
+        clock.advance(Duration::from_secs(100));
+        ctrl.read(&TodoResource::get(), &TodoResourceParams { id: 1 });
+        ctrl.collect_garbage();
+    }
+    let params = TodoResourceParams { id: 1 };
+    assert!(
+        ctrl.read(&TodoResource::get(), &params).data.is_some(),
+        "read every 100 s"
+    );
+    let params = TodoResourceParams { id: 2 };
+    assert!(
+        ctrl.read(&TodoResource::get(), &params).data.is_none(),
+        "never read"
+    );
+}
+
+#[test]
+fn a_result_bound_evicts_the_least_recently_used_unreferenced_first() {
+    let bound = Retention {
+        max_results: Some(50),
+        ..Retention::default()
+    };
+    let (ctrl, clock) = controller(bound);
+    let _held = ctrl.subscribe(&TodoResource::get(), &TodoResourceParams { id: 0 }, || {});
+    for id in 0..200 {
+        clock.advance(Duration::from_millis(10));
+        store_todo(&ctrl, id);
+        assert!(counts(&ctrl).0 <= 50, "never above the bound");
+    }
+    let (results, records) = counts(&ctrl);
+    assert!(
+        results >= 40,
+        "evicts down to 90% of the bound, then refills: {results}"
+    );
+    assert_eq!(results, records, "each record goes with its result");
+    let present = |id| {
+        let params = TodoResourceParams { id };
+        ctrl.read(&TodoResource::get(), &params).data.is_some()
+    };
+    assert!(present(0), "the referenced one stays");
+    assert!(present(199) && present(198), "the most recent stay");
+    assert!(!present(1) && !present(100), "the least recently used went");
+}
+
+#[test]
+fn an_entity_bound_evicts_the_results_that_hold_the_oldest_records() {
+    let bound = Retention {
+        max_entities: Some(30),
+        ..Retention::default()
+    };
+    let (ctrl, clock) = controller(bound);
+    for id in 0..100 {
+        clock.advance(Duration::from_millis(10));
+        store_todo(&ctrl, id);
+        assert!(counts(&ctrl).1 <= 30, "never above the bound");
+    }
+    let params = TodoResourceParams { id: 99 };
+    assert!(ctrl.read(&TodoResource::get(), &params).data.is_some());
+}
+
+#[test]
+fn an_invalidated_result_frees_its_values_at_once() {
+    let (ctrl, _clock) = controller(Retention::default());
+    let list: Vec<Rc<Todo>> = (0..3)
+        .map(|id| {
+            Rc::new(Todo {
+                id,
+                ..Todo::default()
+            })
+        })
+        .collect();
+    ctrl.set_response(&TodoResource::get_list(), &(), list)
+        .unwrap();
+    let read = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    let weak: Weak<Vec<Rc<Todo>>> = Rc::downgrade(&read);
+    drop(read);
+    assert!(
+        weak.upgrade().is_some(),
+        "the cache holds the list it handed out"
+    );
+    ctrl.invalidate(&TodoResource::get_list(), &());
+    assert!(weak.upgrade().is_none(), "freed when invalidated");
+}
+
+#[test]
+fn collected_values_are_freed_with_their_records() {
+    let (ctrl, clock) = controller(Retention::default());
+    let stored = store_todo(&ctrl, 7);
+    let read = ctrl.read(&TodoResource::get(), &TodoResourceParams { id: 7 });
+    let weak = Rc::downgrade(&read.data.unwrap());
+    drop(stored);
+    clock.advance(Duration::from_secs(121));
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected {
+            results: 1,
+            records: 1
+        }
+    );
+    assert!(
+        weak.upgrade().is_none(),
+        "no copy left in the store or the memo"
+    );
+}
+
+#[test]
+fn an_entity_subscription_holds_its_record() {
+    let (ctrl, clock) = controller(Retention::default());
+    store_todo(&ctrl, 1);
+    store_todo(&ctrl, 2);
+    let _held = ctrl.subscribe_entity::<Todo>(1u64, || {});
+    clock.advance(Duration::from_secs(121));
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected {
+            results: 2,
+            records: 1
+        }
+    );
+    let one = ctrl.with_store(|store| store.get_entity::<Todo>(1u64).into_value());
+    assert_eq!(one.unwrap().id, 1);
+}
+
+#[test]
+fn keep_all_collects_nothing() {
+    let (ctrl, clock) = controller(Retention::KEEP_ALL);
+    store_todo(&ctrl, 1);
+    clock.advance(Duration::from_secs(24 * 3600));
+    assert_eq!(ctrl.collect_garbage(), Collected::default());
+    assert_eq!(counts(&ctrl), (1, 1));
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Author {
+    id: u64,
+    name: String,
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Post {
+    id: u64,
+    #[entity(nested)]
+    author: Rc<Author>,
+}
+
+endpoint!(posts { path: "/posts\\?page=:page", schema: Vec<Rc<Post>>, params: { page: u32 } });
+
+fn post(id: u64, author: u64) -> Rc<Post> {
+    let name = format!("author {author}");
+    Rc::new(Post {
+        id,
+        author: Rc::new(Author { id: author, name }),
+    })
+}
+
+#[test]
+fn records_left_after_a_collection_keep_their_nested_records() {
+    let (ctrl, clock) = controller(Retention::default());
+    let first = PostsParams { page: 1 };
+    let second = PostsParams { page: 2 };
+    ctrl.set_response(&posts(), &first, vec![post(1, 7), post(2, 8)])
+        .unwrap();
+    ctrl.set_response(&posts(), &second, vec![post(3, 9), post(4, 8)])
+        .unwrap();
+    let _held = ctrl.subscribe(&posts(), &second, || {});
+    clock.advance(Duration::from_secs(121));
+    // Page 1 goes, with post 1, 2 and author 7; author 8 stays for post 4.
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected {
+            results: 1,
+            records: 3
+        }
+    );
+    let page = ctrl.read(&posts(), &second).data.unwrap();
+    assert_eq!(*page, vec![post(3, 9), post(4, 8)]);
+
+    // Slots moved: later writes and reads still find every record.
+    ctrl.set_response(&posts(), &first, vec![post(1, 9)])
+        .unwrap();
+    let page = ctrl.read(&posts(), &second).data.unwrap();
+    assert_eq!(page[0].author.name, "author 9");
+    let author = ctrl.with_store(|store| store.get_entity::<Author>(8u64).into_value());
+    assert_eq!(author.unwrap().name, "author 8");
+}
