@@ -28,7 +28,7 @@ fn failing(mock: mockito::Mock, delay: Duration) -> mockito::Mock {
 
 #[tokio::test]
 async fn a_failed_optimistic_write_reveals_the_response_that_landed_beneath_it() {
-    let (mut server, ctrl, _clock) = setup().await;
+    let (mut server, ctrl, clock) = setup().await;
     let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
     ctrl.fetch(&TodoResource::get(), &one(1), None)
         .await
@@ -56,6 +56,7 @@ async fn a_failed_optimistic_write_reveals_the_response_that_landed_beneath_it()
     let (patched, put_outcome) = tokio::join!(
         ctrl.fetch(&partial_update, &params, Some(patch_body)),
         async {
+            clock.advance(Duration::from_millis(1)); // the PUT starts a tick later
             let request = ctrl.fetch_optimistic(&update, &params, Some(put_body), Rc::new(guess));
             request.await
         }
