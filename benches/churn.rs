@@ -70,7 +70,11 @@ const STEP: u64 = 10_000;
 fn main() {
     let cases = [
         ("keep_all", Retention::KEEP_ALL, Duration::from_millis(10)),
-        ("default_10ms", Retention::default(), Duration::from_millis(10)),
+        (
+            "default_10ms",
+            Retention::default(),
+            Duration::from_millis(10),
+        ),
         (
             "bound_2000_1ms",
             Retention {
