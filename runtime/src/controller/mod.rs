@@ -75,6 +75,10 @@ pub(crate) struct State {
     usage: FxHashMap<String, retention::Used>,
     /// When the next collection is due.
     next_sweep: Timestamp,
+    /// A collection is due at once when the results or the record slots
+    /// pass these counts (the bounds, or more when held data alone passes
+    /// them).
+    collect_above: (usize, usize),
 }
 
 impl State {
@@ -216,6 +220,10 @@ impl Controller {
             retention: settings.retention,
             usage: FxHashMap::default(),
             next_sweep: Timestamp::default(),
+            collect_above: (
+                settings.retention.max_results.unwrap_or(usize::MAX),
+                settings.retention.max_entities.unwrap_or(usize::MAX),
+            ),
         };
         Controller {
             inner: Rc::new(Inner {

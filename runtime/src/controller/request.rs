@@ -124,6 +124,7 @@ impl Controller {
             at: self.start_now(),
             generation: self.inner.state.borrow().generation,
             layer: None,
+            inner: Rc::downgrade(&self.inner),
         };
         if let Some(value) = optimistic {
             let mut state = self.inner.state.borrow_mut();
@@ -151,7 +152,7 @@ impl Controller {
         body: Option<Body>,
         key: String,
         url: String,
-        started: Started,
+        mut started: Started,
     ) -> Result<Rc<S>, Error>
     where
         P: Serialize,
@@ -166,10 +167,11 @@ impl Controller {
         let arrived = self.now();
         let outcome = {
             let mut state = self.inner.state.borrow_mut();
+            let layer = started.layer.take();
             if state.generation != started.generation {
                 response.map(Rc::new)
             } else {
-                if let Some(layer) = started.layer {
+                if let Some(layer) = layer {
                     state.store.remove_layer(layer);
                 }
                 let delivery = Delivery {
@@ -389,11 +391,32 @@ struct ReadStarted {
     generation: u64,
 }
 
-/// When a mutation started, and the layer of its optimistic value.
+/// When a mutation started, and the layer of its optimistic value. A
+/// mutation dropped before its request ended (its future never awaited to
+/// the end) removes its layer: no optimistic value outlives its request.
 pub(super) struct Started {
     at: Timestamp,
     generation: u64,
     layer: Option<Layer>,
+    inner: Weak<Inner>,
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let (Some(layer), Some(inner)) = (self.layer.take(), self.inner.upgrade()) else {
+            return;
+        };
+        {
+            let Ok(mut state) = inner.state.try_borrow_mut() else {
+                return; // dropped while the cache is in use: nothing to do safely
+            };
+            if state.generation != self.generation {
+                return;
+            }
+            state.store.remove_layer(layer);
+        }
+        Controller { inner }.notify();
+    }
 }
 
 /// The request behind a read, shared by every read of its key, retried
@@ -453,7 +476,16 @@ where
                 ctrl.store_success(&mut state, &endpoint, &params, value, delivery, false)
             });
             match stored {
-                Ok((value, _)) => Ok(value as Rc<dyn Any>),
+                // What the cache shows now (a record deleted since the
+                // request started is left out), even if the result goes
+                // before a caller looks.
+                Ok((value, _)) => {
+                    let State { store, memo, .. } = &mut *state;
+                    Ok(match memo.read::<S>(store, &key) {
+                        Lookup::Found(current, _) => current as Rc<dyn Any>,
+                        Lookup::Invalid | Lookup::Absent => value as Rc<dyn Any>,
+                    })
+                }
                 Err(error) => {
                     ctrl.store_error(&mut state, &endpoint, error.clone(), delivery);
                     Err(error)

@@ -9,10 +9,11 @@
 
 use std::time::Duration;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::subscription::Holds;
 use super::{Controller, State};
+use crate::cache::store::Unreached;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
 
@@ -119,15 +120,12 @@ impl State {
         }
     }
 
-    /// Whether a bound is passed.
+    /// Whether a bound is passed by more than the last collection could
+    /// not help: a bound that held results alone pass does not make every
+    /// write collect.
     fn over_bounds(&self) -> bool {
-        let retention = &self.retention;
-        retention
-            .max_results
-            .is_some_and(|max| self.store.result_count() > max)
-            || retention
-                .max_entities
-                .is_some_and(|max| self.store.slot_count() > max)
+        let (results, slots) = self.collect_above;
+        self.store.result_count() > results || self.store.slot_count() > slots
     }
 
     /// Removes every trace of the result `key`. Returns whether the store
@@ -167,7 +165,8 @@ impl Controller {
     pub fn collect_garbage(&self) -> Collected {
         let subscribers = self.inner.subscribers.borrow();
         let mut state = self.inner.state.borrow_mut();
-        collect(&mut state, subscribers.held(), self.now())
+        let longest_request = self.inner.client.timeout();
+        collect(&mut state, subscribers.held(), self.now(), longest_request)
     }
 
     /// Collects when a collection is due.
@@ -184,91 +183,111 @@ impl Controller {
 }
 
 /// Collects in `state` what nothing among `held` and the reads on their way
-/// holds, as of `now`.
+/// holds, as of `now`; a response may still land `longest_request` after
+/// its request started.
 fn collect<'h>(
     state: &mut State,
     held: impl Iterator<Item = &'h Holds>,
     now: Timestamp,
+    longest_request: Duration,
 ) -> Collected {
     let retention = state.retention;
-    let mut keys: FxHashSet<&str> = FxHashSet::default();
+    let mut keys: FxHashSet<String> = state.in_flight.keys().cloned().collect();
     let mut roots: Vec<(&str, &Pk)> = Vec::new();
     for holds in held {
         match holds {
-            Holds::Result(key) => drop(keys.insert(key)),
+            Holds::Result(key) => drop(keys.insert(key.clone())),
             Holds::Record(entity, pk) => roots.push((entity, pk)),
             Holds::Nothing => {}
         }
     }
-    let State {
-        store,
-        usage,
-        in_flight,
-        ..
-    } = &mut *state;
-    // A key no read noted (stored through the store's own API) counts as
-    // used now.
-    for key in store.result_keys() {
-        if !usage.contains_key(key) {
-            let keep = retention.keep(Duration::ZERO);
-            usage.insert(key.to_owned(), Used { at: now, keep });
-        }
-    }
-    let holds = |key: &str| keys.contains(key) || in_flight.contains_key(key);
-    for (key, used) in usage.iter_mut() {
-        if holds(key) {
-            used.at = now;
-        }
-    }
-    let gone: Vec<String> = usage
+    note_uses(state, &keys, now);
+    let expired: Vec<String> = state
+        .usage
         .iter()
-        .filter(|(key, used)| !holds(key) && used.expired(now))
+        .filter(|(key, used)| !keys.contains(*key) && used.expired(now))
         .map(|(key, _)| key.clone())
         .collect();
-    let mut left = least_recently_used(usage, &holds, &gone);
-    drop(keys);
-
     let mut collected = Collected {
-        results: forget_all(state, gone),
+        results: forget_all(state, expired),
         records: 0,
     };
-    let mut bound_evicted = false;
+
+    // Over a bound, the least recently used results nothing holds go
+    // first (not one used this very moment: it may be a read that is about
+    // to be looked at), down to 90% of the bound.
+    let mut evictable = least_recently_used(state, &keys, now);
+    let mut evicted = false;
     if let Some(max) = retention.max_results
         && state.store.result_count() > max
     {
         let excess = state.store.result_count() - (max - max / 10);
-        let evicted: Vec<String> = left.drain(..excess.min(left.len())).collect();
-        collected.results += forget_all(state, evicted);
-        bound_evicted = true;
+        let chosen: Vec<String> = evictable.drain(..excess.min(evictable.len())).collect();
+        collected.results += forget_all(state, chosen);
+        evicted = true;
     }
-    // Records no result reaches go once as old as the shortest keep time
-    // (one a mutation brought may still be read by pk); under a bound, at
-    // once.
-    let before = match retention.min_unused {
-        _ if bound_evicted => now.next(),
-        Some(min) => Timestamp::from_micros(now.as_micros().saturating_sub(min.as_micros() as u64)),
-        None => Timestamp::default(),
+    let ago = |duration: Duration| {
+        let micros = u64::try_from(duration.as_micros()).unwrap_or(u64::MAX);
+        Timestamp::from_micros(now.as_micros().saturating_sub(micros))
     };
-    let target = retention.max_entities.map(|max| max - max / 10);
+    let mut rule = Unreached {
+        // Records no result reaches go once as old as the shortest keep
+        // time (one a mutation brought may still be read by pk); after an
+        // eviction, at once.
+        before: match retention.min_unused {
+            _ if evicted => now.next(),
+            Some(min) => ago(min),
+            None => Timestamp::default(),
+        },
+        gone_before: ago(longest_request),
+        at_most: retention.max_entities.map(|max| max - max / 10),
+    };
     loop {
-        let dropped = state.store.collect_records(&roots, before, target);
-        state.memo.forget_tables(&dropped.tables);
+        let dropped = state.store.collect_records(&roots, rule);
         collected.records += dropped.records;
-        let over = target.is_some_and(|max| state.store.slot_count() > max);
-        if !over || left.is_empty() {
+        let over = rule
+            .at_most
+            .is_some_and(|most| state.store.slot_count() > most);
+        if dropped.skipped || !over || evictable.is_empty() {
             break;
         }
         // Records that results still hold: evict the least recently used
         // tenth of those results, and look again.
-        let evicted: Vec<String> = left.drain(..left.len().div_ceil(10)).collect();
-        collected.results += forget_all(state, evicted);
+        let chosen: Vec<String> = evictable.drain(..evictable.len().div_ceil(10)).collect();
+        collected.results += forget_all(state, chosen);
+        rule.before = now.next();
     }
-    if let Some(every) = retention.sweep_every() {
-        state.next_sweep = now + every;
-    } else {
-        state.next_sweep = Timestamp::from_micros(u64::MAX);
-    }
+
+    state.next_sweep = match retention.sweep_every() {
+        Some(every) => now + every,
+        None => Timestamp::from_micros(u64::MAX),
+    };
+    let above = |max: Option<usize>, count: usize| match max {
+        Some(max) => max.max(count + max / 10),
+        None => usize::MAX,
+    };
+    state.collect_above = (
+        above(retention.max_results, state.store.result_count()),
+        above(retention.max_entities, state.store.slot_count()),
+    );
     collected
+}
+
+/// Notes a use at `now` of every key in `held`, and of every stored key no
+/// read noted (stored through the store's own API).
+fn note_uses(state: &mut State, held: &FxHashSet<String>, now: Timestamp) {
+    let keep = state.retention.keep(Duration::ZERO);
+    let State { store, usage, .. } = state;
+    for key in store.result_keys() {
+        if !usage.contains_key(key) {
+            usage.insert(key.to_owned(), Used { at: now, keep });
+        }
+    }
+    for key in held {
+        if let Some(used) = usage.get_mut(key) {
+            used.at = now;
+        }
+    }
 }
 
 /// Forgets every trace of `keys`; returns how many results went.
@@ -281,17 +300,15 @@ fn forget_all(state: &mut State, keys: Vec<String>) -> usize {
         .count()
 }
 
-/// The keys of `usage` that nothing `holds` and that are not `gone`, least
+/// The stored results nothing in `held` holds and not used at `now`, least
 /// recently used first.
-fn least_recently_used(
-    usage: &FxHashMap<String, Used>,
-    holds: &impl Fn(&str) -> bool,
-    gone: &[String],
-) -> Vec<String> {
-    let gone: FxHashSet<&str> = gone.iter().map(String::as_str).collect();
-    let mut left: Vec<(Timestamp, &String)> = usage
+fn least_recently_used(state: &State, held: &FxHashSet<String>, now: Timestamp) -> Vec<String> {
+    let mut left: Vec<(Timestamp, &String)> = state
+        .usage
         .iter()
-        .filter(|(key, _)| !holds(key) && !gone.contains(key.as_str()))
+        .filter(|(key, used)| {
+            used.at < now && !held.contains(*key) && state.store.result_meta(key).is_some()
+        })
         .map(|(key, used)| (used.at, key))
         .collect();
     left.sort_unstable();

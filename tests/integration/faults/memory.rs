@@ -284,3 +284,171 @@ fn records_left_after_a_collection_keep_their_nested_records() {
     let author = ctrl.with_store(|store| store.get_entity::<Author>(8u64).into_value());
     assert_eq!(author.unwrap().name, "author 8");
 }
+
+endpoint!(save_post { method: PUT, path: "/posts/:id", schema: Rc<Post>, params: { id: u64 } });
+
+endpoint!(save_author { method: PUT, path: "/authors/:id", schema: Rc<Author>, params: { id: u64 } });
+
+#[test]
+fn a_record_a_bound_keeps_keeps_what_it_points_at() {
+    let bound = Retention {
+        max_entities: Some(3),
+        ..Retention::default()
+    };
+    let (ctrl, _clock) = controller(bound);
+    // Mutations' answers: records no result holds. The author table comes
+    // first, so the least recently fetched records are an author, then
+    // post 1's author, then post 1.
+    let author = Rc::new(Author {
+        id: 9,
+        name: "author 9".into(),
+    });
+    ctrl.set_response(&save_author(), &SaveAuthorParams { id: 9 }, author)
+        .unwrap();
+    ctrl.set_response(&save_post(), &SavePostParams { id: 1 }, post(1, 7))
+        .unwrap();
+    ctrl.set_response(&save_post(), &SavePostParams { id: 2 }, post(2, 8))
+        .unwrap();
+    let post = |id: u64| ctrl.with_store(|store| store.get_entity::<Post>(id).into_value());
+    assert_eq!(
+        post(1).unwrap().author.name,
+        "author 7",
+        "post 1 stays with its author"
+    );
+    assert_eq!(post(2).unwrap().author.name, "author 8");
+    let author = ctrl.with_store(|store| store.get_entity::<Author>(9u64).into_value());
+    assert!(author.is_none(), "the oldest record nothing points at went");
+    ctrl.collect_garbage(); // and a second collection finds every reference sound
+}
+
+#[test]
+fn a_memo_outside_the_controller_follows_renumbered_slots() {
+    let (ctrl, clock) = controller(Retention::default());
+    let page = PostsParams { page: 1 };
+    ctrl.set_response(&posts(), &page, vec![post(1, 7), post(2, 8)])
+        .unwrap();
+    let mut memo = Memo::new();
+    ctrl.with_store(|store| {
+        assert_eq!(memo.entity::<Post>(store, 1u64).into_value().unwrap().id, 1);
+        assert_eq!(memo.entity::<Post>(store, 2u64).into_value().unwrap().id, 2);
+    });
+    let _held = ctrl.subscribe_entity::<Post>(2u64, || {});
+    clock.advance(Duration::from_secs(121));
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected {
+            results: 1,
+            records: 2
+        }
+    );
+    let two = ctrl.with_store(|store| memo.entity::<Post>(store, 2u64).into_value());
+    assert_eq!(
+        two.unwrap().id,
+        2,
+        "post 2, not what its old slot number held"
+    );
+}
+
+#[test]
+fn a_result_just_stored_is_not_evicted_by_the_bound_it_passes() {
+    let bound = Retention {
+        max_results: Some(2),
+        ..Retention::default()
+    };
+    let (ctrl, clock) = controller(bound);
+    for id in 0..3 {
+        store_todo(&ctrl, id); // one moment: each was used just now
+    }
+    assert_eq!(
+        counts(&ctrl).0,
+        3,
+        "over the bound, but nothing is old enough to go"
+    );
+    clock.advance(Duration::from_millis(10));
+    store_todo(&ctrl, 3);
+    let present = |id| {
+        let params = TodoResourceParams { id };
+        ctrl.read(&TodoResource::get(), &params).data.is_some()
+    };
+    assert!(present(3), "the newest stays");
+    assert!(counts(&ctrl).0 <= 2);
+}
+
+#[tokio::test]
+async fn a_deletion_marker_outlives_the_requests_that_started_before_it() {
+    let mut server = mockito::Server::new_async().await;
+    let bound = Retention {
+        max_entities: Some(1),
+        ..Retention::default()
+    };
+    let ctrl = Controller::builder(Client::new(server.url()))
+        .retry(restcache::Retry::NONE)
+        .retention(bound)
+        .build();
+    let list = crate::common::mock::once_after(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(200),
+        crate::common::controller::LIST.replace("\"id\": 2", "\"id\": 5"),
+    )
+    .await;
+    let _delete = server
+        .mock("DELETE", "/todos/5")
+        .with_status(204)
+        .create_async()
+        .await;
+    let get_list = TodoResource::get_list();
+    let (listed, ()) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
+        let five = TodoResourceParams { id: 5 };
+        ctrl.fetch(&TodoResource::delete(), &five, None)
+            .await
+            .unwrap();
+        // Records no result holds push the cache over its bound.
+        for id in [7, 8] {
+            let todo = Todo {
+                id,
+                ..Todo::default()
+            };
+            let params = TodoResourceParams { id };
+            ctrl.set_response(&TodoResource::update(), &params, Rc::new(todo))
+                .unwrap();
+        }
+    });
+    let ids: Vec<u64> = listed.unwrap().iter().map(|t| t.id).collect();
+    assert_eq!(ids, [1], "todo 5 was deleted after the list started");
+    list.assert_async().await;
+}
+
+#[test]
+fn an_optimistic_write_under_way_pauses_record_collection_not_the_cache() {
+    let bound = Retention {
+        max_entities: Some(5),
+        ..Retention::default()
+    };
+    let (ctrl, clock) = controller(bound);
+    for id in 0..5 {
+        clock.advance(Duration::from_millis(10));
+        store_todo(&ctrl, id);
+    }
+    let (update, params) = (TodoResource::update(), TodoResourceParams { id: 0 });
+    let guess = Rc::new(Todo {
+        id: 0,
+        title: "guess".into(),
+        ..Todo::default()
+    });
+    let pending = ctrl.fetch_optimistic(&update, &params, None, guess);
+    for id in 5..8 {
+        clock.advance(Duration::from_millis(10));
+        store_todo(&ctrl, id);
+    }
+    assert!(
+        counts(&ctrl).0 >= 5,
+        "results stay while records cannot be collected"
+    );
+    drop(pending);
+    clock.advance(Duration::from_millis(10));
+    store_todo(&ctrl, 8);
+    assert!(
+        counts(&ctrl).1 <= 5,
+        "the bound holds again once the layer is gone"
+    );
+}

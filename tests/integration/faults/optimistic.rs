@@ -229,3 +229,25 @@ async fn a_bad_response_under_a_layer_changes_nothing_beneath_it() {
     bad.assert_async().await;
     put.assert_async().await;
 }
+
+#[tokio::test]
+async fn an_optimistic_write_dropped_before_its_end_takes_its_value_away() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
+    ctrl.fetch(&TodoResource::get(), &one(1), None)
+        .await
+        .unwrap();
+    let (update, params, guess) = (TodoResource::update(), one(1), todo(1, "guess"));
+    let body = Body::json(&guess).unwrap();
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
+    let title = || {
+        ctrl.read(&TodoResource::get(), &one(1))
+            .data
+            .unwrap()
+            .title
+            .clone()
+    };
+    assert_eq!(title(), "guess");
+    drop(request); // never awaited: no request is made
+    assert_eq!(title(), "milk", "no optimistic value outlives its request");
+}

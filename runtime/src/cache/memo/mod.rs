@@ -116,6 +116,8 @@ impl MemoState {
 #[derive(Default)]
 pub struct Memo {
     store: u64,
+    /// The store's slot layout the entries were made with.
+    layout: u64,
     state: MemoState,
 }
 
@@ -172,16 +174,6 @@ impl Memo {
         self.state.results.remove(key);
     }
 
-    /// Forgets the last values of the records of `tables` (their slots
-    /// were renumbered).
-    pub(crate) fn forget_tables(&mut self, tables: &[u32]) {
-        for &table in tables {
-            if let Some(cell) = self.state.entities.get_mut(table as usize) {
-                *cell = None;
-            }
-        }
-    }
-
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.state = MemoState::default();
@@ -191,13 +183,24 @@ impl Memo {
     fn state_for(&mut self, store: &Store) -> &mut MemoState {
         if self.store != store.id() {
             self.start_over(store);
+        } else if self.layout != store.layout() {
+            self.renumbered(store);
         }
         &mut self.state
+    }
+
+    /// The store dropped records and renumbered its slots: what was kept
+    /// by slot number is void (results are kept by key and stay).
+    #[cold]
+    fn renumbered(&mut self, store: &Store) {
+        self.layout = store.layout();
+        self.state.entities.clear();
     }
 
     #[cold]
     fn start_over(&mut self, store: &Store) {
         self.store = store.id();
+        self.layout = store.layout();
         self.state = MemoState::default();
     }
 }

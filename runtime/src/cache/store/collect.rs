@@ -11,9 +11,22 @@ use crate::pk::Pk;
 pub(crate) struct Dropped {
     /// How many records (live, invalidated or deleted) went.
     pub records: usize,
-    /// The tables whose slots moved: what was remembered by slot number
-    /// for them (memo entries) is void.
-    pub tables: Vec<u32>,
+    /// Whether the collection was skipped: an optimistic layer is on.
+    pub skipped: bool,
+}
+
+/// Which records a collection may drop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Unreached {
+    /// Records fetched before this go when nothing reaches them.
+    pub before: Timestamp,
+    /// A deleted or invalidated record's marker stays while a response
+    /// that started before it may still land: it goes only if set before
+    /// this.
+    pub gone_before: Timestamp,
+    /// At most this many slots stay: the least recently fetched records
+    /// nothing reaches go first, whatever their age.
+    pub at_most: Option<usize>,
 }
 
 impl Store {
@@ -49,48 +62,54 @@ impl Store {
     }
 
     /// Drops the records that no result reaches (directly or nested in
-    /// another record) and no root in `roots` names, and that were fetched
-    /// before `before`; with `at_most`, also the least recently fetched
-    /// unreached ones while more than `at_most` slots are left. Nothing is
-    /// dropped while an optimistic layer is on (the layer's records are
-    /// numbered by slot).
-    pub(crate) fn collect_records(
-        &mut self,
-        roots: &[(&str, &Pk)],
-        before: Timestamp,
-        at_most: Option<usize>,
-    ) -> Dropped {
-        let tables = self.tables.len();
-        let layered = !self.result_layers.is_empty()
-            || (0..tables as u32).any(|t| self.tables.any(t).has_layers());
+    /// another record) and no root in `roots` names, as `rule` says; a
+    /// record that a kept record points at is kept. Nothing is dropped
+    /// while an optimistic layer is on (the layer's records are numbered
+    /// by slot).
+    pub(crate) fn collect_records(&mut self, roots: &[(&str, &Pk)], rule: Unreached) -> Dropped {
+        let tables = self.tables.len() as u32;
+        let layered =
+            !self.result_layers.is_empty() || (0..tables).any(|t| self.tables.any(t).has_layers());
         if layered {
-            return Dropped::default();
+            return Dropped {
+                records: 0,
+                skipped: true,
+            };
         }
-        let reached = self.reached(roots);
-        let mut keep: Vec<Vec<bool>> = reached.clone();
-        let mut unreached_young = Vec::new();
+        let mut keep = self.reached(roots);
+        let mut candidates = Vec::new();
         for (table, keep) in keep.iter_mut().enumerate() {
             let records = self.tables.any(table as u32);
             for (slot, kept) in keep.iter_mut().enumerate() {
-                let fetched_at = records.fetched_at(slot as u32);
-                if !*kept && fetched_at >= before {
+                let (fetched_at, live) = records.slot_state(slot as u32);
+                if *kept {
+                    continue;
+                }
+                if !live && fetched_at >= rule.gone_before {
+                    *kept = true; // a marker a late response must still meet
+                } else if fetched_at >= rule.before {
                     *kept = true;
-                    unreached_young.push((fetched_at, table, slot));
+                    candidates.push((fetched_at, table, slot));
                 }
             }
         }
-        if let Some(at_most) = at_most {
+        self.close(&mut keep);
+        if let Some(at_most) = rule.at_most {
             let mut left: usize = keep.iter().flatten().filter(|k| **k).count();
-            unreached_young.sort_unstable();
-            for (_, table, slot) in unreached_young {
+            candidates.sort_unstable();
+            for (_, table, slot) in candidates {
                 if left <= at_most {
                     break;
                 }
                 keep[table][slot] = false;
                 left -= 1;
             }
+            self.close(&mut keep); // a dropped one another still points at stays
         }
-        self.compact(&keep)
+        Dropped {
+            records: self.compact(&keep),
+            skipped: false,
+        }
     }
 
     /// Which slots of each table a result, a nested reference or a root
@@ -112,20 +131,48 @@ impl Store {
                 pending.push(EntityRef { table, slot });
             }
         }
+        self.mark(&mut reached, pending);
+        reached
+    }
+
+    /// Marks in `keep` every slot the kept ones point at, at any depth.
+    fn close(&self, keep: &mut [Vec<bool>]) {
+        let mut pending = Vec::new();
+        for (table, slots) in keep.iter_mut().enumerate() {
+            for (slot, kept) in slots.iter_mut().enumerate() {
+                if *kept {
+                    // Unmark so that `mark` walks it.
+                    *kept = false;
+                    pending.push(EntityRef {
+                        table: table as u32,
+                        slot: slot as u32,
+                    });
+                }
+            }
+        }
+        self.mark(keep, pending);
+    }
+
+    /// Marks `pending` and every slot they point at, at any depth.
+    fn mark(&self, marks: &mut [Vec<bool>], mut pending: Vec<EntityRef>) {
         while let Some(next) = pending.pop() {
-            let seen = &mut reached[next.table as usize][next.slot as usize];
+            let Some(seen) = marks
+                .get_mut(next.table as usize)
+                .and_then(|slots| slots.get_mut(next.slot as usize))
+            else {
+                continue;
+            };
             if !*seen {
                 *seen = true;
                 pending.extend_from_slice(self.tables.any(next.table).refs_of(next.slot));
             }
         }
-        reached
     }
 
     /// Drops the slots whose `keep` is false and renumbers every
-    /// reference to the slots that moved.
-    fn compact(&mut self, keep: &[Vec<bool>]) -> Dropped {
-        let mut dropped = Dropped::default();
+    /// reference to the slots that moved. Returns how many went.
+    fn compact(&mut self, keep: &[Vec<bool>]) -> usize {
+        let mut dropped = 0;
         let mut moved: Vec<Option<Vec<u32>>> = Vec::with_capacity(keep.len());
         for (table, keep) in keep.iter().enumerate() {
             let gone = keep.iter().filter(|k| !**k).count();
@@ -133,12 +180,11 @@ impl Store {
                 moved.push(None);
                 continue;
             }
-            dropped.records += gone;
-            dropped.tables.push(table as u32);
+            dropped += gone;
             moved.push(Some(self.tables.any_mut(table as u32).compact(keep)));
         }
-        if dropped.records == 0 {
-            return dropped;
+        if dropped == 0 {
+            return 0;
         }
         for table in 0..self.tables.len() as u32 {
             self.tables.any_mut(table).renumber_refs(&moved);
@@ -146,6 +192,7 @@ impl Store {
         for result in self.results.values_mut() {
             renumber(&mut result.refs, &moved);
         }
+        self.layout += 1;
         dropped
     }
 }

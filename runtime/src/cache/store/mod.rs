@@ -30,6 +30,7 @@ use crate::pk::PkValue;
 use layer::LayeredResult;
 use registry::Registry;
 
+pub(crate) use collect::Unreached;
 pub(crate) use layer::Layer;
 pub(crate) use write::ResultSlot;
 
@@ -114,6 +115,8 @@ pub struct Store {
     results: FxHashMap<String, ResultSlot>,
     /// The results under optimistic layers, with their confirmed copies.
     result_layers: FxHashMap<String, LayeredResult>,
+    /// Bumped whenever collection drops records and renumbers slots.
+    layout: u64,
     /// The number of writes so far: each write takes the next number as
     /// its version, and slots, results and stamps record the version that
     /// last changed them.
@@ -136,6 +139,7 @@ impl Clone for Store {
             tables: self.tables.clone(),
             results: self.results.clone(),
             result_layers: self.result_layers.clone(),
+            layout: self.layout,
             writes: self.writes,
         }
     }
@@ -159,6 +163,7 @@ impl Store {
             tables: Registry::new(),
             results: FxHashMap::default(),
             result_layers: FxHashMap::default(),
+            layout: 0,
             writes: 0,
         }
     }
@@ -349,6 +354,12 @@ impl Store {
     #[inline]
     pub(crate) fn id(&self) -> u64 {
         self.id
+    }
+
+    /// The slot layout: it changes when collection renumbers slots.
+    #[inline]
+    pub(crate) fn layout(&self) -> u64 {
+        self.layout
     }
 
     /// The version of the last write.

@@ -252,8 +252,9 @@ pub(crate) trait AnyTable: Any {
     fn type_name(&self) -> &'static str;
     /// Number of records that can be read (not invalidated).
     fn live(&self) -> usize;
-    /// Drops the record (keeping its slot so the invalidation is ordered
-    /// like any write); `false` when the pk is unknown.
+    /// Drops the record as of `at` (keeping its slot so the invalidation
+    /// is ordered like any write), unless a request that started after
+    /// `at` brought it; `false` when the pk is unknown.
     fn invalidate(&mut self, pk: &Pk, at: Timestamp, version: u64) -> bool;
     fn meta(&self, pk: &Pk) -> Option<Meta>;
     /// The slot of `pk`, live or not.
@@ -262,8 +263,9 @@ pub(crate) trait AnyTable: Any {
     fn refs_of(&self, slot: u32) -> &[EntityRef];
     /// Number of slots, live or not.
     fn slot_count(&self) -> usize;
-    /// When the record in `slot` was last fetched.
-    fn fetched_at(&self, slot: u32) -> Timestamp;
+    /// When the record in `slot` was last fetched, and whether it holds a
+    /// record (not a deletion's or an invalidation's marker).
+    fn slot_state(&self, slot: u32) -> (Timestamp, bool);
     /// Whether any slot is under an optimistic layer.
     fn has_layers(&self) -> bool;
     /// Drops every slot whose `keep` is false, moving the others down.
@@ -312,11 +314,15 @@ impl<E: Entity> AnyTable for Table<E> {
             return false;
         };
         if let Some(under) = self.layered.get_mut(&index) {
-            under.confirmed = Slot::gone(under.confirmed.meta, at, version);
+            if under.confirmed.meta.fetched_at <= at {
+                under.confirmed = Slot::gone(under.confirmed.meta, at, version);
+            }
             return true;
         }
         let slot = &mut self.slots[index as usize];
-        *slot = Slot::gone(slot.meta, at, version);
+        if slot.meta.fetched_at <= at {
+            *slot = Slot::gone(slot.meta, at, version);
+        }
         true
     }
 
@@ -336,10 +342,12 @@ impl<E: Entity> AnyTable for Table<E> {
         self.slots.len()
     }
 
-    fn fetched_at(&self, slot: u32) -> Timestamp {
+    fn slot_state(&self, slot: u32) -> (Timestamp, bool) {
         self.slots
             .get(slot as usize)
-            .map_or(Timestamp::default(), |s| s.meta.fetched_at)
+            .map_or((Timestamp::default(), false), |s| {
+                (s.meta.fetched_at, s.record.is_some())
+            })
     }
 
     fn has_layers(&self) -> bool {
@@ -382,7 +390,9 @@ impl<E: Entity> AnyTable for Table<E> {
     }
 
     fn commit_layer(&mut self, layer: u64, len: usize) -> Vec<u32> {
-        let replaced = std::mem::take(&mut self.replaced);
+        let mut replaced = std::mem::take(&mut self.replaced);
+        // A slot this write added and then replaced again is an added one.
+        replaced.retain(|(index, _)| (*index as usize) < len);
         let added = (len..self.slots.len()).map(|index| (index as u32, Slot::absent()));
         let mut covered = Vec::with_capacity(replaced.len());
         for (index, beneath) in replaced.into_iter().chain(added) {
@@ -435,12 +445,13 @@ impl<E: Entity> AnyTable for Table<E> {
 }
 
 /// Renumbers `refs` after tables were compacted: `moved[table]`, when set,
-/// gives the new slot numbers of `table`. A reference to a dropped slot
-/// cannot occur: only unreached slots are dropped.
+/// gives the new slot numbers of `table`. Collection keeps every slot a
+/// kept one points at, so no reference meets a dropped slot; one that did
+/// would point past the table (read as gone), not at another record.
 pub(crate) fn renumber(refs: &mut [EntityRef], moved: &[Option<Vec<u32>>]) {
     for entity in refs {
         if let Some(Some(slots)) = moved.get(entity.table as usize) {
-            entity.slot = slots[entity.slot as usize];
+            entity.slot = slots.get(entity.slot as usize).copied().unwrap_or(u32::MAX);
         }
     }
 }
