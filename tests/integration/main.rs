@@ -9,6 +9,9 @@
 //! - `controller`: reads (expiry, shared requests, ordering, errors beside
 //!   data, subscriptions) and mutations, against mockito and the demo API;
 //! - `faults`: the controller under faults, races and churn;
+//! - `faults`: the controller under faults, races and churn;
+//! - `servers`: meeting real REST servers (headers, pagination, partial
+//!   records, filtered lists, params as servers name them) on the demo API;
 //! - `legacy`: the older API generation (Resources and FetchShapes);
 //! - `yew`: the hooks and boundaries, rendered natively by Yew's server
 //!   rendering.
@@ -20,4 +23,5 @@ mod controller;
 mod faults;
 mod legacy;
 mod rest;
+mod servers;
 mod yew;

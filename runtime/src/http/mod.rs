@@ -6,6 +6,7 @@ mod body;
 mod error;
 mod method;
 mod reading;
+mod response;
 
 use std::fmt;
 use std::future::Future;
@@ -18,20 +19,12 @@ pub use reqwest::header::{self, HeaderMap, HeaderValue};
 pub use body::Body;
 pub use error::{EXCERPT_CHARS, Error, ErrorKind};
 pub use method::{Method, Request};
+pub use response::Response;
 
 pub(crate) use error::Attempt;
 
 /// What a fetch function returns: a successful response, or the error.
 pub type FetchFuture = Pin<Box<dyn Future<Output = Result<Response, Error>>>>;
-
-/// A successful (2xx) response.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Response {
-    /// The status, 200 to 299.
-    pub status: u16,
-    /// The body's text; empty for a 204.
-    pub body: String,
-}
 
 /// Adds headers to every request (an auth token, say).
 type HeaderHook = Rc<dyn Fn(&mut HeaderMap)>;
@@ -185,6 +178,7 @@ impl Client {
             let failed = |e: reqwest::Error| attempt.failed(ErrorKind::Network(cause(e)));
             let response = request.send().await.map_err(failed)?;
             let status = response.status().as_u16();
+            let headers = response.headers().clone();
             if !(200..300).contains(&status) {
                 // Only the excerpt of an error's body is kept: read no more.
                 let text = reading::body(response, ERROR_BODY_BYTES, true)
@@ -193,7 +187,11 @@ impl Client {
                 return Err(attempt.answered(status, &text, ErrorKind::Status));
             }
             match reading::body(response, max_body, false).await {
-                Ok(text) => Ok(Response { status, body: text }),
+                Ok(text) => Ok(Response {
+                    status,
+                    headers,
+                    body: text,
+                }),
                 Err(reading::ReadError::TooLarge) => {
                     Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }))
                 }

@@ -10,7 +10,7 @@ use super::shape::{FetchShape, Query, SchemaOf};
 use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
 use crate::error::SchemaError;
-use crate::http::{Body, Client, FetchFuture};
+use crate::http::{Body, Client, FetchFuture, Response};
 use crate::pk::PkValue;
 use crate::rest::declared::deleted;
 use crate::rest::{Kind, Options, decode_json};
@@ -176,6 +176,6 @@ fn post<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> Fetc
 
 /// A delete's result names the record from its params: its body is
 /// often empty.
-fn deleted_by_id<R: Resource>(_: &str, id: &R::Id) -> Result<Deleted<R>, SchemaError> {
+fn deleted_by_id<R: Resource>(_: &Response, id: &R::Id) -> Result<Deleted<R>, SchemaError> {
     deleted::<R>(id)
 }

@@ -55,16 +55,14 @@ impl Client {
     ) -> Result<S, Error> {
         let url = request.url.clone();
         let response = endpoint.fetch_for(self, params, request).await?;
-        let text = response.body.as_str();
-        let json = if text.trim().is_empty() { "null" } else { text };
-        endpoint.decode(json, params).map_err(|e| {
+        endpoint.decode(&response, params).map_err(|e| {
             let secrets = self.secrets();
             let attempt = Attempt {
                 method: endpoint.method().as_str(),
                 url: &url,
                 secrets: &secrets,
             };
-            attempt.answered(response.status, text, ErrorKind::Decode(e))
+            attempt.answered(response.status, &response.body, ErrorKind::Decode(e))
         })
     }
 }

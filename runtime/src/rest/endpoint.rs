@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use crate::cache::entity::Entity;
 use crate::cache::schema::{Schema, from_json};
 use crate::error::{SchemaError, UrlError};
-use crate::http::{Attempt, Body, Client, FetchFuture, Method, Request};
+use crate::http::{Attempt, Body, Client, FetchFuture, Method, Request, Response};
 use crate::pk::Pk;
 use crate::rest::template::PathTemplate;
 
@@ -78,9 +78,10 @@ pub type KeyFn<P> = fn(&KeyArgs<'_, P>) -> String;
 /// of the shared helper [`Client::fetch`].
 pub type FetchFn = fn(&Client, Request) -> FetchFuture;
 
-/// Turns a response body (`"null"` when the body was empty) into the
-/// endpoint's result.
-pub type DecodeFn<P, S> = fn(&str, &P) -> Result<S, SchemaError>;
+/// Turns a response (its body, and its status and headers when the result
+/// needs them: a page's total from `X-Total-Count`, its next page from
+/// `Link`) into the endpoint's result.
+pub type DecodeFn<P, S> = fn(&Response, &P) -> Result<S, SchemaError>;
 
 /// One kind of request: a method, a path template, the schema of its
 /// response and the type of its params. `resource!` and `endpoint!`
@@ -289,9 +290,9 @@ impl<P: Serialize, S> Endpoint<P, S> {
         }
     }
 
-    /// Decodes a response body (`"null"` for an empty one).
-    pub fn decode(&self, text: &str, params: &P) -> Result<S, SchemaError> {
-        (self.decode)(text, params)
+    /// Decodes a response into the endpoint's result.
+    pub fn decode(&self, response: &Response, params: &P) -> Result<S, SchemaError> {
+        (self.decode)(response, params)
     }
 
     /// This endpoint with its own base address (a `url_prefix`).
@@ -385,6 +386,39 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// This endpoint with another schema, decoded as JSON; everything else
     /// is kept.
     pub fn with_schema<T: Schema + DeserializeOwned>(self) -> Endpoint<P, T> {
+        self.with_decoder(decode_json::<P, T>)
+    }
+
+    /// This endpoint with another schema, which `decode` builds from the
+    /// response (its body, status and headers); everything else is kept.
+    ///
+    /// ```
+    /// use restcache::http::Response;
+    /// use restcache::prelude::*;
+    /// use restcache::rest::body_json;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// /// A created todo, and where the server says it lives.
+    /// #[derive(Schema, Clone, Debug)]
+    /// struct Created { #[schema(nested)] todo: Rc<Todo>, location: Option<String> }
+    ///
+    /// fn created(response: &Response, _: &()) -> Result<Created, SchemaError> {
+    ///     let todo = restcache::from_json(body_json(response))?;
+    ///     Ok(Created { todo, location: response.location().map(str::to_owned) })
+    /// }
+    ///
+    /// let create = TodoResource::create().with_decoder(created);
+    /// let mut answer = Response::new(201, r#"{"id": 7, "title": "tea"}"#);
+    /// answer.headers.insert("location", "/todos/7".parse().unwrap());
+    /// let done = create.decode(&answer, &())?;
+    /// assert_eq!((done.todo.id, done.location.as_deref()), (7, Some("/todos/7")));
+    /// # Ok::<(), SchemaError>(())
+    /// ```
+    pub fn with_decoder<T>(self, decode: DecodeFn<P, T>) -> Endpoint<P, T> {
         Endpoint {
             method: self.method,
             path: self.path,
@@ -393,7 +427,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             options: self.options,
             key: self.key,
             fetch: self.fetch,
-            decode: decode_json::<P, T>,
+            decode,
             by_params: self.by_params,
             target: self.target,
             types: PhantomData,
@@ -447,10 +481,24 @@ pub fn default_fetch(client: &Client, request: Request) -> FetchFuture {
     client.fetch(request.method.lowercase(), &request.url, request.body)
 }
 
-/// The default decoding: the body as JSON of `S`.
+/// The default decoding: the body as JSON of `S` (an empty body as
+/// `null`).
 pub fn decode_json<P, S: Schema + DeserializeOwned>(
-    text: &str,
+    response: &Response,
     _params: &P,
 ) -> Result<S, SchemaError> {
-    from_json(text)
+    from_json(body_json(response))
+}
+
+/// The body of `response` as JSON text: `null` when it is empty (a 204).
+///
+/// ```
+/// use restcache::http::Response;
+/// use restcache::rest::body_json;
+/// assert_eq!(body_json(&Response::new(204, "")), "null");
+/// assert_eq!(body_json(&Response::new(200, "[1]")), "[1]");
+/// ```
+pub fn body_json(response: &Response) -> &str {
+    let text = response.body.as_str();
+    if text.trim().is_empty() { "null" } else { text }
 }

@@ -7,8 +7,8 @@ mod endpoint;
 mod template;
 
 pub use endpoint::{
-    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Kind, Options, Target, decode_json, default_fetch,
-    default_key,
+    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Kind, Options, Target, body_json, decode_json,
+    default_fetch, default_key,
 };
 pub use template::{Part, PathTemplate};
 

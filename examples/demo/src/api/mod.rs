@@ -4,6 +4,13 @@
 //! update and delete. Examples and tests start one, point a `Client` at
 //! [`DemoApi::url`], and stop it by dropping it.
 //!
+//! It behaves as popular off-the-shelf REST servers do: a list filters by
+//! field (`/todos?userId=2`), pages (`?_page=2&_limit=10`, with
+//! `X-Total-Count` and a `Link` header), embeds children
+//! (`/posts/1?_embed=comments`) and expands parents (`/todos/1?_expand=user`);
+//! a create answers `201 Created` with a `Location`; a `PUT` replaces the
+//! whole record and a `PATCH` changes the fields it names.
+//!
 //! It runs on a thread of its own (axum on a one-thread tokio runtime), so
 //! it answers whatever runtime the client side uses. Switches for demos
 //! and tests: [`DemoApi::set_delay`] holds every answer back,
@@ -13,6 +20,7 @@
 //! /__demo/hits`, `PUT /__demo/switches`, `POST /__demo/reset`. Every
 //! route answers CORS requests from any origin.
 
+mod query;
 mod routes;
 mod seed;
 

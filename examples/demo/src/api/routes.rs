@@ -1,12 +1,16 @@
-//! The demo API's routes: six standard methods for every collection, the
-//! custom endpoints of the docs' examples (current user, upcoming birthdays, make manager, paginated posts), and the switches (delay, outage, hits).
+//! The demo API's routes: six standard methods for every collection (lists
+//! filtered, paged, embedding and expanding as `query` reads; a create
+//! answered `201 Created` with its `Location`; a `PUT` replacing the whole
+//! record), the custom endpoints of the docs' examples (current user,
+//! upcoming birthdays, make manager, paginated posts), and the switches
+//! (delay, outage, hits).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::extract::{Path, Query, Request, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{self, get, post};
@@ -15,6 +19,7 @@ use serde_json::{Value, json};
 use tower_http::cors::CorsLayer;
 
 use super::Shared;
+use super::query::ListQuery;
 use super::seed::POSTS_PER_PAGE;
 
 type Answer = Result<(StatusCode, Json<Value>), (StatusCode, Json<Value>)>;
@@ -94,18 +99,31 @@ fn with<T>(
     f(collection)
 }
 
-async fn list(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Answer {
-    with(&shared, &name, |c| {
-        let records: Vec<Value> = c.records.values().cloned().collect();
-        Ok((StatusCode::OK, Json(Value::Array(records))))
-    })
+/// The list, as its query filters, pages, embeds and expands it.
+async fn list(
+    State(shared): State<Arc<Shared>>,
+    Path(name): Path<String>,
+    uri: Uri,
+    Query(pairs): Query<Vec<(String, String)>>,
+) -> Result<(HeaderMap, Json<Value>), (StatusCode, Json<Value>)> {
+    let collections = shared.collections();
+    let (headers, records) = ListQuery::new(pairs).list(uri.path(), &name, &collections)?;
+    Ok((headers, Json(Value::Array(records))))
 }
 
-async fn one(State(shared): State<Arc<Shared>>, Path((name, id)): Path<(String, u64)>) -> Answer {
-    with(&shared, &name, |c| match c.records.get(&id) {
-        Some(record) => Ok((StatusCode::OK, Json(record.clone()))),
-        None => Err(not_found(format!("{name}/{id}"))),
-    })
+/// One record, with what its query embeds and expands.
+async fn one(
+    State(shared): State<Arc<Shared>>,
+    Path((name, id)): Path<(String, u64)>,
+    Query(pairs): Query<Vec<(String, String)>>,
+) -> Answer {
+    let collections = shared.collections();
+    let record = collections
+        .get(name.as_str())
+        .and_then(|c| c.records.get(&id))
+        .ok_or_else(|| not_found(format!("{name}/{id}")))?;
+    let record = ListQuery::new(pairs).related(&name, record, &collections)?;
+    Ok((StatusCode::OK, Json(record)))
 }
 
 /// The body must be a JSON object; its `id`, if any, is replaced.
@@ -136,19 +154,29 @@ fn put(c: &mut super::Collection, id: u64, mut fields: serde_json::Map<String, V
     record
 }
 
+/// `201 Created`, the record, and where it lives in `Location`.
 async fn create(
     State(shared): State<Arc<Shared>>,
     Path(name): Path<String>,
+    uri: Uri,
     Json(body): Json<Value>,
-) -> Answer {
+) -> Result<(StatusCode, HeaderMap, Json<Value>), (StatusCode, Json<Value>)> {
     let fields = object(body)?;
-    with(&shared, &name, |c| {
+    let (id, record) = with(&shared, &name, |c| {
         let id = c.next_id;
         c.next_id += 1;
-        Ok((StatusCode::CREATED, Json(put(c, id, fields))))
-    })
+        Ok((id, put(c, id, fields)))
+    })?;
+    let mut headers = HeaderMap::new();
+    let location = format!("{}/{id}", uri.path().trim_end_matches('/'));
+    if let Ok(location) = HeaderValue::from_str(&location) {
+        headers.insert(header::LOCATION, location);
+    }
+    Ok((StatusCode::CREATED, headers, Json(record)))
 }
 
+/// A full replace: the record becomes the body (fields it leaves out are
+/// gone).
 async fn replace(
     State(shared): State<Arc<Shared>>,
     Path((name, id)): Path<(String, u64)>,

@@ -71,7 +71,7 @@ pub fn seeded() -> Shared {
             json!({"id": id, "name": name, "image": format!("/img/b{id}.png"), "source": "demo", "date": in_days(days)})
         });
     let posts = (1..=25)
-        .map(|id| json!({"id": id, "title": format!("Post {id}"), "content": format!("The text of post {id}.")}))
+        .map(|id| json!({"id": id, "userId": id % 3 + 1, "title": format!("Post {id}"), "content": format!("The text of post {id}.")}))
         .collect();
 
     let collections = HashMap::from([

@@ -1,0 +1,148 @@
+//! A successful response: status, headers and body, with what servers say
+//! in headers (pagination in `Link` and `X-Total-Count`, a created
+//! record's `Location`).
+
+use reqwest::header::HeaderMap;
+
+/// A successful (2xx) response.
+///
+/// ```
+/// use restcache::http::{HeaderMap, HeaderValue, Response};
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert("x-total-count", HeaderValue::from_static("42"));
+/// headers.insert("link", HeaderValue::from_static(
+///     r#"</todos?_page=1>; rel="first", </todos?_page=3>; rel="next""#,
+/// ));
+/// let response = Response { status: 200, headers, body: "[]".into() };
+/// assert_eq!(response.total_count(), Some(42));
+/// assert_eq!(response.link("next"), Some("/todos?_page=3"));
+/// assert_eq!(response.link("prev"), None);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Response {
+    /// The status, 200 to 299.
+    pub status: u16,
+    /// The response headers.
+    pub headers: HeaderMap,
+    /// The body's text; empty for a 204.
+    pub body: String,
+}
+
+impl Response {
+    /// A response with `status` and `body`, and no headers.
+    ///
+    /// ```
+    /// use restcache::http::Response;
+    /// assert_eq!(Response::new(201, "{}").status, 201);
+    /// ```
+    pub fn new(status: u16, body: impl Into<String>) -> Self {
+        Response {
+            status,
+            headers: HeaderMap::new(),
+            body: body.into(),
+        }
+    }
+
+    /// The value of the header `name` (any case), when it is text.
+    ///
+    /// ```
+    /// use restcache::http::{HeaderValue, Response};
+    /// let mut response = Response::new(200, "");
+    /// response.headers.insert("etag", HeaderValue::from_static("\"v7\""));
+    /// assert_eq!(response.header("ETag"), Some("\"v7\""));
+    /// ```
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name)?.to_str().ok()
+    }
+
+    /// The `X-Total-Count` header: how many records the whole collection
+    /// holds, when the server pages it.
+    pub fn total_count(&self) -> Option<u64> {
+        self.header("x-total-count")?.trim().parse().ok()
+    }
+
+    /// The `Location` header: where a created record lives.
+    pub fn location(&self) -> Option<&str> {
+        self.header("location")
+    }
+
+    /// The target of the `Link` header's link with relation `rel`
+    /// (`first`, `prev`, `next`, `last`), as RFC 8288 writes them:
+    /// `<url>; rel="next", <url>; rel="last"`. Every `Link` header counts.
+    pub fn link(&self, rel: &str) -> Option<&str> {
+        self.headers
+            .get_all("link")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(links)
+            .find(|(_, rels)| {
+                rels.split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case(rel))
+            })
+            .map(|(target, _)| target)
+    }
+}
+
+/// The links of one `Link` header value: each target with its `rel`
+/// (space-separated relations).
+fn links(value: &str) -> impl Iterator<Item = (&str, &str)> {
+    value.split(',').filter_map(|link| {
+        let (target, params) = link.split_once('>')?;
+        let target = target.trim().strip_prefix('<')?;
+        let rel = params.split(';').find_map(|param| {
+            let (name, value) = param.split_once('=')?;
+            name.trim()
+                .eq_ignore_ascii_case("rel")
+                .then(|| value.trim().trim_matches('"'))
+        })?;
+        Some((target, rel))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    fn with_links(values: &[&'static str]) -> Response {
+        let mut response = Response::new(200, "");
+        for value in values {
+            response
+                .headers
+                .append("link", HeaderValue::from_static(value));
+        }
+        response
+    }
+
+    #[test]
+    fn links_are_found_by_relation_across_headers_and_forms() {
+        let response = with_links(&[
+            r#"<https://api.example/items?page=1>; rel="first",<https://api.example/items?page=2>;rel=next"#,
+            r#"<https://api.example/items?page=9>; title="end"; rel="last prev""#,
+        ]);
+        assert_eq!(
+            response.link("first"),
+            Some("https://api.example/items?page=1")
+        );
+        assert_eq!(
+            response.link("NEXT"),
+            Some("https://api.example/items?page=2")
+        );
+        assert_eq!(
+            response.link("last"),
+            Some("https://api.example/items?page=9")
+        );
+        assert_eq!(
+            response.link("prev"),
+            Some("https://api.example/items?page=9")
+        );
+        assert_eq!(response.link("self"), None);
+    }
+
+    #[test]
+    fn a_malformed_link_header_finds_nothing() {
+        let response = with_links(&["https://no-brackets; rel=next", "<x>; rel"]);
+        assert_eq!(response.link("next"), None);
+    }
+}

@@ -1,0 +1,7 @@
+//! Meeting real REST servers, against the demo API (which behaves as
+//! popular off-the-shelf servers do): response headers, pagination in
+//! both styles, partial records, filtered lists that follow creates and
+//! deletes, params named as the server names them, ids as servers send
+//! them.
+
+mod headers;
