@@ -172,7 +172,15 @@ pub use restcache_macros::resource;
 
 /// Declares one custom endpoint: a function returning it and, when it has
 /// params, a params struct named after it (`make_manager` ->
-/// `MakeManagerParams`).
+/// `MakeManagerParams`; `UserResource::make_manager` ->
+/// `UserResourceMakeManagerParams`, so that two resources' endpoints of
+/// one name never collide).
+///
+/// Params are serialized with serde: their serde attributes name them as
+/// the server does (`#[serde(rename_all = "camelCase")]` before the braces
+/// sends `user_id` as `?userId=`), and `params: MyParams` takes a
+/// `Serialize` struct of your own (every placeholder must be one of its
+/// fields, as serialized).
 ///
 /// ```text
 /// endpoint!(pub UserResource::make_manager {  // `Owner::` is optional
@@ -180,7 +188,8 @@ pub use restcache_macros::resource;
 ///     path: "/users/:id/make_manager",
 ///     schema: serde_json::Value,              // the whole response's schema
 ///     params: { id: u64 },                    // placeholders default to String;
-///                                             // other names go into the query
+///                                             // other names go into the query;
+///                                             // serde attributes name them on the wire
 ///     side_effect: true,                      // optional; default: method != GET
 /// });
 /// ```
@@ -197,10 +206,30 @@ pub use restcache_macros::resource;
 /// endpoint!(pub user_page { path: "/users\\?page=:page", schema: Vec<Rc<User>>, params: { size: u32 } });
 /// endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
 ///
+/// // Params named as the server names them.
+/// endpoint!(pub by_team {
+///     path: "/teams/:team_id/users",
+///     schema: Vec<Rc<User>>,
+///     params: #[serde(rename_all = "camelCase")] {
+///         team_id: u64,
+///         #[serde(skip_serializing_if = "Option::is_none")]
+///         is_active: Option<bool>,
+///     },
+/// });
+///
+/// // A params type of your own.
+/// #[derive(Serialize)]
+/// struct Filter { #[serde(rename = "q")] text: String, limit: u32 }
+/// endpoint!(pub search { path: "/users", schema: Vec<Rc<User>>, params: Filter });
+///
 /// let base = "http://127.0.0.1:8080";
 /// let page = UserPageParams { page: "2".into(), size: 20 };
 /// assert_eq!(user_page().url(base, &page)?, "http://127.0.0.1:8080/users?page=2&size=20");
 /// assert_eq!(current_user().kind(), Kind::Read); // a POST that reads
+/// let team = ByTeamParams { team_id: 4, is_active: Some(true) };
+/// assert_eq!(by_team().url(base, &team)?, "http://127.0.0.1:8080/teams/4/users?isActive=true");
+/// let filter = Filter { text: "ada".into(), limit: 5 };
+/// assert_eq!(search().url(base, &filter)?, "http://127.0.0.1:8080/users?limit=5&q=ada");
 /// # Ok::<(), restcache::rest::UrlError>(())
 /// ```
 pub use restcache_macros::endpoint;

@@ -154,13 +154,19 @@ fn path_text(meta: &ParseNestedMeta) -> String {
 /// The name a serde `rename`/`rename_all` gives when deserializing:
 /// `rename = "x"` or `rename(deserialize = "x")`.
 fn deserialize_side(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    one_side(meta, "deserialize")
+}
+
+/// The name a serde `rename`/`rename_all` gives on `side` (`serialize` or
+/// `deserialize`): `rename = "x"` or `rename(serialize = "x")`.
+fn one_side(meta: &ParseNestedMeta, side: &str) -> syn::Result<Option<String>> {
     if meta.input.peek(Token![=]) {
         let name: LitStr = meta.value()?.parse()?;
         return Ok(Some(name.value()));
     }
     let mut found = None;
     meta.parse_nested_meta(|inner| {
-        if inner.path.is_ident("deserialize") {
+        if inner.path.is_ident(side) {
             let name: LitStr = inner.value()?.parse()?;
             found = Some(name.value());
             return Ok(());
@@ -168,6 +174,22 @@ fn deserialize_side(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
         skip(&inner)
     })?;
     Ok(found)
+}
+
+/// The value serde's `#[serde(name = ...)]` among `attrs` gives when
+/// serializing (`rename`, `rename_all`); serde reports its own mistakes.
+pub fn serialize_name(attrs: &[Attribute], name: &str) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _lenient = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(name) {
+                found = one_side(&meta, "serialize")?.or(found.take());
+                return Ok(());
+            }
+            skip(&meta)
+        });
+    }
+    found
 }
 
 /// Consumes the value of an item we do not read: `= expr` or `(...)`.

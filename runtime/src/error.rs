@@ -110,7 +110,9 @@ impl SchemaError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum UrlError {
     /// The params have no value for a placeholder of the path.
-    #[error("no value for `:{name}` in `{path}`")]
+    #[error(
+        "no value for `{name}`, a placeholder of `{path}` (params fill placeholders by their serialized names)"
+    )]
     Missing {
         /// The placeholder.
         name: &'static str,

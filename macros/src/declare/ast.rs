@@ -35,24 +35,54 @@ pub enum Value {
     Path(LitStr),
     Type(Type),
     Method(Ident),
-    Params(Punctuated<Param, Token![,]>),
+    Params(Params),
     Expr(Expr),
 }
 
-/// One `name: Type` of `params: { ... }`.
+/// `params: #[serde(...)] { ... }`, or `params: TypeOfYourOwn`.
+pub enum Params {
+    /// The fields of a params struct the macro writes, with the attributes
+    /// (serde's, docs) it carries.
+    Inline {
+        attrs: Vec<Attribute>,
+        fields: Punctuated<Param, Token![,]>,
+    },
+    /// A params type the user wrote.
+    Named(Type),
+}
+
+/// One `#[attrs] name: Type` of `params: { ... }`.
 pub struct Param {
+    pub attrs: Vec<Attribute>,
     pub name: Ident,
     pub ty: Type,
 }
 
 impl Parse for Param {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
         let name = input.call(Ident::parse_any)?;
         input.parse::<Token![:]>()?;
         Ok(Param {
+            attrs,
             name,
             ty: input.parse()?,
         })
+    }
+}
+
+impl Parse for Params {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        if !attrs.is_empty() || input.peek(syn::token::Brace) {
+            let content;
+            braced!(content in input);
+            return Ok(Params::Inline {
+                attrs,
+                fields: content.parse_terminated(Param::parse, Token![,])?,
+            });
+        }
+        Ok(Params::Named(input.parse()?))
     }
 }
 
@@ -64,11 +94,7 @@ impl Parse for Opt {
             "path" => Value::Path(input.parse()?),
             "schema" => Value::Type(input.parse()?),
             "method" => Value::Method(input.parse()?),
-            "params" => {
-                let content;
-                braced!(content in input);
-                Value::Params(content.parse_terminated(Param::parse, Token![,])?)
-            }
+            "params" => Value::Params(input.parse()?),
             _ => Value::Expr(input.parse()?),
         };
         Ok(Opt { key, value })
@@ -117,5 +143,10 @@ pub struct Route {
     pub poll_frequency: Option<Expr>,
     pub timeout: Option<Expr>,
     pub side_effect: Option<Expr>,
+    /// The declared params fields (inline form).
     pub params: Vec<Param>,
+    /// The attributes of the inline params struct (serde's, docs).
+    pub params_attrs: Vec<Attribute>,
+    /// The user's own params type (`params: Type`), endpoint! only.
+    pub params_type: Option<Type>,
 }

@@ -5,10 +5,11 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Ident, Type};
+use syn::{Attribute, Ident, Type};
 
 use super::ast::{Route, Which};
 use super::template::{Piece, Template};
+use crate::attr::serialize_name;
 use crate::case::RenameRule;
 
 pub fn expand(route: &Route) -> TokenStream {
@@ -50,6 +51,7 @@ fn fallback_list(path: &Template) -> Template {
     Template {
         source: path.source.clone(),
         pieces: path.pieces.clone(),
+        span: path.span,
     }
 }
 
@@ -76,14 +78,18 @@ impl ResourceParams {
             .params()
             .last()
             .map_or_else(|| Ident::new("id", Span::call_site()), field);
-        let list_fields: Vec<(Ident, TokenStream)> = list_names
+        let list_fields: Vec<ParamField> = list_names
             .iter()
             .filter(|n| pk != n)
-            .map(|n| (field(n), declared_type(route, n)))
+            .map(|n| ParamField::placeholder(route, n))
             .collect();
         let mut fields = list_fields.clone();
         let id_ty = quote_spanned!(route.schema.span()=> <#schema as ::restcache::Entity>::Id);
-        fields.push((pk.clone(), id_ty));
+        fields.push(ParamField {
+            attrs: &[],
+            ident: pk.clone(),
+            ty: id_ty,
+        });
         let source = &route.path.source;
         let (detail, detail_def) = params_struct(
             route,
@@ -114,8 +120,8 @@ impl ResourceParams {
 /// the endpoints with.
 fn declared_impl(route: &Route, list: &Template) -> TokenStream {
     let name = &route.name;
-    let detail_template = template(&route.path);
-    let list_template = template(list);
+    let detail_template = template(route, &route.path);
+    let list_template = template(route, list);
     let settings = settings(route);
     quote! {
         impl ::restcache::__private::Declared for #name {
@@ -254,7 +260,7 @@ fn endpoint(route: &Route) -> TokenStream {
         }
     });
     let settings = settings(route);
-    let tpl = template(path);
+    let tpl = template(route, path);
     let doc = format!("`{method} {}`.", path.source);
     let function = quote! {
         #(#attrs)*
@@ -278,32 +284,118 @@ fn endpoint(route: &Route) -> TokenStream {
     }
 }
 
-/// An endpoint's params struct, `{Name}Params`: its placeholders (typed as
-/// declared, else `String`), then its declared params that are not in the
-/// path (they go into the query string).
+/// An endpoint's params: the user's own type (`params: Type`), its
+/// placeholders checked to be fields of it; else a struct the macro
+/// writes, `{Name}Params` (`{Owner}{Name}Params` for `Owner::name`, so two
+/// owners' endpoints of one name never collide): its placeholders (typed
+/// as declared, else `String`), then its declared params that are not in
+/// the path (they go into the query string).
 fn endpoint_params(route: &Route) -> (TokenStream, TokenStream) {
+    if let Some(ty) = &route.params_type {
+        return (quote!(#ty), placeholders_are_fields(route, ty));
+    }
     let names: Vec<&str> = route.path.params().collect();
-    let mut fields: Vec<(Ident, TokenStream)> = names
+    let mut fields: Vec<ParamField> = names
         .iter()
-        .map(|n| (field(n), declared_type(route, n)))
+        .map(|n| ParamField::placeholder(route, n))
         .collect();
     for param in &route.params {
         if !names.iter().any(|n| param.name == n) {
             let ty: &Type = &param.ty;
-            fields.push((param.name.clone(), quote!(#ty)));
+            fields.push(ParamField {
+                attrs: &param.attrs,
+                ident: param.name.clone(),
+                ty: quote!(#ty),
+            });
         }
     }
     let name = &route.name;
     let pascal = RenameRule::Pascal.apply(&name.to_string());
+    let struct_name = match &route.owner {
+        Some(owner) => format_ident!("{}{}Params", owner, pascal),
+        None => format_ident!("{}Params", pascal),
+    };
     params_struct(
         route,
-        &format_ident!("{}Params", pascal),
+        &struct_name,
         &format!(
             "Params of the endpoint `{name}`: `{} {}`.",
             route.method, route.path.source
         ),
         &fields,
     )
+}
+
+/// A compile-time check that every placeholder of the path is a field of
+/// the user's params type, pointing at the path when one is not.
+fn placeholders_are_fields(route: &Route, ty: &Type) -> TokenStream {
+    let span = route.path.span;
+    let reads = route.path.params().map(|name| {
+        let member = Ident::new(&field(name).to_string(), span);
+        quote_spanned!(span=> let _ = &params.#member;)
+    });
+    quote! {
+        const _: () = {
+            #[allow(dead_code)]
+            fn placeholders_are_fields(params: &#ty) {
+                #(#reads)*
+            }
+        };
+    }
+}
+
+/// One field of a params struct the macro writes.
+#[derive(Clone)]
+struct ParamField<'a> {
+    /// serde's attributes and docs, as declared.
+    attrs: &'a [Attribute],
+    ident: Ident,
+    ty: TokenStream,
+}
+
+impl<'a> ParamField<'a> {
+    /// The field of the placeholder `name`: typed and attributed as
+    /// declared in `params`, else a `String`.
+    fn placeholder(route: &'a Route, name: &str) -> Self {
+        match route.params.iter().find(|p| p.name == name) {
+            Some(param) => {
+                let ty = &param.ty;
+                ParamField {
+                    attrs: &param.attrs,
+                    ident: field(name),
+                    ty: quote!(#ty),
+                }
+            }
+            None => ParamField {
+                attrs: &[],
+                ident: field(name),
+                ty: quote!(::std::string::String),
+            },
+        }
+    }
+}
+
+/// The name the placeholder `name` has once the params are serialized:
+/// its field's serde `rename`, else the params' `rename_all` applied, else
+/// itself. A user's params type is serialized as it says; its placeholders
+/// name fields as serialized.
+fn wire_name(route: &Route, name: &str) -> String {
+    if route.params_type.is_some() {
+        return name.to_owned();
+    }
+    let renamed = route
+        .params
+        .iter()
+        .find(|p| p.name == name)
+        .and_then(|p| serialize_name(&p.attrs, "rename"));
+    renamed.unwrap_or_else(|| {
+        match serialize_name(&route.params_attrs, "rename_all")
+            .and_then(|r| RenameRule::from_name(&r))
+        {
+            Some(rule) => rule.apply(name),
+            None => name.to_owned(),
+        }
+    })
 }
 
 /// `GET` as the `Method` variant `Get`, spanned on the method's token.
@@ -317,12 +409,16 @@ fn method_variant(method: &Ident) -> Ident {
     )
 }
 
-/// The tokens of a `PathTemplate` constant.
-fn template(path: &Template) -> TokenStream {
+/// The tokens of a `PathTemplate` constant: each placeholder filled from
+/// the param serialized under its wire name.
+fn template(route: &Route, path: &Template) -> TokenStream {
     let source = &path.source;
     let parts = path.pieces.iter().map(|piece| match piece {
         Piece::Static(text) => quote!(::restcache::rest::Part::Static(#text)),
-        Piece::Param(name) => quote!(::restcache::rest::Part::Param(#name)),
+        Piece::Param(name) => {
+            let wire = wire_name(route, name);
+            quote!(::restcache::rest::Part::Param(#wire))
+        }
     });
     quote!(::restcache::rest::PathTemplate::new(#source, &[#(#parts),*]))
 }
@@ -333,13 +429,16 @@ fn params_struct(
     route: &Route,
     name: &Ident,
     doc: &str,
-    fields: &[(Ident, TokenStream)],
+    fields: &[ParamField],
 ) -> (TokenStream, TokenStream) {
     if fields.is_empty() {
         return (quote!(()), TokenStream::new());
     }
     let vis = &route.vis;
-    let fields = fields.iter().map(|(field, ty)| quote!(#vis #field: #ty));
+    let attrs = &route.params_attrs;
+    let fields = fields
+        .iter()
+        .map(|ParamField { attrs, ident, ty }| quote!(#(#attrs)* #vis #ident: #ty));
     let definition = quote! {
         #[doc = #doc]
         #[derive(
@@ -349,22 +448,12 @@ fn params_struct(
             ::restcache::__private::serde::Serialize
         )]
         #[serde(crate = "::restcache::__private::serde")]
+        #(#attrs)*
         #vis struct #name {
             #(#fields,)*
         }
     };
     (quote!(#name), definition)
-}
-
-/// The type of a placeholder: as typed in `params`, else `String`.
-fn declared_type(route: &Route, name: &str) -> TokenStream {
-    match route.params.iter().find(|p| p.name == name) {
-        Some(param) => {
-            let ty = &param.ty;
-            quote!(#ty)
-        }
-        None => quote!(::std::string::String),
-    }
 }
 
 /// The params field of the placeholder `name` (a raw identifier when

@@ -18,6 +18,8 @@ pub enum Piece {
 pub struct Template {
     pub source: String,
     pub pieces: Vec<Piece>,
+    /// The literal's span: checks of the placeholders point at it.
+    pub span: Span,
 }
 
 /// The span of the value's bytes `start..end` inside the literal, where the
@@ -76,7 +78,11 @@ impl Template {
             };
         }
         let pieces = parser.finish();
-        Template { source, pieces }
+        Template {
+            source,
+            pieces,
+            span: lit.span(),
+        }
     }
 
     /// The placeholder names, in order, each once.
@@ -118,6 +124,7 @@ impl Template {
         Some(Template {
             source: source.to_owned(),
             pieces,
+            span: self.span,
         })
     }
 }

@@ -5,9 +5,10 @@
 //! message.
 
 use proc_macro2::Span;
-use syn::{Expr, Ident, LitStr, Type};
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, Ident, LitStr, Type};
 
-use super::ast::{Decl, Param, Route, Value, Which};
+use super::ast::{Decl, Param, Params, Route, Value, Which};
 use super::template::Template;
 use crate::errors::Errors;
 
@@ -34,6 +35,8 @@ struct Options {
     schema: Option<Type>,
     method: Option<Ident>,
     params: Vec<Param>,
+    params_attrs: Vec<Attribute>,
+    params_type: Option<Type>,
     exprs: Vec<(String, Expr)>,
 }
 
@@ -87,6 +90,8 @@ pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         timeout: options.take("timeout"),
         side_effect: options.take("side_effect"),
         params: options.params,
+        params_attrs: options.params_attrs,
+        params_type: options.params_type,
     })
 }
 
@@ -136,11 +141,53 @@ fn sort_options(
                     options.method = Some(ident);
                 }
             }
-            Value::Params(list) => options.params = list.into_iter().collect(),
+            Value::Params(Params::Inline { attrs, fields }) => {
+                params_attributes_are_serdes(&attrs, errors);
+                options.params_attrs = attrs;
+                options.params = fields
+                    .into_iter()
+                    .filter(|param| params_attributes_are_serdes(&param.attrs, errors))
+                    .collect();
+            }
+            Value::Params(Params::Named(ty)) => {
+                if params_type_is_an_endpoints(&ty, which, errors) {
+                    options.params_type = Some(ty);
+                }
+            }
             Value::Expr(expr) => options.exprs.push((key, expr)),
         }
     }
     options
+}
+
+/// Params carry serde's attributes (they name the query params on the
+/// wire) and docs; any other attribute would be silently dropped or
+/// clash with the derives the macro writes.
+fn params_attributes_are_serdes(attrs: &[Attribute], errors: &mut Errors) -> bool {
+    let mut fine = true;
+    for attr in attrs {
+        if !(attr.path().is_ident("serde") || attr.path().is_ident("doc")) {
+            errors.at_span(
+                attr.path().span(),
+                "params take serde's attributes (`rename`, `rename_all`, `skip_serializing_if`, ...) and doc comments",
+            );
+            fine = false;
+        }
+    }
+    fine
+}
+
+/// A resource writes its params structs from its path (the detail's and
+/// the list's); a params type of one's own belongs to one endpoint.
+fn params_type_is_an_endpoints(ty: &Type, which: Which, errors: &mut Errors) -> bool {
+    if which == Which::Endpoint {
+        return true;
+    }
+    errors.at(
+        ty,
+        "resource! writes its params structs from its path; declare a params type of your own with endpoint!",
+    );
+    false
 }
 
 /// An option the macro does not take would be ignored; say which it takes.

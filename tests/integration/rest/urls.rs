@@ -80,7 +80,7 @@ async fn params_not_in_the_path_make_a_sorted_query() {
         .expect(1)
         .create_async()
         .await;
-    let params = SearchParams {
+    let params = TodoResourceSearchParams {
         term: "a b".into(),
         user_id: Some(3),
         tags: vec!["x".into(), "y&z".into()],
@@ -101,7 +101,7 @@ async fn params_not_in_the_path_make_a_sorted_query() {
         key,
         TodoResource::search().key(base, &params.clone()).unwrap()
     );
-    let none = SearchParams {
+    let none = TodoResourceSearchParams {
         user_id: None,
         ..params
     };

@@ -5,3 +5,4 @@
 //! them.
 
 mod headers;
+mod params;

@@ -41,6 +41,34 @@ endpoint!(pub search {
     params: { limit: Option<u32>, tags: Vec<String> },
 });
 
+// Params named as the server names them: serde's attributes on the
+// struct and on each field; a placeholder follows its field's name.
+endpoint!(pub by_team {
+    path: "/teams/:team_id/users",
+    schema: Vec<Rc<User>>,
+    params: #[serde(rename_all = "camelCase")] {
+        /// The team.
+        team_id: u64,
+        #[serde(rename = "active", skip_serializing_if = "Option::is_none")]
+        is_active: Option<bool>,
+        page_size: u32,
+    },
+});
+
+// A params type of one's own; its placeholders are fields of it.
+#[derive(Clone, Serialize)]
+pub struct Filter {
+    team: u64,
+    #[serde(rename = "q")]
+    text: String,
+}
+endpoint!(pub filtered { path: "/teams/:team/users", schema: Vec<Rc<User>>, params: Filter });
+
+// Two owners' endpoints of one name: two params structs.
+pub struct TeamResource;
+endpoint!(pub UserResource::by_name { path: "/users/by/:name", schema: Vec<Rc<User>> });
+endpoint!(pub TeamResource::by_name { path: "/teams/by/:name", schema: serde_json::Value });
+
 // Other methods, and nothing in the body.
 endpoint!(pub touch { method: PUT, path: "/touch", schema: () });
 endpoint!(pub rename { method: PATCH, path: "/names/:id", schema: serde_json::Value });
@@ -50,7 +78,7 @@ fn main() {
     let base = "http://127.0.0.1:8080";
     let page = UserPageParams { page: "2".into() };
     assert_eq!(user_page().url(base, &page).unwrap(), "http://127.0.0.1:8080/users?page=2");
-    let id = MakeManagerParams { id: 3 };
+    let id = UserResourceMakeManagerParams { id: 3 };
     assert_eq!(UserResource::make_manager().key(base, &id).unwrap(), "POST http://127.0.0.1:8080/users/3/make_manager");
     assert_eq!(UserResource::make_manager().kind(), Kind::Mutate);
     assert_eq!(current_user().kind(), Kind::Read);
@@ -58,4 +86,12 @@ fn main() {
     assert_eq!(search().url(base, &query).unwrap(), "http://127.0.0.1:8080/users/search/a?limit=5&tags=x");
     assert_eq!(touch().kind(), Kind::Mutate);
     let _ = (rename(), forget(), RenameParams { id: "n".into() }, ForgetParams { id: "s".into() });
+    let team = ByTeamParams { team_id: 4, is_active: None, page_size: 10 };
+    assert_eq!(by_team().url(base, &team).unwrap(), "http://127.0.0.1:8080/teams/4/users?pageSize=10");
+    let team = ByTeamParams { is_active: Some(false), ..team };
+    assert_eq!(by_team().url(base, &team).unwrap(), "http://127.0.0.1:8080/teams/4/users?active=false&pageSize=10");
+    let filter = Filter { team: 2, text: "ada lovelace".into() };
+    assert_eq!(filtered().url(base, &filter).unwrap(), "http://127.0.0.1:8080/teams/2/users?q=ada%20lovelace");
+    let _ = (UserResourceByNameParams { name: "a".into() }, TeamResourceByNameParams { name: "b".into() });
+    let _ = (UserResource::by_name(), TeamResource::by_name());
 }

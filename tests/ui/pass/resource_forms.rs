@@ -43,6 +43,13 @@ resource!(pub PostResource {
 });
 resource!(pub CommentResource { path: "/posts/:post/comments/:id", schema: Todo });
 
+// Params named as serde says; the placeholder follows its field.
+resource!(pub NoteResource {
+    path: "/users/:user_id/notes/:id",
+    schema: Todo,
+    params: #[serde(rename_all = "camelCase")] { user_id: u64 },
+});
+
 // Private to its module.
 resource!(ItemResource { path: "/items/:id", schema: Todo });
 
@@ -61,6 +68,8 @@ fn main() {
     assert_eq!(ProfileResource::update().target().map(|t| t.entity), Some("Profile"));
     let post = PostResourceParams { user_id: 7, id: 1 };
     assert_eq!(PostResource::get().url(base, &post).unwrap(), "http://127.0.0.1:8080/users/7/posts/1");
+    let note = NoteResourceParams { user_id: 7, id: 2 };
+    assert_eq!(NoteResource::get().url(base, &note).unwrap(), "http://127.0.0.1:8080/users/7/notes/2");
     let posts = PostResourceListParams { user_id: 7 };
     assert_eq!(PostResource::get_list().url(base, &posts).unwrap(), "http://127.0.0.1:8080/users/7/posts");
     let comments = CommentResourceListParams { post: "p".into() };

@@ -40,6 +40,8 @@ impl ListQuery {
 
     /// Whether `record` passes every field filter (names not starting
     /// with `_`); a field given several times matches any of its values.
+    /// A filter on a field the record does not have is ignored, as many
+    /// servers do (they filter on the fields they know).
     fn keeps(&self, record: &Value) -> bool {
         let mut filters: HashMap<&str, Vec<&str>> = HashMap::new();
         for (name, value) in &self.pairs {
@@ -48,10 +50,10 @@ impl ListQuery {
             }
         }
         filters.iter().all(|(field, wanted)| {
-            let actual = match &record[*field] {
-                Value::String(text) => text.clone(),
-                Value::Null => return false,
-                other => other.to_string(),
+            let actual = match record.get(*field) {
+                None => return true,
+                Some(Value::String(text)) => text.clone(),
+                Some(other) => other.to_string(),
             };
             wanted.iter().any(|w| *w == actual)
         })
