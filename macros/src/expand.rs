@@ -42,6 +42,7 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
+    let field_text = field_text(input);
     // A static in a generic impl would be shared by every instantiation, so
     // generic entities keep the default (found by `TypeId`).
     let version = version.map(|field| {
@@ -98,9 +99,32 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
                 #same
             }
 
+            #field_text
+
             fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
                 #entity_at
                 ::restcache::__private::Some(#key)
+            }
+        }
+    }
+}
+
+/// `field_text`: each field by its wire name, as a list filter compares
+/// it (opaque when its type has no query-string form).
+fn field_text(input: &Input) -> TokenStream {
+    let arms = input.fields.iter().flatten().map(|field| {
+        let (wire, ident) = (&field.wire, field.ident);
+        quote! {
+            #wire => (&::restcache::__private::filter_field::Field(&self.#ident)).field_text(),
+        }
+    });
+    quote! {
+        fn field_text(&self, field: &str) -> ::restcache::filter::FieldText {
+            #[allow(unused_imports)]
+            use ::restcache::__private::filter_field::{ByText as _, Opaque as _};
+            match field {
+                #(#arms)*
+                _ => ::restcache::filter::FieldText::NoField,
             }
         }
     }

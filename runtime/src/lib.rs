@@ -57,6 +57,7 @@ pub mod yew;
 
 pub use cache::denormalize::{Denorm, Denormalizer};
 pub use cache::entity::Entity;
+pub use cache::filter;
 pub use cache::memo::Memo;
 pub use cache::normalize::Normalizer;
 pub use cache::query::EntityQuery;
@@ -82,6 +83,7 @@ pub mod __private {
 
     pub use serde;
 
+    pub use crate::cache::filter::field as filter_field;
     pub use crate::cache::store::registry::TypeIndex;
     pub use crate::rest::declared::Declared;
 

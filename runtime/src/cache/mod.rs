@@ -4,6 +4,7 @@
 pub(crate) mod deleted;
 pub(crate) mod denormalize;
 pub(crate) mod entity;
+pub mod filter;
 pub(crate) mod memo;
 pub(crate) mod normalize;
 pub(crate) mod query;

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 
 use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
+use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
 use crate::error::SchemaError;
 use crate::path::Segment;
@@ -87,13 +88,21 @@ pub trait Schema: Clone + 'static {
         let _ = (cx, len);
     }
 
-    /// `list` (a stored result) with `self` added at its end, when `list`
-    /// is a plain list of this schema (a create's record joining the
-    /// cached list of its resource); `None` otherwise.
+    /// `list` (a stored result) with `self` added at its start or end,
+    /// when `list` is a plain list of this schema (a create's record
+    /// joining the cached lists of its resource); `None` otherwise.
     #[doc(hidden)]
-    fn append_to(&self, list: &dyn Any) -> Option<Rc<dyn Any>> {
-        let _ = list;
+    fn append_to(&self, list: &dyn Any, at_start: bool) -> Option<Rc<dyn Any>> {
+        let _ = (list, at_start);
         None
+    }
+
+    /// The field `field` of a record of this schema, as a list filter
+    /// compares it; [`FieldText::NoField`] for what is not a record.
+    #[doc(hidden)]
+    fn field_text(&self, field: &str) -> FieldText {
+        let _ = field;
+        FieldText::NoField
     }
 }
 
@@ -128,12 +137,21 @@ impl<E: Entity> Schema for Rc<E> {
         cx.reserve::<E>(len);
     }
 
-    fn append_to(&self, list: &dyn Any) -> Option<Rc<dyn Any>> {
+    fn append_to(&self, list: &dyn Any, at_start: bool) -> Option<Rc<dyn Any>> {
         let list = list.downcast_ref::<Vec<Rc<E>>>()?;
         let mut longer = Vec::with_capacity(list.len() + 1);
+        if at_start {
+            longer.push(Rc::clone(self));
+        }
         longer.extend(list.iter().cloned());
-        longer.push(Rc::clone(self));
+        if !at_start {
+            longer.push(Rc::clone(self));
+        }
         Some(Rc::new(longer))
+    }
+
+    fn field_text(&self, field: &str) -> FieldText {
+        E::field_text(self, field)
     }
 }
 

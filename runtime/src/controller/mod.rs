@@ -7,6 +7,7 @@
 mod builder;
 mod clock;
 mod expiry;
+mod lists;
 mod request;
 mod retention;
 mod retry;
@@ -129,7 +130,8 @@ struct Inner {
 /// - [`fetch`](Self::fetch) makes an endpoint's request and stores the
 ///   response. Concurrent reads with one key share one request; mutations
 ///   never do. An update's record shows in every cached result that holds
-///   it; a create joins the cached list of its resource; a delete leaves
+///   it; a create joins the cached lists of its resource whose filters it
+///   matches (`?userId=2` takes a record whose `userId` is 2); a delete leaves
 ///   every list.
 /// - A failed request never loses cached data: the error is kept beside it
 ///   for the endpoint's error expiry (1 s by default).
@@ -360,7 +362,8 @@ impl Controller {
     ///   for the error expiry; the data stays.
     /// - A mutation is never shared. Its response's records are merged into
     ///   the store (every result that holds them shows the change); a
-    ///   create's record joins the cached `GET` list of the same URL; a
+    ///   create's record joins the cached `GET` lists of the same URL whose
+    ///   query params its fields match (one it cannot judge is invalidated); a
     ///   delete's record becomes Invalid and leaves every list.
     /// - A response to a request that started before a [`reset`](Self::reset)
     ///   is handed back but not stored.

@@ -9,13 +9,14 @@ use futures_timer::Delay;
 use futures_util::FutureExt;
 use serde::Serialize;
 
+use super::lists::{join_lists, lists_under};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::Schema;
 use crate::cache::store::Layer;
 use crate::cache::store::Lookup;
 use crate::http::{Attempt, Body, Client, Error, ErrorKind};
 use crate::meta::{Meta, Timestamp};
-use crate::rest::{Endpoint, Kind, Method, Request};
+use crate::rest::{Endpoint, Kind, Request};
 
 impl Controller {
     /// The cache key and the URL of a request, each made once.
@@ -246,11 +247,18 @@ impl Controller {
                 }
             }
             Kind::Create => {
-                // The list is the `GET` of the same URL.
-                let list = endpoint.clone().with_method(Method::Get);
-                let list_key = list.key_for_url(url, params);
-                let (item, refs) = (Rc::clone(&written.value), written.refs);
-                state.store.append(&list_key, item, refs, layer.as_mut());
+                let (item, refs) = (&written.value, &written.refs);
+                let store = &mut state.store;
+                join_lists(
+                    store,
+                    endpoint,
+                    params,
+                    url,
+                    item,
+                    refs,
+                    started,
+                    layer.as_mut(),
+                );
             }
             Kind::Mutate | Kind::Delete => {}
         }
@@ -322,9 +330,9 @@ fn forget_targets<P: Serialize, S>(
             .invalidate_entity_key(target.entity, pk, delivery.started);
     }
     if endpoint.kind() == Kind::Create {
-        let list = endpoint.clone().with_method(Method::Get);
-        let list_key = list.key_for_url(delivery.url, params);
-        state.store.invalidate_result(&list_key, delivery.started);
+        for list in lists_under(&state.store, endpoint, params, delivery.url) {
+            state.store.invalidate_result(&list.key, delivery.started);
+        }
     }
 }
 

@@ -14,32 +14,8 @@ use crate::cache::schema::{Schema, from_json};
 use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, FetchFuture, Method, Request, Response};
 use crate::pk::Pk;
+use crate::rest::effect::{JoinAt, Kind, Target};
 use crate::rest::template::PathTemplate;
-
-/// What an endpoint's response does to the cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A read: cached under its key, identical reads share one request.
-    Read,
-    /// A mutation whose response is merged into the entities it holds
-    /// (update, partial update, RPCs). Never deduplicated.
-    Mutate,
-    /// A create: like [`Kind::Mutate`], and the new record joins the cached
-    /// lists of its resource (the `GET` of the same URL).
-    Create,
-    /// A delete: the entity is invalidated and leaves every list.
-    Delete,
-}
-
-impl Kind {
-    /// `Read` for `GET`, `Mutate` for every other method.
-    pub const fn of(method: Method) -> Kind {
-        match method {
-            Method::Get => Kind::Read,
-            _ => Kind::Mutate,
-        }
-    }
-}
 
 /// Expiry and polling settings of an endpoint; an expiry of `None` takes
 /// the controller's.
@@ -123,25 +99,10 @@ pub struct Endpoint<P, S> {
     by_params: Option<ByParams<P>>,
     /// The record a mutation changes, named from its params.
     target: Option<Target<P>>,
+    /// Where a created record joins the cached lists.
+    join_at: JoinAt,
     types: PhantomData<fn(&P) -> S>,
 }
-
-/// The record a mutation changes: its entity key, and its pk from the
-/// params.
-pub struct Target<P> {
-    /// The entity key.
-    pub entity: &'static str,
-    /// The record's pk, from the params.
-    pub pk: fn(&P) -> Option<Pk>,
-}
-
-impl<P> Clone for Target<P> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<P> Copy for Target<P> {}
 
 /// The URL and the request of an endpoint, as functions of its params:
 /// the older API's FetchShapes build endpoints this way.
@@ -185,6 +146,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             decode,
             by_params: None,
             target: None,
+            join_at: JoinAt::End,
             types: PhantomData,
         }
     }
@@ -372,6 +334,18 @@ impl<P: Serialize, S> Endpoint<P, S> {
         self
     }
 
+    /// This endpoint, a create whose record joins the cached lists at
+    /// `at` (see [`JoinAt`]).
+    pub fn join_at(mut self, at: JoinAt) -> Self {
+        self.join_at = at;
+        self
+    }
+
+    /// Where a created record joins the cached lists.
+    pub fn joins_at(&self) -> JoinAt {
+        self.join_at
+    }
+
     /// The record this mutation changes, if declared.
     pub fn target(&self) -> Option<&Target<P>> {
         self.target.as_ref()
@@ -430,6 +404,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             decode,
             by_params: self.by_params,
             target: self.target,
+            join_at: self.join_at,
             types: PhantomData,
         }
     }
@@ -448,6 +423,7 @@ impl<P, S> Clone for Endpoint<P, S> {
             decode: self.decode,
             by_params: self.by_params,
             target: self.target,
+            join_at: self.join_at,
             types: PhantomData,
         }
     }

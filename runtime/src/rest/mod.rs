@@ -3,12 +3,14 @@
 
 mod call;
 pub(crate) mod declared;
+mod effect;
 mod endpoint;
 mod template;
 
+pub use effect::{JoinAt, Kind, Target};
 pub use endpoint::{
-    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Kind, Options, Target, body_json, decode_json,
-    default_fetch, default_key,
+    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Options, body_json, decode_json, default_fetch,
+    default_key,
 };
 pub use template::{Part, PathTemplate};
 

@@ -5,4 +5,5 @@
 //! them.
 
 mod headers;
+mod lists;
 mod params;

@@ -134,17 +134,19 @@ impl Store {
     /// A result that is not a plain list of that record type (an envelope,
     /// a page) cannot take it and is invalidated instead, so its next read
     /// fetches it again.
-    /// With a `layer` (an optimistic create), the record joins as part of
-    /// that layer: it stays at the end of the list when a refetch of the
-    /// list lands beneath, and leaves with the layer.
+    /// With `at_start`, it goes first instead. With a `layer` (an
+    /// optimistic create), the record joins as part of that layer: it
+    /// stays in the list when a refetch of the list lands beneath, and
+    /// leaves with the layer.
     pub(crate) fn append<S: Schema>(
         &mut self,
         key: &str,
         item: Rc<S>,
         item_refs: Vec<EntityRef>,
+        at_start: bool,
         layer: Option<&mut Layer>,
     ) {
-        let edit = move |list: &ResultSlot| appended(list, &*item, &item_refs);
+        let edit = move |list: &ResultSlot| appended(list, &*item, &item_refs, at_start);
         match layer {
             Some(layer) => self.layer_result(key, layer, Rc::new(edit)),
             None => {
@@ -218,16 +220,27 @@ impl Store {
 }
 
 /// `list` with `item` (whose store references are `item_refs`) added at
-/// its end, keeping the list's meta; invalid when `list` is not a plain
-/// list of the item's type. An invalid list stays invalid.
-fn appended<S: Schema>(list: &ResultSlot, item: &S, item_refs: &[EntityRef]) -> ResultSlot {
+/// its start or end, keeping the list's meta; invalid when `list` is not a
+/// plain list of the item's type. An invalid list stays invalid.
+fn appended<S: Schema>(
+    list: &ResultSlot,
+    item: &S,
+    item_refs: &[EntityRef],
+    at_start: bool,
+) -> ResultSlot {
     let Some(value) = list.value.as_deref() else {
         return list.clone(); // already invalid: its next read fetches
     };
-    match item.append_to(value) {
+    match item.append_to(value, at_start) {
         Some(longer) => {
-            let mut refs = list.refs.clone();
-            refs.extend_from_slice(item_refs);
+            let mut refs = Vec::with_capacity(list.refs.len() + item_refs.len());
+            if at_start {
+                refs.extend_from_slice(item_refs);
+            }
+            refs.extend_from_slice(&list.refs);
+            if !at_start {
+                refs.extend_from_slice(item_refs);
+            }
             ResultSlot {
                 value: Some(longer),
                 refs,

@@ -1,0 +1,150 @@
+//! Judging a record against a list's filters: a created record joins the
+//! cached lists of its resource whose query params its fields match.
+//!
+//! A filter `?userId=2` compares the record's field `userId` (its wire
+//! name) written as a query string writes it: `2`. Numbers, text, bools
+//! and `Option`s of them compare; a field of another type, or a param no
+//! field answers (`?q=milk`, a full-text search), cannot be judged, and
+//! the list is fetched again rather than left wrong.
+
+/// A record's field, as a query string would write it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldText {
+    /// The value, written as in a query string (`2`, `tea`, `true`).
+    Text(String),
+    /// The field holds nothing (`None`): it matches no filter value.
+    Null,
+    /// A field whose value has no query-string form (a list, a struct).
+    Opaque,
+    /// No field of that name.
+    NoField,
+}
+
+/// What a filter says of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every filter holds: the record belongs in the list.
+    Joins,
+    /// A filter does not hold.
+    Stays,
+    /// A filter cannot be judged.
+    Unknown,
+}
+
+/// Judges a record, whose fields `field_text` reads, against `pairs`, the
+/// list's query (a name given twice holds when any of its values does).
+///
+/// ```
+/// use restcache::filter::{FieldText, Verdict, judge};
+///
+/// let todo = |field: &str| match field {
+///     "userId" => FieldText::Text("2".into()),
+///     "title" => FieldText::Text("tea".into()),
+///     _ => FieldText::NoField,
+/// };
+/// let pairs = |list: &[(&str, &str)]| list.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect::<Vec<_>>();
+/// assert_eq!(judge(todo, &pairs(&[])), Verdict::Joins);
+/// assert_eq!(judge(todo, &pairs(&[("userId", "2")])), Verdict::Joins);
+/// assert_eq!(judge(todo, &pairs(&[("userId", "1"), ("userId", "2")])), Verdict::Joins);
+/// assert_eq!(judge(todo, &pairs(&[("userId", "1")])), Verdict::Stays);
+/// assert_eq!(judge(todo, &pairs(&[("q", "tea")])), Verdict::Unknown);
+/// ```
+pub fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, String)]) -> Verdict {
+    let mut verdict = Verdict::Joins;
+    let mut names: Vec<&str> = pairs.iter().map(|(name, _)| name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let wanted = pairs.iter().filter(|(n, _)| n == name).map(|(_, v)| v);
+        match field_text(name) {
+            FieldText::Text(text) => {
+                if !wanted.into_iter().any(|value| *value == text) {
+                    return Verdict::Stays;
+                }
+            }
+            FieldText::Null => return Verdict::Stays,
+            FieldText::Opaque | FieldText::NoField => verdict = Verdict::Unknown,
+        }
+    }
+    verdict
+}
+
+/// A value with a query-string form: what a filter on a field of this
+/// type compares with.
+pub trait QueryText {
+    /// The value as a query string writes it, or [`FieldText::Null`].
+    fn query_text(&self) -> FieldText;
+}
+
+macro_rules! displayed {
+    ($($ty:ty),* $(,)?) => {$(
+        impl QueryText for $ty {
+            fn query_text(&self) -> FieldText {
+                FieldText::Text(self.to_string())
+            }
+        }
+    )*};
+}
+
+displayed!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, bool, char, str,
+    String
+);
+
+impl QueryText for std::rc::Rc<str> {
+    fn query_text(&self) -> FieldText {
+        FieldText::Text(self.to_string())
+    }
+}
+
+impl QueryText for crate::pk::Pk {
+    fn query_text(&self) -> FieldText {
+        FieldText::Text(self.to_string())
+    }
+}
+
+impl<T: QueryText> QueryText for Option<T> {
+    fn query_text(&self) -> FieldText {
+        match self {
+            Some(value) => value.query_text(),
+            None => FieldText::Null,
+        }
+    }
+}
+
+impl<T: QueryText + ?Sized> QueryText for &T {
+    fn query_text(&self) -> FieldText {
+        (**self).query_text()
+    }
+}
+
+/// The derive's way to read any field's text: a field whose type has a
+/// query-string form gives it, any other field is opaque. (`Field(&x)`
+/// picks `ByText` when `x: QueryText`, else falls back to `Opaque`
+/// through one more reference.)
+#[doc(hidden)]
+pub mod field {
+    use super::{FieldText, QueryText};
+
+    pub struct Field<'a, T: ?Sized>(pub &'a T);
+
+    pub trait ByText {
+        fn field_text(&self) -> FieldText;
+    }
+
+    impl<T: QueryText + ?Sized> ByText for Field<'_, T> {
+        fn field_text(&self) -> FieldText {
+            self.0.query_text()
+        }
+    }
+
+    pub trait Opaque {
+        fn field_text(&self) -> FieldText;
+    }
+
+    impl<T: ?Sized> Opaque for &Field<'_, T> {
+        fn field_text(&self) -> FieldText {
+            FieldText::Opaque
+        }
+    }
+}
