@@ -137,6 +137,7 @@ fn schema(input: &Input) -> TokenStream {
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
+    let extend_page = extend_page(input);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
@@ -168,8 +169,27 @@ fn schema(input: &Input) -> TokenStream {
                 #entity_at
                 ::restcache::__private::None
             }
+
+            #extend_page
         }
     }
+}
+
+/// An envelope with one nested field (a page of a list) grows by pages:
+/// that field grows, every other field is the next page's.
+fn extend_page(input: &Input) -> Option<TokenStream> {
+    let mut nested = input.nested();
+    let (field, None) = (nested.next()?, nested.next()) else {
+        return None;
+    };
+    let member = field.ident;
+    Some(quote! {
+        fn extend_page(&self, next: &Self) -> ::restcache::__private::Option<Self> {
+            let mut page = ::restcache::__private::Clone::clone(next);
+            page.#member = ::restcache::Schema::extend_page(&self.#member, &next.#member)?;
+            ::restcache::__private::Some(page)
+        }
+    })
 }
 
 /// Normalizes each nested field in order, locating errors in the field.

@@ -7,6 +7,8 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, LitStr, Token, Type, Visibility, braced};
 
 use super::template::Template;
+use crate::attr::serialize_name;
+use crate::case::RenameRule;
 
 /// Which macro is parsing.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -143,10 +145,57 @@ pub struct Route {
     pub poll_frequency: Option<Expr>,
     pub timeout: Option<Expr>,
     pub side_effect: Option<Expr>,
+    /// A decoder of the whole response (`decode: Page::from_headers`).
+    pub decode: Option<Expr>,
+    /// The page param and the page-size param, as the server names them.
+    pub paginated_by: Option<LitStr>,
+    pub page_size: Option<LitStr>,
     /// The declared params fields (inline form).
     pub params: Vec<Param>,
     /// The attributes of the inline params struct (serde's, docs).
     pub params_attrs: Vec<Attribute>,
     /// The user's own params type (`params: Type`), endpoint! only.
     pub params_type: Option<Type>,
+}
+
+impl Route {
+    /// The name the param `name` has once the params are serialized: its
+    /// field's serde `rename`, else the params' `rename_all` applied, else
+    /// itself. A user's params type is serialized as it says; its
+    /// placeholders name fields as serialized.
+    pub fn wire_name(&self, name: &str) -> String {
+        if self.params_type.is_some() {
+            return name.to_owned();
+        }
+        let renamed = self
+            .params
+            .iter()
+            .find(|p| p.name == name)
+            .and_then(|p| serialize_name(&p.attrs, "rename"));
+        renamed.unwrap_or_else(|| {
+            match serialize_name(&self.params_attrs, "rename_all")
+                .and_then(|rule| RenameRule::from_name(&rule))
+            {
+                Some(rule) => rule.apply(name),
+                None => name.to_owned(),
+            }
+        })
+    }
+
+    /// Every param's serialized name: the placeholders, then the declared
+    /// params that are not in the path. `None` for a user's params type
+    /// (the macro cannot see its fields).
+    pub fn wire_names(&self) -> Option<Vec<String>> {
+        if self.params_type.is_some() {
+            return None;
+        }
+        let mut names: Vec<String> = self.path.params().map(|n| self.wire_name(n)).collect();
+        for param in &self.params {
+            let name = param.name.to_string();
+            if !self.path.params().any(|n| n == name) {
+                names.push(self.wire_name(&name));
+            }
+        }
+        Some(names)
+    }
 }

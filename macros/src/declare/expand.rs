@@ -9,7 +9,6 @@ use syn::{Attribute, Ident, Type};
 
 use super::ast::{Route, Which};
 use super::template::{Piece, Template};
-use crate::attr::serialize_name;
 use crate::case::RenameRule;
 
 pub fn expand(route: &Route) -> TokenStream {
@@ -260,6 +259,7 @@ fn endpoint(route: &Route) -> TokenStream {
         }
     });
     let settings = settings(route);
+    let paging = paging(route);
     let tpl = template(route, path);
     let doc = format!("`{method} {}`.", path.source);
     let function = quote! {
@@ -271,6 +271,7 @@ fn endpoint(route: &Route) -> TokenStream {
                 #tpl,
             );
             #kind
+            #paging
             #settings
         }
     };
@@ -375,29 +376,6 @@ impl<'a> ParamField<'a> {
     }
 }
 
-/// The name the placeholder `name` has once the params are serialized:
-/// its field's serde `rename`, else the params' `rename_all` applied, else
-/// itself. A user's params type is serialized as it says; its placeholders
-/// name fields as serialized.
-fn wire_name(route: &Route, name: &str) -> String {
-    if route.params_type.is_some() {
-        return name.to_owned();
-    }
-    let renamed = route
-        .params
-        .iter()
-        .find(|p| p.name == name)
-        .and_then(|p| serialize_name(&p.attrs, "rename"));
-    renamed.unwrap_or_else(|| {
-        match serialize_name(&route.params_attrs, "rename_all")
-            .and_then(|r| RenameRule::from_name(&r))
-        {
-            Some(rule) => rule.apply(name),
-            None => name.to_owned(),
-        }
-    })
-}
-
 /// `GET` as the `Method` variant `Get`, spanned on the method's token.
 fn method_variant(method: &Ident) -> Ident {
     let text = method.to_string();
@@ -416,7 +394,7 @@ fn template(route: &Route, path: &Template) -> TokenStream {
     let parts = path.pieces.iter().map(|piece| match piece {
         Piece::Static(text) => quote!(::restcache::rest::Part::Static(#text)),
         Piece::Param(name) => {
-            let wire = wire_name(route, name);
+            let wire = route.wire_name(name);
             quote!(::restcache::rest::Part::Param(#wire))
         }
     });
@@ -460,6 +438,23 @@ fn params_struct(
 /// `name` is a keyword).
 fn field(name: &str) -> Ident {
     syn::parse_str::<Ident>(name).unwrap_or_else(|_| format_ident!("r#{}", name))
+}
+
+/// `endpoint` with its declared decoder and pagination.
+fn paging(route: &Route) -> TokenStream {
+    let decode = route
+        .decode
+        .as_ref()
+        .map(|decode| quote!(let endpoint = endpoint.with_decode(#decode);));
+    let page = route
+        .paginated_by
+        .as_ref()
+        .map(|page| quote!(let endpoint = endpoint.paginated_by(#page);));
+    let size = route
+        .page_size
+        .as_ref()
+        .map(|size| quote!(let endpoint = endpoint.with_page_size(#size);));
+    quote!(#decode #page #size)
 }
 
 /// `endpoint` with `.with_url_prefix(..)` and `.with_options(..)` as

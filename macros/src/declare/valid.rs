@@ -25,7 +25,13 @@ const OPTIONS: &[&str] = &[
     "params",
 ];
 /// The options only `endpoint!` takes (a resource has all six methods).
-const ENDPOINT_OPTIONS: &[&str] = &["method", "side_effect"];
+const ENDPOINT_OPTIONS: &[&str] = &[
+    "method",
+    "side_effect",
+    "decode",
+    "paginated_by",
+    "page_size",
+];
 const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /// The options of a declaration, sorted by what they hold.
@@ -52,6 +58,46 @@ impl Options {
 /// when `errors` has any), or `None` when there is no path or no schema to
 /// expand.
 pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
+    let route = read(decl, which, errors)?;
+    for page in [&route.paginated_by, &route.page_size]
+        .into_iter()
+        .flatten()
+    {
+        page_param_is_a_param(&route, page, errors);
+    }
+    if let (Some(size), None) = (&route.page_size, &route.paginated_by) {
+        errors.at(
+            size,
+            "`page_size` goes with `paginated_by`: name the page param too",
+        );
+    }
+    Some(route)
+}
+
+/// A page param that names none of the params would never reach the URL:
+/// the pages would all be the first.
+fn page_param_is_a_param(route: &Route, page: &LitStr, errors: &mut Errors) {
+    let Some(names) = route.wire_names() else {
+        return;
+    };
+    if names.contains(&page.value()) {
+        return;
+    }
+    let known = match names.is_empty() {
+        true => "it has none".to_owned(),
+        false => format!("as the server names them: `{}`", names.join("`, `")),
+    };
+    errors.at(
+        page,
+        format!(
+            "`{}` is not a param of this endpoint; its params {known}",
+            page.value()
+        ),
+    );
+}
+
+/// Reads `decl` into a route, checking each option.
+fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
     resource_has_no_owner(&decl, which, errors);
     let mut options = sort_options(decl.options, which, errors);
     let call = decl.name.span();
@@ -89,10 +135,33 @@ pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         poll_frequency: options.take("poll_frequency"),
         timeout: options.take("timeout"),
         side_effect: options.take("side_effect"),
+        decode: options.take("decode"),
+        paginated_by: options
+            .take("paginated_by")
+            .and_then(|expr| page_param(expr, "paginated_by", errors)),
+        page_size: options
+            .take("page_size")
+            .and_then(|expr| page_param(expr, "page_size", errors)),
         params: options.params,
         params_attrs: options.params_attrs,
         params_type: options.params_type,
     })
+}
+
+/// A page param is named by a string literal, as the server names it.
+fn page_param(expr: Expr, option: &str, errors: &mut Errors) -> Option<LitStr> {
+    if let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(lit),
+        ..
+    }) = &expr
+    {
+        return Some(lit.clone());
+    }
+    errors.at(
+        &expr,
+        format!("`{option}` takes the param's name as the server names it, a string: `{option}: \"_page\"`"),
+    );
+    None
 }
 
 fn missing<T>(call: Span, message: &str, errors: &mut Errors) -> Option<T> {

@@ -7,6 +7,7 @@ pub(crate) mod entity;
 pub mod filter;
 pub(crate) mod memo;
 pub(crate) mod normalize;
+pub(crate) mod page;
 pub(crate) mod query;
 pub(crate) mod schema;
 pub(crate) mod store;

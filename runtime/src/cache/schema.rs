@@ -12,6 +12,7 @@ use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
 use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
+use crate::cache::page::Page;
 use crate::error::SchemaError;
 use crate::path::Segment;
 
@@ -97,6 +98,16 @@ pub trait Schema: Clone + 'static {
         None
     }
 
+    /// `self` (a stored page of a list) followed by `next`, the page after
+    /// it, as one value: when this schema is a list that grows by pages
+    /// (`Vec`, [`Page`](crate::Page), an envelope whose one nested field
+    /// is such a list); `None` otherwise.
+    #[doc(hidden)]
+    fn extend_page(&self, next: &Self) -> Option<Self> {
+        let _ = next;
+        None
+    }
+
     /// The field `field` of a record of this schema, as a list filter
     /// compares it; [`FieldText::NoField`] for what is not a record.
     #[doc(hidden)]
@@ -138,6 +149,9 @@ impl<E: Entity> Schema for Rc<E> {
     }
 
     fn append_to(&self, list: &dyn Any, at_start: bool) -> Option<Rc<dyn Any>> {
+        if let Some(page) = list.downcast_ref::<Page<E>>() {
+            return Some(Rc::new(page.with_record(self, at_start)));
+        }
         let list = list.downcast_ref::<Vec<Rc<E>>>()?;
         let mut longer = Vec::with_capacity(list.len() + 1);
         if at_start {
@@ -195,6 +209,13 @@ impl<S: Schema> Schema for Vec<S> {
 
     fn same_entities(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_entities(b))
+    }
+
+    fn extend_page(&self, next: &Self) -> Option<Self> {
+        let mut both = Vec::with_capacity(self.len() + next.len());
+        both.extend_from_slice(self);
+        both.extend_from_slice(next);
+        Some(both)
     }
 
     fn entity_at(path: &[Segment]) -> Option<&'static str> {

@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use percent_encoding::percent_decode_str;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::cache::filter::{Verdict, judge};
@@ -14,7 +15,7 @@ use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Layer, Store};
 use crate::meta::Timestamp;
-use crate::rest::{Endpoint, JoinAt, Method};
+use crate::rest::{Endpoint, JoinAt, Method, Pagination};
 
 /// A cached list under a create's URL: its key, and its filters.
 pub(super) struct List {
@@ -24,8 +25,11 @@ pub(super) struct List {
 
 /// The cached lists under `url`, the URL of `endpoint` (a create) for
 /// `params`: keyed as the `GET` of that URL, with any query.
+/// A paginated list's page params (`pages`) filter nothing: they are left
+/// out of its filters.
 pub(super) fn lists_under<P: Serialize, S>(
     store: &Store,
+    pages: &FxHashMap<String, Pagination>,
     endpoint: &Endpoint<P, S>,
     params: &P,
     url: &str,
@@ -43,9 +47,13 @@ pub(super) fn lists_under<P: Serialize, S>(
                 "" => "",
                 _ => rest.strip_prefix('?')?,
             };
+            let mut filters = pairs(query);
+            if let Some(pagination) = pages.get(key) {
+                filters.retain(|(name, _)| !pagination.names(name));
+            }
             Some(List {
                 key: key.to_owned(),
-                filters: pairs(query),
+                filters,
             })
         })
         .collect()
@@ -59,6 +67,7 @@ pub(super) fn lists_under<P: Serialize, S>(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn join_lists<P: Serialize, S: Schema>(
     store: &mut Store,
+    pages: &FxHashMap<String, Pagination>,
     endpoint: &Endpoint<P, S>,
     params: &P,
     url: &str,
@@ -68,7 +77,7 @@ pub(super) fn join_lists<P: Serialize, S: Schema>(
     mut layer: Option<&mut Layer>,
 ) {
     let at_start = endpoint.joins_at() == JoinAt::Start;
-    for list in lists_under(store, endpoint, params, url) {
+    for list in lists_under(store, pages, endpoint, params, url) {
         match judge(|field| item.field_text(field), &list.filters) {
             Verdict::Joins => store.append(
                 &list.key,

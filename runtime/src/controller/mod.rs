@@ -8,6 +8,7 @@ mod builder;
 mod clock;
 mod expiry;
 mod lists;
+mod paging;
 mod request;
 mod retention;
 mod retry;
@@ -76,6 +77,11 @@ pub(crate) struct State {
     usage: FxHashMap<String, retention::Used>,
     /// When the next collection is due.
     next_sweep: Timestamp,
+    /// The lists whose next page is on its way.
+    paging: rustc_hash::FxHashSet<String>,
+    /// How each cached paginated list pages (its page params filter
+    /// nothing).
+    pub(crate) pages: FxHashMap<String, crate::rest::Pagination>,
     /// A collection is due at once when the results or the record slots
     /// pass these counts (the bounds, or more when held data alone passes
     /// them).
@@ -222,6 +228,8 @@ impl Controller {
             retention: settings.retention,
             usage: FxHashMap::default(),
             next_sweep: Timestamp::default(),
+            paging: Default::default(),
+            pages: FxHashMap::default(),
             collect_above: (
                 settings.retention.max_results.unwrap_or(usize::MAX),
                 settings.retention.max_entities.unwrap_or(usize::MAX),
@@ -632,6 +640,7 @@ impl Controller {
             state.memo.clear();
             state.errors.clear();
             state.usage.clear();
+            state.pages.clear();
             state.in_flight.clear();
             state.generation += 1;
         }

@@ -238,6 +238,9 @@ impl Controller {
         match kind {
             Kind::Read => {
                 state.note_use(key, arrived, expiry);
+                if let Some(pagination) = endpoint.pagination() {
+                    state.pages.insert(key.to_owned(), pagination);
+                }
                 if state
                     .errors
                     .get(key)
@@ -248,9 +251,10 @@ impl Controller {
             }
             Kind::Create => {
                 let (item, refs) = (&written.value, &written.refs);
-                let store = &mut state.store;
+                let State { store, pages, .. } = &mut *state;
                 join_lists(
                     store,
+                    pages,
                     endpoint,
                     params,
                     url,
@@ -330,7 +334,7 @@ fn forget_targets<P: Serialize, S>(
             .invalidate_entity_key(target.entity, pk, delivery.started);
     }
     if endpoint.kind() == Kind::Create {
-        for list in lists_under(&state.store, endpoint, params, delivery.url) {
+        for list in lists_under(&state.store, &state.pages, endpoint, params, delivery.url) {
             state.store.invalidate_result(&list.key, delivery.started);
         }
     }

@@ -136,6 +136,7 @@ impl State {
         }
         self.memo.forget(key);
         self.errors.remove(key);
+        self.pages.remove(key);
         self.usage.remove(key);
         true
     }

@@ -15,6 +15,7 @@ use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, FetchFuture, Method, Request, Response};
 use crate::pk::Pk;
 use crate::rest::effect::{JoinAt, Kind, Target};
+use crate::rest::page::{Pagination, without_param};
 use crate::rest::template::PathTemplate;
 
 /// Expiry and polling settings of an endpoint; an expiry of `None` takes
@@ -101,6 +102,8 @@ pub struct Endpoint<P, S> {
     target: Option<Target<P>>,
     /// Where a created record joins the cached lists.
     join_at: JoinAt,
+    /// How the endpoint pages, if it does.
+    pagination: Option<Pagination>,
     types: PhantomData<fn(&P) -> S>,
 }
 
@@ -147,6 +150,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             by_params: None,
             target: None,
             join_at: JoinAt::End,
+            pagination: None,
             types: PhantomData,
         }
     }
@@ -220,8 +224,18 @@ impl<P: Serialize, S> Endpoint<P, S> {
         Attempt::new(self.method.as_str(), self.path.source())
     }
 
-    /// [`key`](Self::key) for a caller that already made the URL.
+    /// [`key`](Self::key) for a caller that already made the URL. A
+    /// paginated endpoint's key leaves its page param out: every page of
+    /// one list shares the key.
     pub(crate) fn key_for_url(&self, url: &str, params: &P) -> String {
+        let without_page;
+        let url = match &self.pagination {
+            Some(pagination) => {
+                without_page = without_param(url, pagination.field);
+                without_page.as_str()
+            }
+            None => url,
+        };
         (self.key)(&KeyArgs {
             method: self.method,
             url,
@@ -334,6 +348,49 @@ impl<P: Serialize, S> Endpoint<P, S> {
         self
     }
 
+    /// This endpoint, paginated by its query param `field` (its name on
+    /// the wire, e.g. `_page` or `cursor`): every page of one list shares
+    /// the list's cache key, and
+    /// [`Controller::fetch_next_page`](crate::Controller::fetch_next_page)
+    /// appends the next page to it.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// endpoint!(pub todos { path: "/todos", schema: Vec<Rc<Todo>>, params: { page: u32, size: u32 } });
+    ///
+    /// let base = "http://127.0.0.1:8080";
+    /// let paged = todos().paginated_by("page").with_page_size("size");
+    /// let first = paged.key(base, &TodosParams { page: 1, size: 10 })?;
+    /// let third = paged.key(base, &TodosParams { page: 3, size: 10 })?;
+    /// assert_eq!(first, "GET http://127.0.0.1:8080/todos?size=10");
+    /// assert_eq!(first, third);
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
+    pub fn paginated_by(mut self, field: &'static str) -> Self {
+        let size = self.pagination.and_then(|p| p.size);
+        self.pagination = Some(Pagination { field, size });
+        self
+    }
+
+    /// This paginated endpoint with a page-size param `param`: a created
+    /// record judging which cached lists it joins leaves it out, as it
+    /// leaves the page param out.
+    pub fn with_page_size(mut self, param: &'static str) -> Self {
+        if let Some(pagination) = &mut self.pagination {
+            pagination.size = Some(param);
+        }
+        self
+    }
+
+    /// How this endpoint pages, if it does.
+    pub fn pagination(&self) -> Option<Pagination> {
+        self.pagination
+    }
+
     /// This endpoint, a create whose record joins the cached lists at
     /// `at` (see [`JoinAt`]).
     pub fn join_at(mut self, at: JoinAt) -> Self {
@@ -405,6 +462,7 @@ impl<P: Serialize, S> Endpoint<P, S> {
             by_params: self.by_params,
             target: self.target,
             join_at: self.join_at,
+            pagination: self.pagination,
             types: PhantomData,
         }
     }
@@ -424,6 +482,7 @@ impl<P, S> Clone for Endpoint<P, S> {
             by_params: self.by_params,
             target: self.target,
             join_at: self.join_at,
+            pagination: self.pagination,
             types: PhantomData,
         }
     }

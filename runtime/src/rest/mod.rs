@@ -5,6 +5,7 @@ mod call;
 pub(crate) mod declared;
 mod effect;
 mod endpoint;
+mod page;
 mod template;
 
 pub use effect::{JoinAt, Kind, Target};
@@ -12,6 +13,7 @@ pub use endpoint::{
     DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Options, body_json, decode_json, default_fetch,
     default_key,
 };
+pub use page::{NextPage, Paged, Pagination, with_param, without_param};
 pub use template::{Part, PathTemplate};
 
 #[cfg(feature = "legacy")]

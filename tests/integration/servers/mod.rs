@@ -6,4 +6,5 @@
 
 mod headers;
 mod lists;
+mod pages;
 mod params;

@@ -69,6 +69,17 @@ pub struct TeamResource;
 endpoint!(pub UserResource::by_name { path: "/users/by/:name", schema: Vec<Rc<User>> });
 endpoint!(pub TeamResource::by_name { path: "/teams/by/:name", schema: serde_json::Value });
 
+// A paginated list: its decoder reads the headers, its page params are
+// named as the server names them.
+endpoint!(pub UserResource::pages {
+    path: "/users",
+    schema: restcache::Page<User>,
+    params: { #[serde(rename = "_page")] page: u32, #[serde(rename = "_limit")] limit: u32 },
+    decode: restcache::Page::from_headers,
+    paginated_by: "_page",
+    page_size: "_limit",
+});
+
 // Other methods, and nothing in the body.
 endpoint!(pub touch { method: PUT, path: "/touch", schema: () });
 endpoint!(pub rename { method: PATCH, path: "/names/:id", schema: serde_json::Value });
@@ -94,4 +105,9 @@ fn main() {
     assert_eq!(filtered().url(base, &filter).unwrap(), "http://127.0.0.1:8080/teams/2/users?q=ada%20lovelace");
     let _ = (UserResourceByNameParams { name: "a".into() }, TeamResourceByNameParams { name: "b".into() });
     let _ = (UserResource::by_name(), TeamResource::by_name());
+    let pages = UserResource::pages();
+    let pagination = pages.pagination().unwrap();
+    assert_eq!((pagination.field, pagination.size), ("_page", Some("_limit")));
+    let (one, two) = (UserResourcePagesParams { page: 1, limit: 9 }, UserResourcePagesParams { page: 2, limit: 9 });
+    assert_eq!(pages.key(base, &one).unwrap(), pages.key(base, &two).unwrap());
 }

@@ -161,6 +161,37 @@ impl Store {
         }
     }
 
+    /// Extends the list stored under `key` with `page`, the page after it
+    /// (whose store references are `page_refs`): the list keeps its meta.
+    /// Returns whether the key held a list of this schema that grows by
+    /// pages.
+    pub(crate) fn extend_result<S: Schema>(
+        &mut self,
+        key: &str,
+        page: &S,
+        page_refs: &[EntityRef],
+    ) -> bool {
+        let version = self.tick();
+        let Some(old) = self.confirmed_result(key) else {
+            return false;
+        };
+        let stored = old.value.as_deref().and_then(|v| v.downcast_ref::<S>());
+        let Some(longer) = stored.and_then(|stored| stored.extend_page(page)) else {
+            return false;
+        };
+        let mut refs = Vec::with_capacity(old.refs.len() + page_refs.len());
+        refs.extend_from_slice(&old.refs);
+        refs.extend_from_slice(page_refs);
+        let slot = ResultSlot {
+            value: Some(Rc::new(longer) as Rc<dyn Any>),
+            refs,
+            meta: old.meta,
+            version,
+        };
+        self.put_result(key, slot);
+        true
+    }
+
     /// Marks the result under `key` stale: it stays readable, and a read
     /// fetches it again in the background. Returns whether the key was
     /// known.
