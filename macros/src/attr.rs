@@ -15,6 +15,11 @@ pub struct ContainerAttrs {
     pub key: Option<LitStr>,
     /// serde's `rename_all` (the deserialize side).
     pub rename_all: Option<RenameRule>,
+    /// serde's `default` on the struct: every field may be absent.
+    pub serde_default: bool,
+    /// `#[entity(merge = path)]`: how a partial record takes the fields it
+    /// left out from its stored copy.
+    pub merge: Option<syn::Path>,
 }
 
 /// Attributes on a field.
@@ -28,6 +33,8 @@ pub struct FieldAttrs {
     pub version: Option<Ident>,
     /// serde's `rename` (the deserialize side).
     pub rename: Option<String>,
+    /// serde's `default` on the field: it may be absent.
+    pub serde_default: bool,
 }
 
 pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> ContainerAttrs {
@@ -46,6 +53,15 @@ pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> Contai
                     }
                     return Ok(());
                 }
+                if kind == Kind::Entity && meta.path.is_ident("merge") {
+                    let path: syn::Path = meta.value()?.parse()?;
+                    if out.merge.is_some() {
+                        errors.at(&meta.path, "duplicate `merge`: an entity merges one way");
+                    } else {
+                        out.merge = Some(path);
+                    }
+                    return Ok(());
+                }
                 errors.at(&meta.path, unknown_container(kind, &meta));
                 skip(&meta)
             });
@@ -59,6 +75,9 @@ pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> Contai
                         out.rename_all = RenameRule::from_name(&name);
                     }
                     return Ok(());
+                }
+                if meta.path.is_ident("default") {
+                    out.serde_default = true;
                 }
                 skip(&meta)
             });
@@ -106,6 +125,9 @@ pub fn field(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> FieldAttrs
                     }
                     return Ok(());
                 }
+                if meta.path.is_ident("default") {
+                    out.serde_default = true;
+                }
                 skip(&meta)
             });
         }
@@ -120,7 +142,7 @@ fn unknown_container(kind: Kind, meta: &ParseNestedMeta) -> String {
             format!("`{name}` goes on a field: `#[entity({name})]`")
         }
         Kind::Entity => format!(
-            "unknown attribute `{name}`: on the struct, `#[entity(...)]` takes `key = \"...\"`"
+            "unknown attribute `{name}`: on the struct, `#[entity(...)]` takes `key = \"...\"` or `merge = path::to::function`"
         ),
         Kind::Schema if name == "nested" => {
             "`nested` goes on a field: `#[schema(nested)]`".to_owned()

@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::ast::{Field, Input, Kind};
 use crate::errors::Errors;
+use crate::partial;
 use crate::valid::{self, Checked};
 
 pub fn derive(input: &DeriveInput, kind: Kind) -> TokenStream {
@@ -38,7 +39,9 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
         <#pk_ty as ::restcache::PkValue>::Param
     };
     let has_nested = input.nested().next().is_some();
-    let normalize = normalize_fields(input);
+    let absent = partial::may_be_absent(input, pk);
+    let partial_items = partial::entity_items(input, &absent);
+    let normalize = normalize_fields(input, Some(&absent));
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
@@ -100,6 +103,7 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
             }
 
             #field_text
+            #partial_items
 
             fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
                 #entity_at
@@ -133,11 +137,12 @@ fn field_text(input: &Input) -> TokenStream {
 fn schema(input: &Input) -> TokenStream {
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let normalize = normalize_fields(input);
+    let normalize = normalize_fields(input, None);
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
     let extend_page = extend_page(input);
+    let partial_items = partial::schema_items(input);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
@@ -171,6 +176,7 @@ fn schema(input: &Input) -> TokenStream {
             }
 
             #extend_page
+            #partial_items
         }
     }
 }
@@ -193,16 +199,34 @@ fn extend_page(input: &Input) -> Option<TokenStream> {
 }
 
 /// Normalizes each nested field in order, locating errors in the field.
-fn normalize_fields(input: &Input) -> TokenStream {
+/// For an entity (`absent`: its fields that may be absent), a field the
+/// record kept from its stored copy is walked keeping the store's records.
+fn normalize_fields(input: &Input, absent: Option<&[&Field]>) -> TokenStream {
     let steps = input.nested().map(|field| {
         let (member, ty, wire) = (field.ident, field.ty, &field.wire);
-        quote_spanned! {ty.span()=>
+        let walk = quote_spanned! {ty.span()=>
             <#ty as ::restcache::Schema>::normalize(&mut self.#member, cx)
-                .map_err(|e| ::restcache::__private::in_field(e, #wire))?;
+        };
+        let step = match absent.and_then(|absent| partial::bit(absent, field)) {
+            Some(bit) => quote! {
+                if kept & (1u64 << #bit) != 0 {
+                    cx.keeping(|cx| #walk)
+                } else {
+                    #walk
+                }
+            },
+            None => walk,
+        };
+        quote! {
+            #step.map_err(|e| ::restcache::__private::in_field(e, #wire))?;
         }
     });
+    let keeps =
+        absent.is_some_and(|absent| input.nested().any(|f| partial::bit(absent, f).is_some()));
+    let kept = keeps.then(|| quote!(let kept = cx.kept_fields();));
     quote! {
         let _ = &cx;
+        #kept
         #(#steps)*
         ::restcache::__private::Ok(())
     }

@@ -13,6 +13,7 @@ mod case;
 mod declare;
 mod errors;
 mod expand;
+mod partial;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -61,6 +61,7 @@ pub use cache::filter;
 pub use cache::memo::Memo;
 pub use cache::normalize::Normalizer;
 pub use cache::page::Page;
+pub use cache::partial::Absent;
 pub use cache::query::EntityQuery;
 pub use cache::schema::{Schema, from_json};
 pub use cache::store::{Lookup, Store};
@@ -85,8 +86,12 @@ pub mod __private {
     pub use serde;
 
     pub use crate::cache::filter::field as filter_field;
+    pub use crate::cache::partial::{absent_from, first_visit, note_absent};
     pub use crate::cache::store::registry::TypeIndex;
     pub use crate::rest::declared::Declared;
+    pub use serde_json::{Map, Value};
+    pub use std::any::TypeId;
+    pub use std::vec::Vec;
 
     use crate::{SchemaError, Segment};
 

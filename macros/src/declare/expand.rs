@@ -170,7 +170,7 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
             "update",
             "PUT",
             path,
-            ": replaces a record with the body.",
+            ": replaces a record with the body. The server drops what the body leaves out; the cache updates each field the answer carries and keeps one it leaves out.",
             detail,
             &one,
         ),

@@ -8,6 +8,7 @@ pub mod filter;
 pub(crate) mod memo;
 pub(crate) mod normalize;
 pub(crate) mod page;
+pub(crate) mod partial;
 pub(crate) mod query;
 pub(crate) mod schema;
 pub(crate) mod store;

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use crate::cache::entity::Entity;
+use crate::cache::partial::{Absent, take_absent};
 use crate::cache::store::registry::Registry;
 use crate::cache::store::table::{EntityRef, EntityRefs};
 use crate::error::SchemaError;
@@ -40,6 +41,12 @@ pub struct Normalizer<'s> {
     version: u64,
     /// Whether the write is an optimistic layer.
     layer: bool,
+    /// Set while walking nested values a partial record kept from its
+    /// stored copy: their records are the store's already, and stay.
+    keeping: bool,
+    /// The fields of the record being merged that it kept from its stored
+    /// copy (bits of `Entity::MAY_BE_ABSENT`), for its nested walk.
+    kept: u64,
     /// Entity references of the values being walked, innermost last.
     refs: Vec<EntityRef>,
     /// The tables written so far; a scan here is cheaper than the
@@ -64,6 +71,8 @@ impl<'s> Normalizer<'s> {
             meta,
             version,
             layer,
+            keeping: false,
+            kept: 0,
             refs: Vec::new(),
             touched: SmallVec::new(),
         };
@@ -113,9 +122,20 @@ impl<'s> Normalizer<'s> {
             });
         };
         let table = self.table::<E>()?;
+        if self.keeping && self.keep_stored(table, &pk, record) {
+            return Ok(());
+        }
+        let kept = if E::MAY_BE_ABSENT.is_empty() {
+            0
+        } else {
+            self.merge_partial(table, &pk, record)
+        };
         let refs: EntityRefs = if E::HAS_NESTED {
             let start = self.refs.len();
-            Rc::make_mut(record).normalize_nested(self)?;
+            self.kept = kept;
+            let walked = Rc::make_mut(record).normalize_nested(self);
+            self.kept = 0;
+            walked?;
             let refs = EntityRefs::from_slice(&self.refs[start..]);
             self.refs.truncate(start);
             refs
@@ -132,6 +152,62 @@ impl<'s> Normalizer<'s> {
         }
         self.refs.push(EntityRef { table, slot });
         Ok(())
+    }
+
+    /// A nested record a partial record kept from its stored copy: points
+    /// it at the store's current copy and references it, without merging
+    /// (the kept copy may be older). `false` when the store no longer
+    /// holds it.
+    fn keep_stored<E: Entity>(&mut self, table: u32, pk: &Pk, record: &mut Rc<E>) -> bool {
+        let Some(records) = self.tables.get::<E>(table) else {
+            return false;
+        };
+        let Some((slot, current)) = records
+            .slot_of(pk)
+            .and_then(|slot| Some((slot, records.slot(slot)?.record.as_ref()?)))
+        else {
+            return false;
+        };
+        *record = Rc::clone(current);
+        self.refs.push(EntityRef { table, slot });
+        true
+    }
+
+    /// A record whose response left fields out takes them from its stored
+    /// copy; returns the fields it took.
+    fn merge_partial<E: Entity>(&mut self, table: u32, pk: &Pk, record: &mut Rc<E>) -> u64 {
+        let absent = take_absent(record);
+        if absent == 0 {
+            return 0;
+        }
+        let stored = self
+            .tables
+            .get::<E>(table)
+            .and_then(|records| records.slot(records.slot_of(pk)?)?.record.clone());
+        let Some(stored) = stored else {
+            return 0;
+        };
+        Rc::make_mut(record).keep_absent(&stored, &Absent::new(E::MAY_BE_ABSENT, absent));
+        absent
+    }
+
+    /// Runs `walk` over nested values a partial record kept from its
+    /// stored copy: their records stay as the store holds them.
+    pub fn keeping(
+        &mut self,
+        walk: impl FnOnce(&mut Self) -> Result<(), SchemaError>,
+    ) -> Result<(), SchemaError> {
+        let was = std::mem::replace(&mut self.keeping, true);
+        let outcome = walk(self);
+        self.keeping = was;
+        outcome
+    }
+
+    /// The fields the record being merged kept from its stored copy (bits
+    /// of `Entity::MAY_BE_ABSENT`), read once by its nested walk.
+    #[doc(hidden)]
+    pub fn kept_fields(&mut self) -> u64 {
+        std::mem::take(&mut self.kept)
     }
 
     /// Marks the record `pk` of `E` as gone (a delete's response): direct

@@ -108,6 +108,14 @@ impl<E: Entity> Schema for Page<E> {
         <Vec<Rc<E>>>::entity_at(path)
     }
 
+    fn mark_presence(&self, value: &serde_json::Value) {
+        self.items.mark_presence(value);
+    }
+
+    fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
+        <Vec<Rc<E>>>::may_be_partial(seen)
+    }
+
     fn extend_page(&self, next: &Self) -> Option<Self> {
         let mut items = Vec::with_capacity(self.items.len() + next.items.len());
         items.extend(self.items.iter().cloned());

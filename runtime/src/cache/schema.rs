@@ -13,6 +13,7 @@ use crate::cache::entity::Entity;
 use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
 use crate::cache::page::Page;
+use crate::cache::partial::{absent_from, may_be_partial, note_absent};
 use crate::error::SchemaError;
 use crate::path::Segment;
 
@@ -108,6 +109,21 @@ pub trait Schema: Clone + 'static {
         None
     }
 
+    /// Notes, for each record in `self`, which of its fields `value` (the
+    /// JSON `self` was decoded from) left out.
+    #[doc(hidden)]
+    fn mark_presence(&self, value: &serde_json::Value) {
+        let _ = value;
+    }
+
+    /// Whether a value of this schema may hold records with fields that
+    /// may be absent (types in `seen` were looked at already).
+    #[doc(hidden)]
+    fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
+        let _ = seen;
+        false
+    }
+
     /// The field `field` of a record of this schema, as a list filter
     /// compares it; [`FieldText::NoField`] for what is not a record.
     #[doc(hidden)]
@@ -167,6 +183,19 @@ impl<E: Entity> Schema for Rc<E> {
     fn field_text(&self, field: &str) -> FieldText {
         E::field_text(self, field)
     }
+
+    fn mark_presence(&self, value: &serde_json::Value) {
+        if let serde_json::Value::Object(object) = value {
+            if !E::MAY_BE_ABSENT.is_empty() {
+                note_absent(self, absent_from(E::MAY_BE_ABSENT, object));
+            }
+            E::mark_nested_presence(self, object);
+        }
+    }
+
+    fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
+        E::may_be_partial(seen)
+    }
 }
 
 impl<S: Schema> Schema for Vec<S> {
@@ -211,6 +240,18 @@ impl<S: Schema> Schema for Vec<S> {
         self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_entities(b))
     }
 
+    fn mark_presence(&self, value: &serde_json::Value) {
+        if let serde_json::Value::Array(values) = value {
+            for (item, value) in self.iter().zip(values) {
+                item.mark_presence(value);
+            }
+        }
+    }
+
+    fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
+        S::may_be_partial(seen)
+    }
+
     fn extend_page(&self, next: &Self) -> Option<Self> {
         let mut both = Vec::with_capacity(self.len() + next.len());
         both.extend_from_slice(self);
@@ -238,6 +279,16 @@ impl<S: Schema> Schema for Option<S> {
             Some(value) => value.normalize(cx),
             None => Ok(()),
         }
+    }
+
+    fn mark_presence(&self, value: &serde_json::Value) {
+        if let Some(inner) = self {
+            inner.mark_presence(value);
+        }
+    }
+
+    fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
+        S::may_be_partial(seen)
     }
 
     /// A value whose entity is gone becomes `None`.
@@ -280,6 +331,20 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
                 .map_err(|e| e.within(Segment::Key(Cow::Owned(key.clone()))))?;
         }
         Ok(())
+    }
+
+    fn mark_presence(&self, value: &serde_json::Value) {
+        if let serde_json::Value::Object(values) = value {
+            for (key, item) in self {
+                if let Some(value) = values.get(key) {
+                    item.mark_presence(value);
+                }
+            }
+        }
+    }
+
+    fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
+        S::may_be_partial(seen)
     }
 
     /// Entries whose entity is gone are dropped.
@@ -377,5 +442,19 @@ plain_schema!((), serde_json::Value);
 /// # Ok::<(), restcache::SchemaError>(())
 /// ```
 pub fn from_json<S: Schema + DeserializeOwned>(text: &str) -> Result<S, SchemaError> {
-    crate::json::decode(text, S::entity_at)
+    if !may_be_partial::<S>() {
+        return crate::json::decode(text, S::entity_at);
+    }
+    // Records whose fields may be absent: read which ones the JSON
+    // carried, beside the typed value.
+    let parsed = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|value| S::deserialize(&value).ok().map(|typed| (typed, value)));
+    match parsed {
+        Some((typed, value)) => {
+            typed.mark_presence(&value);
+            Ok(typed)
+        }
+        None => crate::json::decode(text, S::entity_at),
+    }
 }

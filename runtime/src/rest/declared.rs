@@ -45,7 +45,10 @@ pub fn create<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endp
     R::settings(Endpoint::new(Method::Post, R::LIST).with_kind(Kind::Create))
 }
 
-/// `PUT` one record, the one whose pk `pk` reads from the params.
+/// `PUT` one record, the one whose pk `pk` reads from the params: a full
+/// replace on the server. The answer is merged like any response: each
+/// field it carries replaces the cached one, and a field it leaves out
+/// keeps its cached value (see [`Entity`]'s partial records).
 pub fn update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>(
     pk: fn(&P) -> Option<Pk>,
 ) -> Endpoint<P, Rc<E>> {

@@ -8,3 +8,4 @@ mod headers;
 mod lists;
 mod pages;
 mod params;
+mod partial;

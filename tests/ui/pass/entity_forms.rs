@@ -69,6 +69,18 @@ struct Tagged<T: Clone + std::fmt::Debug + Default + 'static> {
     tag: T,
 }
 
+// A record that merges partial responses its own way.
+#[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+#[entity(merge = keep_nothing)]
+struct Whole {
+    id: u64,
+    note: Option<String>,
+}
+
+fn keep_nothing(_: &mut Whole, _: &Whole, absent: &restcache::Absent) {
+    let _ = absent.iter().count();
+}
+
 // An envelope of a list, with its other fields kept as they came.
 #[derive(Schema, Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -84,6 +96,7 @@ fn main() {
     assert_eq!(Draft::default().pk(), None);
     assert_eq!(Tagged::<String>::KEY, "Tagged");
     assert!(Versioned::HAS_VERSION);
+    let _ = Whole::default();
     let mut store = Store::new();
     let page = r#"{"results": [{"id": 1, "owner": {"userName": "ada", "displayName": "Ada"},
         "todos": [{"id": 7, "title": "t"}], "draft": null, "by_name": {},

@@ -1,0 +1,199 @@
+//! Partial records merge: a response that carries a record without its
+//! optional parts (an embedded list, an expanded parent) keeps what a
+//! fuller response stored; a part it carries, even as `null`, replaces it.
+
+use std::rc::Rc;
+
+use restcache::Absent;
+use restcache::http::Client;
+use restcache::prelude::*;
+use restcache_demo::DemoApi;
+use serde_json::json;
+
+use crate::common::mock::{once, server};
+use crate::common::{Comment, User};
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Post {
+    id: u64,
+    user_id: u64,
+    title: String,
+    content: Option<String>,
+    /// Embedded on request (`?_embed=comments`).
+    #[entity(nested)]
+    comments: Option<Vec<Rc<Comment>>>,
+    /// Expanded on request (`?_expand=user`).
+    #[entity(nested)]
+    user: Option<Rc<User>>,
+}
+
+resource!(PostResource {
+    path: "/posts/:id",
+    schema: Post
+});
+resource!(CommentResource {
+    path: "/comments/:id",
+    schema: Comment
+});
+endpoint!(PostResource::full {
+    path: "/posts/:id",
+    schema: Rc<Post>,
+    params: {
+        id: u64,
+        #[serde(rename = "_embed")]
+        embed: &'static str,
+        #[serde(rename = "_expand")]
+        expand: &'static str,
+    },
+});
+
+fn full(id: u64) -> PostResourceFullParams {
+    PostResourceFullParams {
+        id,
+        embed: "comments",
+        expand: "user",
+    }
+}
+
+#[tokio::test]
+async fn a_plain_list_keeps_what_an_embedded_read_stored() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let post = ctrl
+        .fetch(&PostResource::full(), &full(1), None)
+        .await
+        .unwrap();
+    let comments = post.comments.clone().expect("embedded");
+    assert!(!comments.is_empty());
+    assert!(post.user.is_some(), "expanded");
+    // A comment changes after the post embedded it.
+    let body = Body::json(&json!({"name": "edited"})).unwrap();
+    let first = CommentResourceParams { id: comments[0].id };
+    ctrl.fetch(&CommentResource::partial_update(), &first, Some(body))
+        .await
+        .unwrap();
+
+    ctrl.fetch(&PostResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let read = ctrl.read(&PostResource::full(), &full(1));
+    assert_eq!(read.status, ExpiryStatus::Valid);
+    let kept = read.data.unwrap();
+    assert_eq!(
+        kept.comments.as_ref().map(Vec::len),
+        Some(comments.len()),
+        "the comments stay"
+    );
+    assert!(kept.user.is_some(), "the author stays");
+    let kept_comments = kept.comments.as_ref().unwrap();
+    assert_eq!(
+        kept_comments[0].name, "edited",
+        "as the store has it now, not as embedded"
+    );
+    let listed = ctrl.read(&PostResource::get_list(), &()).data.unwrap();
+    assert!(
+        listed[0].comments.is_some(),
+        "one record: the list shows them too"
+    );
+
+    // What the plain response carried does replace: its title.
+    let body = Body::json(&json!({"title": "Renamed"})).unwrap();
+    let params = PostResourceParams { id: 1 };
+    ctrl.fetch(&PostResource::partial_update(), &params, Some(body))
+        .await
+        .unwrap();
+    let post = ctrl.read(&PostResource::full(), &full(1)).data.unwrap();
+    assert_eq!(post.title, "Renamed");
+    assert!(post.comments.is_some());
+}
+
+#[tokio::test]
+async fn a_field_carried_as_null_replaces_the_stored_value() {
+    let (mut server, client) = server().await;
+    let with_user = json!({"id": 1, "userId": 2, "title": "t", "content": "c", "user": {"id": 2}});
+    let _first = once(server.mock("GET", "/posts/1"), 200, &with_user.to_string()).await;
+    let ctrl = Controller::new(client);
+    let params = PostResourceParams { id: 1 };
+    let post = ctrl
+        .fetch(&PostResource::get(), &params, None)
+        .await
+        .unwrap();
+    assert!(post.user.is_some());
+
+    server.reset();
+    let nulls = json!({"id": 1, "userId": 2, "title": "t", "content": null, "user": null});
+    let _second = once(server.mock("GET", "/posts/1"), 200, &nulls.to_string()).await;
+    ctrl.invalidate(&PostResource::get(), &params);
+    let post = ctrl
+        .fetch(&PostResource::get(), &params, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (post.content.clone(), post.user.clone()),
+        (None, None),
+        "null is a value"
+    );
+}
+
+#[tokio::test]
+async fn a_full_replace_keeps_what_its_answer_left_out() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let params = PostResourceParams { id: 2 };
+    let post = ctrl
+        .fetch(&PostResource::get(), &params, None)
+        .await
+        .unwrap();
+    assert!(post.content.is_some());
+    // The PUT's body leaves `content` out: the server drops it, and its
+    // answer does not carry it. The cache keeps the value it had.
+    let body = Body::json(&json!({"userId": post.user_id, "title": "Only a title"})).unwrap();
+    let replaced = ctrl
+        .fetch(&PostResource::update(), &params, Some(body))
+        .await
+        .unwrap();
+    assert_eq!(replaced.title, "Only a title");
+    assert_eq!(
+        replaced.content, post.content,
+        "left out of the answer: kept"
+    );
+    let on_server = &api.records("posts")[1];
+    assert!(
+        on_server.get("content").is_none(),
+        "the server replaced the whole record"
+    );
+}
+
+/// A post that a response replaces whole: what it leaves out is gone.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[entity(key = "Post", merge = replace_whole)]
+struct WholePost {
+    id: u64,
+    title: String,
+    content: Option<String>,
+}
+
+fn replace_whole(_incoming: &mut WholePost, _stored: &WholePost, _absent: &Absent) {}
+
+resource!(WholePostResource {
+    path: "/posts/:id",
+    schema: WholePost
+});
+
+#[tokio::test]
+async fn an_entity_may_merge_its_own_way() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let params = WholePostResourceParams { id: 3 };
+    ctrl.fetch(&WholePostResource::get(), &params, None)
+        .await
+        .unwrap();
+    let body = Body::json(&json!({"title": "Only a title"})).unwrap();
+    let replaced = ctrl
+        .fetch(&WholePostResource::update(), &params, Some(body))
+        .await
+        .unwrap();
+    assert_eq!(replaced.content, None, "replaced whole, as the entity says");
+}
