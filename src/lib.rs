@@ -139,6 +139,8 @@ pub use restcache_macros::Schema;
 ///     data_expiry: Duration::from_secs(30), // optional
 ///     error_expiry: Duration::from_secs(1), // optional
 ///     invalid_if_stale: false,              // optional
+///     poll_frequency: Duration::from_secs(5), // optional
+///     timeout: Duration::from_secs(10),     // optional
 ///     params: { user_id: u64 },             // optional: types of other placeholders
 /// });
 /// ```
@@ -148,6 +150,18 @@ pub use restcache_macros::Schema;
 /// pk typed as the entity's pk) and, when the list path keeps
 /// placeholders, `TodoResourceListParams`. A mistake in the path or the
 /// params is a compile error pointing at it.
+///
+/// `update` is a `PUT`, a full replace on the server: the server drops the
+/// fields its body leaves out. Its answer is merged like any response: a
+/// field it carries replaces the cached one, a field it leaves out keeps
+/// its cached value (see [`Entity`](trait@restcache_runtime::Entity),
+/// "Partial records"). `partial_update` is a `PATCH` of the fields its
+/// body names.
+///
+/// A `pub` resource hands out its schema in `pub` functions: the entity
+/// must be as public as the resource (else rustc warns that the type is
+/// "more private than the item"). Make the entity `pub`, or the resource
+/// private (`resource!(TodoResource { .. })`).
 ///
 /// ```
 /// use restcache::prelude::*;

@@ -45,7 +45,7 @@ pub enum SchemaError {
     },
     /// The response's JSON does not fit the schema (wrong type, missing
     /// field, not JSON at all).
-    #[error("response does not fit the schema{}: at `{path}`: {message} (line {line}, column {column})", entity_clause(*.entity))]
+    #[error("response does not fit the schema{}: at `{path}`: {message} (line {line}, column {column}){}", entity_clause(*.entity), record_clause(.record.as_deref()))]
     Decode {
         /// The innermost entity around the field at fault, if any.
         entity: Option<&'static str>,
@@ -57,6 +57,10 @@ pub enum SchemaError {
         line: usize,
         /// Column in the JSON text (1-based; 0 when unknown).
         column: usize,
+        /// The record at fault, quoted (shortened): the innermost JSON
+        /// object holding the field, so that one bad record in a list of
+        /// thousands is found at once.
+        record: Option<String>,
     },
     /// Two different Rust types claim the same entity key.
     #[error(
@@ -76,7 +80,28 @@ fn entity_clause(entity: Option<&'static str>) -> String {
     entity.map(|e| format!(" of `{e}`")).unwrap_or_default()
 }
 
+fn record_clause(record: Option<&str>) -> String {
+    record
+        .map(|r| format!(", in the record {r}"))
+        .unwrap_or_default()
+}
+
 impl SchemaError {
+    /// The same error with every secret among `secrets` masked in what it
+    /// quotes from the response (serde's message, the record).
+    pub(crate) fn masked(mut self, secrets: &[String]) -> Self {
+        if let SchemaError::Decode {
+            message, record, ..
+        } = &mut self
+        {
+            *message = crate::text::masked(message, secrets);
+            if let Some(record) = record {
+                *record = crate::text::masked(record, secrets);
+            }
+        }
+        self
+    }
+
     /// The same error, located one step further from the root.
     pub(crate) fn within(mut self, segment: Segment) -> Self {
         match &mut self {

@@ -30,8 +30,10 @@ fn locate<T: DeserializeOwned>(
     entity_at: fn(&[Segment]) -> Option<&'static str>,
 ) -> SchemaError {
     let mut deserializer = serde_json::Deserializer::from_str(text);
+    let mut record = None;
     let (segments, error) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
         Err(error) => {
+            record = record_at(text, error.path());
             let segments = error.path().iter().filter_map(segment);
             // The innermost steps say where; a path deeper than that is
             // cut at its start.
@@ -51,7 +53,35 @@ fn locate<T: DeserializeOwned>(
         message: message(&error),
         line: error.line(),
         column: error.column(),
+        record,
     }
+}
+
+/// The most characters of the record an error quotes.
+const RECORD_CHARS: usize = 160;
+
+/// The record at fault, quoted: the innermost JSON object that holds the
+/// value at `path` (one record of a list, say), written compactly and
+/// shortened; `None` when the text is not JSON or no object holds it.
+fn record_at(text: &str, path: &serde_path_to_error::Path) -> Option<String> {
+    use serde_path_to_error::Segment as Tracked;
+    let root: serde_json::Value = serde_json::from_str(text).ok()?;
+    let steps: Vec<&Tracked> = path.iter().collect();
+    let (_, within) = steps.split_last()?;
+    let mut value = &root;
+    let mut record = None;
+    for step in within {
+        value = match step {
+            Tracked::Seq { index } => value.get(index)?,
+            Tracked::Map { key } => value.get(key.as_str())?,
+            Tracked::Enum { .. } | Tracked::Unknown => break,
+        };
+        if value.is_object() {
+            record = Some(value);
+        }
+    }
+    let record = record.or(root.is_object().then_some(&root))?;
+    Some(text::one_line(&record.to_string(), RECORD_CHARS))
 }
 
 /// The most steps of a field path an error keeps (the innermost ones).

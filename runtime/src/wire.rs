@@ -1,5 +1,22 @@
 //! serde helpers for wire forms that differ from how a record holds a field.
 //!
+//! # Ids as servers send them
+//!
+//! Servers are not always consistent about ids: one sends `7`, another
+//! `"7"`, a third mixes numbers with text ids (`"7"`, `"a1b2"`) in one
+//! collection. A record's identity is the string form of its pk, so `7`
+//! and `"7"` name one record whichever way it is held. Pick the helper
+//! that fits what arrives:
+//!
+//! - numbers, sometimes as text (`7` or `"7"`): hold a number, with
+//!   [`number_as_string`] (or [`opt_number_as_string`] for an optional one);
+//! - text, sometimes as numbers (`"a1b2"` or `7`): hold a `String`, with
+//!   [`text_or_number`].
+//!
+//! A record whose id fits neither fails the whole response, and the error
+//! quotes that record, so that one bad row among thousands is found at
+//! once.
+//!
 //! A profile API that sends its `id` as a string, for a record that holds
 //! it as an optional number:
 //!
@@ -91,6 +108,60 @@ pub mod opt_number_as_string {
         D: Deserializer<'de>,
     {
         deserializer.deserialize_any(OptionalVisitor(PhantomData))
+    }
+}
+
+/// A text field (an id, usually) that some servers send as a number:
+/// `"a1b2"` and `7` are both read, the number as its decimal text.
+///
+/// ```
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// struct Item { #[serde(with = "restcache::wire::text_or_number")] id: String }
+///
+/// let items: Vec<Item> = serde_json::from_str(r#"[{"id": 7}, {"id": "a1b2"}]"#).unwrap();
+/// assert_eq!(items[0].id, "7");
+/// assert_eq!(items[0].pk(), Some(Pk::from(7u64)), "one record with the number 7");
+/// assert_eq!(items[1].id, "a1b2");
+/// ```
+pub mod text_or_number {
+    use super::*;
+
+    /// Writes the text.
+    pub fn serialize<S: Serializer>(value: &str, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(value)
+    }
+
+    /// Reads a string, or a number as its decimal text.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_any(TextVisitor)
+    }
+}
+
+struct TextVisitor;
+
+impl Visitor<'_> for TextVisitor {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or a number")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<String, E> {
+        Ok(text.to_owned())
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<String, E> {
+        Ok(n.to_string())
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<String, E> {
+        Ok(n.to_string())
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<String, E> {
+        Ok(n.to_string())
     }
 }
 

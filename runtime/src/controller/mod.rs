@@ -163,6 +163,38 @@ struct Inner {
 /// # Ok::<(), restcache::http::Error>(()) })?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # One thread
+///
+/// A controller is single-threaded (`!Send`): its cache is shared through
+/// `Rc` and `RefCell`, which keeps reads free of locks. In a browser that
+/// is all there is. Under tokio, run it on one thread: a current-thread
+/// runtime, or a [`LocalSet`](https://docs.rs/tokio/latest/tokio/task/struct.LocalSet.html)
+/// with `spawn_local` for tasks that hold it. A server that renders pages
+/// (SSR) makes one controller per request, inside that request's
+/// rendering task, as `yew::ServerRender` (feature `ssr`) does.
+///
+/// ```
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// # let api = restcache_demo::DemoApi::start()?;
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+/// let tasks = tokio::task::LocalSet::new();
+/// let ctrl = Controller::new(Client::new(api.url()));
+/// let todos = tasks.block_on(&runtime, async {
+///     // Tasks that hold the controller are spawned on this thread.
+///     let ctrl = ctrl.clone();
+///     tokio::task::spawn_local(async move { ctrl.fetch(&TodoResource::get_list(), &(), None).await })
+///         .await
+///         .expect("the task ran")
+/// })?;
+/// assert!(!todos.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct Controller {
     inner: Rc<Inner>,

@@ -78,6 +78,7 @@ impl<'a> Attempt<'a> {
             ErrorKind::Request(message) => {
                 ErrorKind::Request(text::one_line(&message, MESSAGE_CHARS))
             }
+            ErrorKind::Decode(error) => ErrorKind::Decode(error.masked(self.secrets)),
             kind => kind,
         };
         Error(Box::new(Details {

@@ -5,6 +5,7 @@
 //! them.
 
 mod headers;
+mod ids;
 mod lists;
 mod pages;
 mod params;
