@@ -60,6 +60,7 @@ fn bench(c: &mut Criterion) {
         )
     });
 
+    partial_case(c, &todos_text);
     normalize_cases::<Projects>(c, "projects_1000", PROJECTS, &projects_text, &store);
     normalize_cases::<Todos>(c, "todos_10000", TODOS, &todos_text, &store);
     denormalize_cases::<Projects>(c, "projects_1000", PROJECTS, &store);
@@ -67,6 +68,49 @@ fn bench(c: &mut Criterion) {
     entity_cases::<Project>(c, "project", "project-502", &store);
     entity_cases::<Todo>(c, "todo", 5000u64, &store);
     floor_case(c);
+}
+
+/// The fixture's todo, every field of which a response may leave out (a
+/// serde default): its responses are read for which fields they carried.
+#[derive(Entity, Clone, Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[entity(key = "PartialTodo")]
+struct PartialTodo {
+    user_id: u64,
+    id: u64,
+    title: String,
+    completed: bool,
+}
+
+/// Not reference cases: JSON text into a store, for records whose fields
+/// are all required (`parse_normalize_todos_10000`) and for the same
+/// records whose fields may all be absent (`..._partial`), whose JSON is
+/// read for which fields it carried. The ratio is the cost of that.
+fn partial_case(c: &mut Criterion, text: &str) {
+    c.bench_function("parse_normalize_todos_10000", |b| {
+        b.iter_batched(
+            Store::new,
+            |mut store| {
+                store
+                    .set_json::<Todos>(TODOS, black_box(text), meta(1))
+                    .unwrap();
+                store
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    c.bench_function("parse_normalize_todos_10000_partial", |b| {
+        b.iter_batched(
+            Store::new,
+            |mut store| {
+                store
+                    .set_json::<Vec<Rc<PartialTodo>>>(TODOS, black_box(text), meta(1))
+                    .unwrap();
+                store
+            },
+            BatchSize::LargeInput,
+        )
+    });
 }
 
 /// Not a reference case: the least a read by pk can cost, a hash probe

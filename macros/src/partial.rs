@@ -1,7 +1,10 @@
 //! Partial records: which fields a response may leave out (`Option`s and
 //! fields with a serde default), how a partial record takes them from its
-//! stored copy, and the walks that note, per record, which fields a
-//! response's JSON carried.
+//! stored copy, and the light pass that reads, per record, which fields a
+//! response's JSON carried (keys only; values are skipped).
+//!
+//! The pass is a visitor written per type, which cannot see a generic
+//! type's parameters: generic records are stored whole.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -11,8 +14,12 @@ use syn::{Type, TypePath};
 use crate::ast::{Field, Input};
 
 /// The fields a response may leave out, in declaration order, at most 64
-/// (one bit each); the pk never (a record without it is refused).
+/// (one bit each); the pk never (a record without it is refused). None for
+/// a generic type.
 pub fn may_be_absent<'i, 'a>(input: &'i Input<'a>, pk: &Field) -> Vec<&'i Field<'a>> {
+    if !input.generics.params.is_empty() {
+        return Vec::new();
+    }
     input
         .fields
         .iter()
@@ -37,8 +44,11 @@ pub fn bit(absent: &[&Field], field: &Field) -> Option<u32> {
 }
 
 /// The entity's partial-record items: `MAY_BE_ABSENT`, `keep_absent`,
-/// `mark_nested_presence` and `may_be_partial`.
+/// `scan_record`, `mark_nested_presence` and `may_be_partial`.
 pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
     let wires = absent.iter().map(|f| &f.wire);
     let keep = match &input.attrs.merge {
         Some(merge) => quote_spanned! {merge.span()=>
@@ -56,14 +66,12 @@ pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
             quote!(#(#copies)*)
         }
     };
-    let marks = input.nested().map(|field| {
-        let (member, ty, wire) = (field.ident, field.ty, &field.wire);
-        quote_spanned! {ty.span()=>
-            if let ::restcache::__private::Some(value) = object.get(#wire) {
-                <#ty as ::restcache::Schema>::mark_presence(&self.#member, value);
-            }
-        }
-    });
+    let all: u64 = match absent.len() {
+        64 => u64::MAX,
+        n => (1u64 << n) - 1,
+    };
+    let scan = scan(input, |field| bit(absent, field), all);
+    let marks = marks(input);
     let partial = nested_partial(input);
     let own = !absent.is_empty();
     quote! {
@@ -74,12 +82,15 @@ pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
             #keep
         }
 
-        fn mark_nested_presence(
-            &self,
-            object: &::restcache::__private::Map<::std::string::String, ::restcache::__private::Value>,
-        ) {
-            let _ = object;
-            #(#marks)*
+        fn scan_record<'de, __D: ::restcache::__private::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::restcache::__private::Result<::restcache::__private::Presence, __D::Error> {
+            #scan
+        }
+
+        fn mark_nested_presence(&self, nested: &[::restcache::__private::Presence]) {
+            let _ = nested;
+            #marks
         }
 
         fn may_be_partial(seen: &mut ::restcache::__private::Vec<::restcache::__private::TypeId>) -> bool {
@@ -91,23 +102,26 @@ pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
     }
 }
 
-/// A schema envelope's items: `mark_presence` and `may_be_partial`, over
-/// its nested fields.
+/// A schema envelope's items: `scan_presence`, `mark_presence` and
+/// `may_be_partial`, over its nested fields.
 pub fn schema_items(input: &Input) -> TokenStream {
-    let marks = input.nested().map(|field| {
-        let (member, ty, wire) = (field.ident, field.ty, &field.wire);
-        quote_spanned! {ty.span()=>
-            if let ::restcache::__private::Some(value) = object.get(#wire) {
-                <#ty as ::restcache::Schema>::mark_presence(&self.#member, value);
-            }
-        }
-    });
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let scan = scan(input, |_| None, 0);
+    let marks = marks(input);
     let partial = nested_partial(input);
     quote! {
-        fn mark_presence(&self, value: &::restcache::__private::Value) {
-            if let ::restcache::__private::Value::Object(object) = value {
-                let _ = object;
-                #(#marks)*
+        fn scan_presence<'de, __D: ::restcache::__private::serde::Deserializer<'de>>(
+            deserializer: __D,
+        ) -> ::restcache::__private::Result<::restcache::__private::Presence, __D::Error> {
+            #scan
+        }
+
+        fn mark_presence(&self, presence: &::restcache::__private::Presence) {
+            if let ::restcache::__private::Presence::Record { nested, .. } = presence {
+                let _ = nested;
+                #marks
             }
         }
 
@@ -116,6 +130,84 @@ pub fn schema_items(input: &Input) -> TokenStream {
             false #partial
         }
     }
+}
+
+/// The light pass over one JSON object of this type: the bits (`bit`) of
+/// the fields it carries, skipping their values, and the pass over each
+/// nested field's value. `all` has a bit for every field that may be
+/// absent.
+fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, all: u64) -> TokenStream {
+    let nested: Vec<&Field> = input.nested().collect();
+    let watched: Vec<&Field> = input
+        .fields
+        .iter()
+        .flatten()
+        .filter(|f| bit(f).is_some() || f.attrs.nested.is_some())
+        .collect();
+    let names = watched.iter().map(|f| &f.wire);
+    let arms = watched.iter().enumerate().map(|(k, field)| {
+        let seen = bit(field).map(|b| quote!(present |= 1u64 << #b;));
+        let read = match nested.iter().position(|n| n.ident == field.ident) {
+            Some(j) => {
+                let ty = field.ty;
+                quote_spanned! {ty.span()=>
+                    found[#j] = <#ty as ::restcache::Schema>::scan_entry(&mut map)?;
+                }
+            }
+            None => quote!(map.next_value::<::restcache::__private::IgnoredAny>()?;),
+        };
+        quote!(::restcache::__private::Some(#k) => { #seen #read })
+    });
+    let count = nested.len();
+    quote! {
+        struct __Scan;
+        impl<'de> ::restcache::__private::serde::de::Visitor<'de> for __Scan {
+            type Value = ::restcache::__private::Presence;
+
+            fn expecting(&self, f: &mut ::restcache::__private::fmt::Formatter<'_>) -> ::restcache::__private::fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<__A: ::restcache::__private::serde::de::MapAccess<'de>>(
+                self,
+                mut map: __A,
+            ) -> ::restcache::__private::Result<::restcache::__private::Presence, __A::Error> {
+                const NAMES: &[&str] = &[#(#names),*];
+                let mut present: u64 = 0;
+                let mut found: ::restcache::__private::Vec<::restcache::__private::Presence> =
+                    ::restcache::__private::Vec::with_capacity(#count);
+                found.resize_with(#count, ::std::default::Default::default);
+                while let ::restcache::__private::Some(key) =
+                    map.next_key_seed(::restcache::__private::KeyIndex(NAMES))?
+                {
+                    match key {
+                        #(#arms)*
+                        _ => {
+                            map.next_value::<::restcache::__private::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::restcache::__private::Ok(::restcache::__private::Presence::Record {
+                    absent: #all & !present,
+                    nested: found,
+                })
+            }
+        }
+        deserializer.deserialize_map(__Scan)
+    }
+}
+
+/// Notes, for each nested field, what the pass found in it.
+fn marks(input: &Input) -> TokenStream {
+    let marks = input.nested().enumerate().map(|(j, field)| {
+        let (member, ty) = (field.ident, field.ty);
+        quote_spanned! {ty.span()=>
+            if let ::restcache::__private::Some(found) = nested.get(#j) {
+                <#ty as ::restcache::Schema>::mark_presence(&self.#member, found);
+            }
+        }
+    });
+    quote!(#(#marks)*)
 }
 
 /// `|| <F as Schema>::may_be_partial(seen)` for each nested field.

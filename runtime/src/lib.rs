@@ -86,11 +86,12 @@ pub mod __private {
     pub use serde;
 
     pub use crate::cache::filter::field as filter_field;
-    pub use crate::cache::partial::{absent_from, first_visit, note_absent};
+    pub use crate::cache::partial::{KeyIndex, Presence, first_visit, skip};
     pub use crate::cache::store::registry::TypeIndex;
     pub use crate::rest::declared::Declared;
-    pub use serde_json::{Map, Value};
+    pub use serde::de::IgnoredAny;
     pub use std::any::TypeId;
+    pub use std::fmt;
     pub use std::vec::Vec;
 
     use crate::{SchemaError, Segment};

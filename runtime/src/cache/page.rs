@@ -108,8 +108,14 @@ impl<E: Entity> Schema for Page<E> {
         <Vec<Rc<E>>>::entity_at(path)
     }
 
-    fn mark_presence(&self, value: &serde_json::Value) {
-        self.items.mark_presence(value);
+    fn scan_presence<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<crate::cache::partial::Presence, D::Error> {
+        <Vec<Rc<E>>>::scan_presence(deserializer)
+    }
+
+    fn mark_presence(&self, presence: &crate::cache::partial::Presence) {
+        self.items.mark_presence(presence);
     }
 
     fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {

@@ -3,18 +3,21 @@
 //! A field a response did not carry keeps its stored value; a field it
 //! carried (even as `null`) replaces it.
 //!
-//! Which fields a response carried is read from its JSON, beside the
-//! typed decoding, for schemas whose records have fields that may be
-//! absent (`Option`s and fields with a serde default): the absent ones are
-//! noted per record, and the store consults the note when the record is
-//! merged.
+//! Which fields a response carried is read from its JSON by a second,
+//! light pass beside the typed decoding (it reads keys and skips values),
+//! for schemas whose records have fields that may be absent (`Option`s and
+//! fields with a serde default): the absent ones are noted per record, and
+//! the store consults the note when the record is merged.
 
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
+use std::fmt;
+use std::marker::PhantomData;
 use std::rc::{Rc, Weak};
 
 use rustc_hash::FxHashMap;
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use crate::cache::schema::Schema;
 
@@ -69,16 +72,142 @@ impl Absent {
     }
 }
 
-/// The bits of the fields among `fields` (at most 64) that `object` does
-/// not carry.
+/// What the light pass over a response's JSON found, in the shape of the
+/// value: for each record, the fields it left out, and the same for the
+/// records nested in it.
 #[doc(hidden)]
-pub fn absent_from(fields: &[&str], object: &Map<String, Value>) -> u64 {
-    fields
-        .iter()
-        .take(64)
-        .enumerate()
-        .filter(|(_, field)| !object.contains_key(**field))
-        .fold(0, |mask, (i, _)| mask | (1 << i))
+#[derive(Debug, Default)]
+pub enum Presence {
+    /// Nothing to note (not a record, or not read).
+    #[default]
+    Unknown,
+    /// A record: the bits of `Entity::MAY_BE_ABSENT` it left out, and what
+    /// was found in its nested fields, in declaration order.
+    Record { absent: u64, nested: Vec<Presence> },
+    /// A list, item by item.
+    List(Vec<Presence>),
+    /// A map, entry by entry.
+    Keyed(Vec<(String, Presence)>),
+}
+
+/// Reads the JSON of one value of `S` for which fields its records carry.
+#[doc(hidden)]
+pub struct ScanSeed<S>(PhantomData<fn() -> S>);
+
+impl<S> ScanSeed<S> {
+    pub fn new() -> Self {
+        ScanSeed(PhantomData)
+    }
+}
+
+impl<S> Default for ScanSeed<S> {
+    fn default() -> Self {
+        ScanSeed::new()
+    }
+}
+
+impl<'de, S: Schema> DeserializeSeed<'de> for ScanSeed<S> {
+    type Value = Presence;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Presence, D::Error> {
+        S::scan_presence(deserializer)
+    }
+}
+
+/// Reads a map key as its index among `names` (`None`: another key),
+/// without keeping the key.
+#[doc(hidden)]
+pub struct KeyIndex(pub &'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for KeyIndex {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for KeyIndex {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|name| *name == key))
+    }
+}
+
+/// The light pass over a list: each item's presence.
+pub(crate) fn scan_list<'de, S: Schema, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Presence, D::Error> {
+    struct List<S>(PhantomData<fn() -> S>);
+    impl<'de, S: Schema> Visitor<'de> for List<S> {
+        type Value = Presence;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Presence, A::Error> {
+            let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(item) = seq.next_element_seed(ScanSeed::<S>::new())? {
+                items.push(item);
+            }
+            Ok(Presence::List(items))
+        }
+    }
+    deserializer.deserialize_seq(List::<S>(PhantomData))
+}
+
+/// The light pass over a map: each entry's presence.
+pub(crate) fn scan_map<'de, S: Schema, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Presence, D::Error> {
+    struct Keyed<S>(PhantomData<fn() -> S>);
+    impl<'de, S: Schema> Visitor<'de> for Keyed<S> {
+        type Value = Presence;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Presence, A::Error> {
+            let mut entries = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                entries.push((key, map.next_value_seed(ScanSeed::<S>::new())?));
+            }
+            Ok(Presence::Keyed(entries))
+        }
+    }
+    deserializer.deserialize_map(Keyed::<S>(PhantomData))
+}
+
+/// The light pass over an optional value.
+pub(crate) fn scan_option<'de, S: Schema, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Presence, D::Error> {
+    struct Maybe<S>(PhantomData<fn() -> S>);
+    impl<'de, S: Schema> Visitor<'de> for Maybe<S> {
+        type Value = Presence;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a value or null")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Presence, E> {
+            Ok(Presence::Unknown)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Presence, E> {
+            Ok(Presence::Unknown)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Presence, D::Error> {
+            S::scan_presence(deserializer)
+        }
+    }
+    deserializer.deserialize_option(Maybe::<S>(PhantomData))
+}
+
+/// Skips a value the light pass does not look into.
+#[doc(hidden)]
+pub fn skip<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Presence, D::Error> {
+    IgnoredAny::deserialize(deserializer).map(|_| Presence::Unknown)
 }
 
 type Notes = FxHashMap<usize, (Weak<dyn Any>, u64)>;

@@ -6,14 +6,16 @@ use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess};
 
 use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
 use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
 use crate::cache::page::Page;
-use crate::cache::partial::{absent_from, may_be_partial, note_absent};
+use crate::cache::partial::{
+    Presence, ScanSeed, may_be_partial, note_absent, scan_list, scan_map, scan_option, skip,
+};
 use crate::error::SchemaError;
 use crate::path::Segment;
 
@@ -109,11 +111,31 @@ pub trait Schema: Clone + 'static {
         None
     }
 
-    /// Notes, for each record in `self`, which of its fields `value` (the
-    /// JSON `self` was decoded from) left out.
+    /// Reads the JSON of a value of this schema for which fields its
+    /// records carry (keys only; values are skipped).
     #[doc(hidden)]
-    fn mark_presence(&self, value: &serde_json::Value) {
-        let _ = value;
+    fn scan_presence<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Presence, D::Error>
+    where
+        Self: Sized,
+    {
+        skip(deserializer)
+    }
+
+    /// The light pass over the value of the map entry `map` is at, a
+    /// value of this schema (what a derived visitor calls).
+    #[doc(hidden)]
+    fn scan_entry<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Presence, A::Error>
+    where
+        Self: Sized,
+    {
+        map.next_value_seed(ScanSeed::<Self>::new())
+    }
+
+    /// Notes, for each record in `self`, which of its fields `presence`
+    /// (what the scan of its JSON found) says were left out.
+    #[doc(hidden)]
+    fn mark_presence(&self, presence: &Presence) {
+        let _ = presence;
     }
 
     /// Whether a value of this schema may hold records with fields that
@@ -184,12 +206,14 @@ impl<E: Entity> Schema for Rc<E> {
         E::field_text(self, field)
     }
 
-    fn mark_presence(&self, value: &serde_json::Value) {
-        if let serde_json::Value::Object(object) = value {
-            if !E::MAY_BE_ABSENT.is_empty() {
-                note_absent(self, absent_from(E::MAY_BE_ABSENT, object));
-            }
-            E::mark_nested_presence(self, object);
+    fn scan_presence<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Presence, D::Error> {
+        E::scan_record(deserializer)
+    }
+
+    fn mark_presence(&self, presence: &Presence) {
+        if let Presence::Record { absent, nested } = presence {
+            note_absent(self, *absent);
+            E::mark_nested_presence(self, nested);
         }
     }
 
@@ -240,10 +264,14 @@ impl<S: Schema> Schema for Vec<S> {
         self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_entities(b))
     }
 
-    fn mark_presence(&self, value: &serde_json::Value) {
-        if let serde_json::Value::Array(values) = value {
-            for (item, value) in self.iter().zip(values) {
-                item.mark_presence(value);
+    fn scan_presence<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Presence, D::Error> {
+        scan_list::<S, D>(deserializer)
+    }
+
+    fn mark_presence(&self, presence: &Presence) {
+        if let Presence::List(items) = presence {
+            for (item, presence) in self.iter().zip(items) {
+                item.mark_presence(presence);
             }
         }
     }
@@ -281,9 +309,13 @@ impl<S: Schema> Schema for Option<S> {
         }
     }
 
-    fn mark_presence(&self, value: &serde_json::Value) {
+    fn scan_presence<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Presence, D::Error> {
+        scan_option::<S, D>(deserializer)
+    }
+
+    fn mark_presence(&self, presence: &Presence) {
         if let Some(inner) = self {
-            inner.mark_presence(value);
+            inner.mark_presence(presence);
         }
     }
 
@@ -333,11 +365,15 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
         Ok(())
     }
 
-    fn mark_presence(&self, value: &serde_json::Value) {
-        if let serde_json::Value::Object(values) = value {
-            for (key, item) in self {
-                if let Some(value) = values.get(key) {
-                    item.mark_presence(value);
+    fn scan_presence<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Presence, D::Error> {
+        scan_map::<S, D>(deserializer)
+    }
+
+    fn mark_presence(&self, presence: &Presence) {
+        if let Presence::Keyed(entries) = presence {
+            for (key, presence) in entries {
+                if let Some(item) = self.get(key) {
+                    item.mark_presence(presence);
                 }
             }
         }
@@ -445,16 +481,12 @@ pub fn from_json<S: Schema + DeserializeOwned>(text: &str) -> Result<S, SchemaEr
     if !may_be_partial::<S>() {
         return crate::json::decode(text, S::entity_at);
     }
-    // Records whose fields may be absent: read which ones the JSON
-    // carried, beside the typed value.
-    let parsed = serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|value| S::deserialize(&value).ok().map(|typed| (typed, value)));
-    match parsed {
-        Some((typed, value)) => {
-            typed.mark_presence(&value);
-            Ok(typed)
-        }
-        None => crate::json::decode(text, S::entity_at),
+    // Records whose fields may be absent: a light second pass reads which
+    // ones the JSON carried.
+    let typed: S = crate::json::decode(text, S::entity_at)?;
+    let mut json = serde_json::Deserializer::from_str(text);
+    if let Ok(presence) = ScanSeed::<S>::new().deserialize(&mut json) {
+        typed.mark_presence(&presence);
     }
+    Ok(typed)
 }
