@@ -193,8 +193,9 @@ pub use restcache_macros::resource;
 /// Params are serialized with serde: their serde attributes name them as
 /// the server does (`#[serde(rename_all = "camelCase")]` before the braces
 /// sends `user_id` as `?userId=`), and `params: MyParams` takes a
-/// `Serialize` struct of your own (every placeholder must be one of its
-/// fields, as serialized).
+/// `Serialize` struct of your own: every placeholder must be one of its
+/// fields (checked at compile time), under a name serde keeps (leave path
+/// fields unrenamed).
 ///
 /// ```text
 /// endpoint!(pub UserResource::make_manager {  // `Owner::` is optional

@@ -17,6 +17,9 @@ pub struct ContainerAttrs {
     pub rename_all: Option<RenameRule>,
     /// serde's `default` on the struct: every field may be absent.
     pub serde_default: bool,
+    /// serde reads the struct some other way than field by field
+    /// (`from`, `try_from`, `transparent`): its records are stored whole.
+    pub serde_indirect: bool,
     /// `#[entity(merge = path)]`: how a partial record takes the fields it
     /// left out from its stored copy.
     pub merge: Option<syn::Path>,
@@ -35,6 +38,10 @@ pub struct FieldAttrs {
     pub rename: Option<String>,
     /// serde's `default` on the field: it may be absent.
     pub serde_default: bool,
+    /// serde's `alias`es: other names the field is read under.
+    pub aliases: Vec<String>,
+    /// serde's `flatten`: the field reads keys of its own.
+    pub flatten: bool,
 }
 
 pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> ContainerAttrs {
@@ -78,6 +85,12 @@ pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> Contai
                 }
                 if meta.path.is_ident("default") {
                     out.serde_default = true;
+                }
+                if ["from", "try_from", "transparent"]
+                    .iter()
+                    .any(|name| meta.path.is_ident(name))
+                {
+                    out.serde_indirect = true;
                 }
                 skip(&meta)
             });
@@ -127,6 +140,14 @@ pub fn field(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> FieldAttrs
                 }
                 if meta.path.is_ident("default") {
                     out.serde_default = true;
+                }
+                if meta.path.is_ident("alias") {
+                    let alias: LitStr = meta.value()?.parse()?;
+                    out.aliases.push(alias.value());
+                    return Ok(());
+                }
+                if meta.path.is_ident("flatten") {
+                    out.flatten = true;
                 }
                 skip(&meta)
             });

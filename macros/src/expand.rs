@@ -188,11 +188,13 @@ fn extend_page(input: &Input) -> Option<TokenStream> {
     let (field, None) = (nested.next()?, nested.next()) else {
         return None;
     };
-    let member = field.ident;
+    let (member, ty) = (field.ident, field.ty);
     Some(quote! {
-        fn extend_page(&self, next: &Self) -> ::restcache::__private::Option<Self> {
+        const LIST_OF_RECORDS: bool = <#ty as ::restcache::Schema>::LIST_OF_RECORDS;
+
+        fn extend_page(&self, next: &Self, keep: &[bool]) -> ::restcache::__private::Option<Self> {
             let mut page = ::restcache::__private::Clone::clone(next);
-            page.#member = ::restcache::Schema::extend_page(&self.#member, &next.#member)?;
+            page.#member = ::restcache::Schema::extend_page(&self.#member, &next.#member, keep)?;
             ::restcache::__private::Some(page)
         }
     })

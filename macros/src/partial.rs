@@ -17,7 +17,7 @@ use crate::ast::{Field, Input};
 /// (one bit each); the pk never (a record without it is refused). None for
 /// a generic type.
 pub fn may_be_absent<'i, 'a>(input: &'i Input<'a>, pk: &Field) -> Vec<&'i Field<'a>> {
-    if !input.generics.params.is_empty() {
+    if !scans(input) {
         return Vec::new();
     }
     input
@@ -28,6 +28,13 @@ pub fn may_be_absent<'i, 'a>(input: &'i Input<'a>, pk: &Field) -> Vec<&'i Field<
         .filter(|f| input.attrs.serde_default || f.attrs.serde_default || is_option(f.ty))
         .take(64)
         .collect()
+}
+
+/// Whether the light pass can read this type's JSON key by key.
+fn scans(input: &Input) -> bool {
+    input.generics.params.is_empty()
+        && !input.attrs.serde_indirect
+        && !input.fields.iter().flatten().any(|f| f.attrs.flatten)
 }
 
 fn is_option(ty: &Type) -> bool {
@@ -46,7 +53,7 @@ pub fn bit(absent: &[&Field], field: &Field) -> Option<u32> {
 /// The entity's partial-record items: `MAY_BE_ABSENT`, `keep_absent`,
 /// `scan_record`, `mark_nested_presence` and `may_be_partial`.
 pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
-    if !input.generics.params.is_empty() {
+    if !scans(input) {
         return TokenStream::new();
     }
     let wires = absent.iter().map(|f| &f.wire);
@@ -105,7 +112,7 @@ pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
 /// A schema envelope's items: `scan_presence`, `mark_presence` and
 /// `may_be_partial`, over its nested fields.
 pub fn schema_items(input: &Input) -> TokenStream {
-    if !input.generics.params.is_empty() {
+    if !scans(input) {
         return TokenStream::new();
     }
     let scan = scan(input, |_| None, 0);
@@ -144,8 +151,18 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, all: u64) -> TokenSt
         .flatten()
         .filter(|f| bit(f).is_some() || f.attrs.nested.is_some())
         .collect();
-    let names = watched.iter().map(|f| &f.wire);
-    let arms = watched.iter().enumerate().map(|(k, field)| {
+    // Every name a watched field is read under (its aliases too), with
+    // the field it names.
+    let named: Vec<(&String, &Field)> = watched
+        .iter()
+        .flat_map(|f| {
+            std::iter::once(&f.wire)
+                .chain(&f.attrs.aliases)
+                .map(move |n| (n, *f))
+        })
+        .collect();
+    let names = named.iter().map(|(name, _)| name);
+    let arms = named.iter().enumerate().map(|(k, (_, field))| {
         let seen = bit(field).map(|b| quote!(present |= 1u64 << #b;));
         let read = match nested.iter().position(|n| n.ident == field.ident) {
             Some(j) => {

@@ -96,7 +96,8 @@ impl SchemaError {
         {
             *message = crate::text::masked(message, secrets);
             if let Some(record) = record {
-                *record = crate::text::masked(record, secrets);
+                let masked = crate::text::masked(record, secrets);
+                *record = crate::text::one_line(&masked, crate::json::RECORD_CHARS);
             }
         }
         self

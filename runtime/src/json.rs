@@ -57,8 +57,10 @@ fn locate<T: DeserializeOwned>(
     }
 }
 
-/// The most characters of the record an error quotes.
-const RECORD_CHARS: usize = 160;
+/// The most characters of the record an error quotes (an error of a
+/// request masks its secrets, then cuts it to `RECORD_CHARS`).
+pub(crate) const RECORD_CHARS: usize = 160;
+const RECORD_ROOM: usize = RECORD_CHARS + 256;
 
 /// The record at fault, quoted: the innermost JSON object that holds the
 /// value at `path` (one record of a list, say), written compactly and
@@ -66,11 +68,9 @@ const RECORD_CHARS: usize = 160;
 fn record_at(text: &str, path: &serde_path_to_error::Path) -> Option<String> {
     use serde_path_to_error::Segment as Tracked;
     let root: serde_json::Value = serde_json::from_str(text).ok()?;
-    let steps: Vec<&Tracked> = path.iter().collect();
-    let (_, within) = steps.split_last()?;
     let mut value = &root;
-    let mut record = None;
-    for step in within {
+    let mut record = root.is_object().then_some(&root);
+    for step in path.iter() {
         value = match step {
             Tracked::Seq { index } => value.get(index)?,
             Tracked::Map { key } => value.get(key.as_str())?,
@@ -80,8 +80,7 @@ fn record_at(text: &str, path: &serde_path_to_error::Path) -> Option<String> {
             record = Some(value);
         }
     }
-    let record = record.or(root.is_object().then_some(&root))?;
-    Some(text::one_line(&record.to_string(), RECORD_CHARS))
+    Some(text::one_line(&record?.to_string(), RECORD_ROOM))
 }
 
 /// The most steps of a field path an error keeps (the innermost ones).

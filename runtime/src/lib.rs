@@ -61,7 +61,7 @@ pub use cache::filter;
 pub use cache::memo::Memo;
 pub use cache::normalize::Normalizer;
 pub use cache::page::Page;
-pub use cache::partial::Absent;
+pub use cache::partial::{Absent, replace_whole};
 pub use cache::query::EntityQuery;
 pub use cache::schema::{Schema, from_json};
 pub use cache::store::{Lookup, Store};

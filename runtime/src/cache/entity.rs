@@ -52,9 +52,14 @@ use crate::pk::{Pk, PkValue};
 /// second pass over its JSON (keys only), made only for schemas that hold
 /// such records. A full-replace
 /// `PUT` is merged like any response: a field its answer leaves out keeps
-/// its cached value. `#[entity(merge = path)]` names a function
-/// `fn(&mut Self, stored: &Self, absent: &Absent)` that merges instead
-/// (an empty one replaces records whole).
+/// its cached value. A server that leaves out `null` fields (Go's
+/// `omitempty`, Jackson's `NON_NULL`) never clears a field this way: give
+/// its records `#[entity(merge = restcache::replace_whole)]`.
+/// `#[entity(merge = path)]` names any function
+/// `fn(&mut Self, stored: &Self, absent: &Absent)` that merges instead.
+/// The fields are read under their serde names and aliases; a record with
+/// a `Deserialize` of its own that reads other keys should name its
+/// merge.
 ///
 /// ```
 /// use restcache::prelude::*;

@@ -156,19 +156,19 @@ impl<'s> Normalizer<'s> {
 
     /// A nested record a partial record kept from its stored copy: points
     /// it at the store's current copy and references it, without merging
-    /// (the kept copy may be older). `false` when the store no longer
-    /// holds it.
+    /// (the kept copy may be older). A record deleted since stays deleted
+    /// (its slot is referenced, and reads leave it out). `false` when the
+    /// store holds no slot for it.
     fn keep_stored<E: Entity>(&mut self, table: u32, pk: &Pk, record: &mut Rc<E>) -> bool {
         let Some(records) = self.tables.get::<E>(table) else {
             return false;
         };
-        let Some((slot, current)) = records
-            .slot_of(pk)
-            .and_then(|slot| Some((slot, records.slot(slot)?.record.as_ref()?)))
-        else {
+        let Some(slot) = records.slot_of(pk) else {
             return false;
         };
-        *record = Rc::clone(current);
+        if let Some(current) = records.slot(slot).and_then(|s| s.record.as_ref()) {
+            *record = Rc::clone(current);
+        }
         self.refs.push(EntityRef { table, slot });
         true
     }
@@ -180,10 +180,11 @@ impl<'s> Normalizer<'s> {
         if absent == 0 {
             return 0;
         }
+        let layer = self.layer;
         let stored = self
             .tables
             .get::<E>(table)
-            .and_then(|records| records.slot(records.slot_of(pk)?)?.record.clone());
+            .and_then(|records| records.stored_record(pk, layer));
         let Some(stored) = stored else {
             return 0;
         };

@@ -9,7 +9,7 @@ use serde::de::{Deserialize, Deserializer};
 use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
 use crate::cache::normalize::Normalizer;
-use crate::cache::schema::Schema;
+use crate::cache::schema::{Joined, Schema};
 use crate::error::SchemaError;
 use crate::path::Segment;
 
@@ -42,9 +42,18 @@ pub struct Page<E> {
     pub items: Vec<Rc<E>>,
     /// How many records the whole collection holds, when the server says.
     pub total: Option<u64>,
-    /// Where the next page is (a URL, or the value of the pagination
-    /// param), `None` on the last page.
-    pub next: Option<String>,
+    /// Where the next page is, `None` on the last page.
+    pub next: Option<NextPage>,
+}
+
+/// Where the next page of a list is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NextPage {
+    /// Its URL: absolute, or relative to the list's (what a `Link` header
+    /// gives). Only one on the list's origin is followed.
+    Url(String),
+    /// The value of the endpoint's page param (a page number, a cursor).
+    Param(String),
 }
 
 impl<E> Clone for Page<E> {
@@ -122,10 +131,10 @@ impl<E: Entity> Schema for Page<E> {
         <Vec<Rc<E>>>::may_be_partial(seen)
     }
 
-    fn extend_page(&self, next: &Self) -> Option<Self> {
-        let mut items = Vec::with_capacity(self.items.len() + next.items.len());
-        items.extend(self.items.iter().cloned());
-        items.extend(next.items.iter().cloned());
+    const LIST_OF_RECORDS: bool = true;
+
+    fn extend_page(&self, next: &Self, keep: &[bool]) -> Option<Self> {
+        let items = self.items.extend_page(&next.items, keep)?;
         Some(Page {
             items,
             total: next.total,
@@ -136,8 +145,23 @@ impl<E: Entity> Schema for Page<E> {
 
 impl<E> Page<E> {
     /// This page with `record` added at its start or end (a created
-    /// record joining the list); the total counts it.
-    pub(crate) fn with_record(&self, record: &Rc<E>, at_start: bool) -> Self {
+    /// record joining the list); the total counts it. A list with pages
+    /// still to load takes nothing at its end: the record comes with its
+    /// page.
+    pub(crate) fn with_record(&self, record: &Rc<E>, at_start: bool) -> Joined
+    where
+        E: 'static,
+    {
+        let total = self.total.map(|total| total + 1);
+        if !at_start && self.next.is_some() {
+            return Joined {
+                list: Rc::new(Page {
+                    total,
+                    ..self.clone()
+                }),
+                holds_it: false,
+            };
+        }
         let mut items = Vec::with_capacity(self.items.len() + 1);
         if at_start {
             items.push(Rc::clone(record));
@@ -146,10 +170,13 @@ impl<E> Page<E> {
         if !at_start {
             items.push(Rc::clone(record));
         }
-        Page {
-            items,
-            total: self.total.map(|total| total + 1),
-            next: self.next.clone(),
+        Joined {
+            list: Rc::new(Page {
+                items,
+                total,
+                next: self.next.clone(),
+            }),
+            holds_it: true,
         }
     }
 }

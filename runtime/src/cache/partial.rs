@@ -219,6 +219,29 @@ thread_local! {
     static NOTES: RefCell<(Notes, usize)> = RefCell::new((FxHashMap::default(), 64));
 }
 
+/// A merge for records a response always carries whole (a server that
+/// leaves out `null` fields, say): what it left out is gone. Name it with
+/// `#[entity(merge = restcache::replace_whole)]`.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// #[entity(merge = restcache::replace_whole)]
+/// struct Task { id: u64, assignee: Option<u64> }
+///
+/// let mut store = Store::new();
+/// let at = |ms| Meta { fetched_at: Timestamp::from_millis(ms), ..Meta::default() };
+/// store.set_json::<Rc<Task>>("task", r#"{"id": 1, "assignee": 5}"#, at(1))?;
+/// store.set_json::<Rc<Task>>("task", r#"{"id": 1}"#, at(2))?; // `null` left out
+/// assert_eq!(store.read::<Rc<Task>>("task").into_value().unwrap().assignee, None);
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
+pub fn replace_whole<E>(incoming: &mut E, stored: &E, absent: &Absent) {
+    let _ = (incoming, stored, absent);
+}
+
 /// Notes that `record`'s fields `mask` were absent from its response.
 #[doc(hidden)]
 pub fn note_absent<E: 'static>(record: &Rc<E>, mask: u64) {

@@ -96,7 +96,7 @@ pub trait Schema: Clone + 'static {
     /// when `list` is a plain list of this schema (a create's record
     /// joining the cached lists of its resource); `None` otherwise.
     #[doc(hidden)]
-    fn append_to(&self, list: &dyn Any, at_start: bool) -> Option<Rc<dyn Any>> {
+    fn append_to(&self, list: &dyn Any, at_start: bool) -> Option<Joined> {
         let _ = (list, at_start);
         None
     }
@@ -105,11 +105,27 @@ pub trait Schema: Clone + 'static {
     /// it, as one value: when this schema is a list that grows by pages
     /// (`Vec`, [`Page`](crate::Page), an envelope whose one nested field
     /// is such a list); `None` otherwise.
+    ///
+    /// `keep` has one entry per item of `next`'s list (when the list's
+    /// items are records: see [`LIST_OF_RECORDS`](Self::LIST_OF_RECORDS)):
+    /// an item whose entry is false is left out (a record the list holds
+    /// already). An empty `keep` keeps every item.
     #[doc(hidden)]
-    fn extend_page(&self, next: &Self) -> Option<Self> {
-        let _ = next;
+    fn extend_page(&self, next: &Self, keep: &[bool]) -> Option<Self> {
+        let _ = (next, keep);
         None
     }
+
+    /// Whether a value of this schema is a record (`Rc<E>`): one store
+    /// reference each.
+    #[doc(hidden)]
+    const IS_RECORD: bool = false;
+
+    /// Whether this schema grows by pages as a list of records, each item
+    /// one store reference: pages may then be joined without repeating a
+    /// record.
+    #[doc(hidden)]
+    const LIST_OF_RECORDS: bool = false;
 
     /// Reads the JSON of a value of this schema for which fields its
     /// records carry (keys only; values are skipped).
@@ -155,8 +171,19 @@ pub trait Schema: Clone + 'static {
     }
 }
 
+/// A list a created record joined: the list as it is now, and whether it
+/// holds the record (a list with pages still to load takes nothing at its
+/// end).
+#[doc(hidden)]
+pub struct Joined {
+    pub list: Rc<dyn Any>,
+    pub holds_it: bool,
+}
+
 impl<E: Entity> Schema for Rc<E> {
     type Handle = Rc<E>;
+
+    const IS_RECORD: bool = true;
 
     fn into_handle(value: Rc<Self>) -> Rc<E> {
         Rc::unwrap_or_clone(value)
@@ -186,9 +213,9 @@ impl<E: Entity> Schema for Rc<E> {
         cx.reserve::<E>(len);
     }
 
-    fn append_to(&self, list: &dyn Any, at_start: bool) -> Option<Rc<dyn Any>> {
+    fn append_to(&self, list: &dyn Any, at_start: bool) -> Option<Joined> {
         if let Some(page) = list.downcast_ref::<Page<E>>() {
-            return Some(Rc::new(page.with_record(self, at_start)));
+            return Some(page.with_record(self, at_start));
         }
         let list = list.downcast_ref::<Vec<Rc<E>>>()?;
         let mut longer = Vec::with_capacity(list.len() + 1);
@@ -199,7 +226,10 @@ impl<E: Entity> Schema for Rc<E> {
         if !at_start {
             longer.push(Rc::clone(self));
         }
-        Some(Rc::new(longer))
+        Some(Joined {
+            list: Rc::new(longer),
+            holds_it: true,
+        })
     }
 
     fn field_text(&self, field: &str) -> FieldText {
@@ -280,10 +310,16 @@ impl<S: Schema> Schema for Vec<S> {
         S::may_be_partial(seen)
     }
 
-    fn extend_page(&self, next: &Self) -> Option<Self> {
+    const LIST_OF_RECORDS: bool = S::IS_RECORD;
+
+    fn extend_page(&self, next: &Self, keep: &[bool]) -> Option<Self> {
         let mut both = Vec::with_capacity(self.len() + next.len());
         both.extend_from_slice(self);
-        both.extend_from_slice(next);
+        let kept = next.iter().enumerate();
+        both.extend(
+            kept.filter(|(i, _)| keep.get(*i).copied().unwrap_or(true))
+                .map(|(_, item)| item.clone()),
+        );
         Some(both)
     }
 

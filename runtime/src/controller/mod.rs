@@ -77,8 +77,8 @@ pub(crate) struct State {
     usage: FxHashMap<String, retention::Used>,
     /// When the next collection is due.
     next_sweep: Timestamp,
-    /// The lists whose next page is on its way.
-    paging: rustc_hash::FxHashSet<String>,
+    /// The lists whose next page is on its way, with that page's fetch.
+    paging: FxHashMap<String, Shared<LocalBoxFuture<'static, Result<bool, Error>>>>,
     /// How each cached paginated list pages (its page params filter
     /// nothing).
     pub(crate) pages: FxHashMap<String, crate::rest::Pagination>,
@@ -260,7 +260,7 @@ impl Controller {
             retention: settings.retention,
             usage: FxHashMap::default(),
             next_sweep: Timestamp::default(),
-            paging: Default::default(),
+            paging: FxHashMap::default(),
             pages: FxHashMap::default(),
             collect_above: (
                 settings.retention.max_results.unwrap_or(usize::MAX),

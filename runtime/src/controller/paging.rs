@@ -4,12 +4,13 @@
 
 use std::rc::{Rc, Weak};
 
+use futures_util::FutureExt;
 use serde::Serialize;
 
 use super::{Controller, Inner};
 use crate::cache::schema::Schema;
 use crate::cache::store::Lookup;
-use crate::http::{Attempt, Error, ErrorKind, resolve};
+use crate::http::{Attempt, Error, ErrorKind};
 use crate::meta::Meta;
 use crate::rest::{Endpoint, NextPage, Paged, Request, with_param};
 
@@ -66,6 +67,11 @@ impl Controller {
         S: Schema + Paged,
     {
         let (key, url) = self.locate(endpoint, params)?;
+        // This list's next page is on its way: wait for it.
+        let on_its_way = self.inner.state.borrow().paging.get(&key).cloned();
+        if let Some(page) = on_its_way {
+            return page.await;
+        }
         let Some(list) = self.cached::<S>(&key) else {
             self.fetch(endpoint, params, None).await?;
             return Ok(self
@@ -76,12 +82,12 @@ impl Controller {
             return Ok(false);
         };
         let next_url = match next {
-            NextPage::Url(next) => {
-                let base = endpoint
-                    .url_prefix()
-                    .unwrap_or(self.inner.client.base_url());
-                resolve(base, &next)
-            }
+            NextPage::Url(next) => link_target(&url, &next).ok_or_else(|| {
+                let message = format!(
+                    "the next page `{next}` is on another origin than the list: not followed"
+                );
+                Attempt::new(endpoint.method().as_str(), &url).failed(ErrorKind::Request(message))
+            })?,
             NextPage::Param(value) => match endpoint.pagination() {
                 Some(pagination) => with_param(&url, pagination.field, &value),
                 None => {
@@ -91,31 +97,64 @@ impl Controller {
                 }
             },
         };
-        let Some(_paging) = Paging::start(&self.inner, &key) else {
-            return Ok(true); // this list's next page is on its way
+        let page = {
+            let (ctrl, endpoint, params, key) =
+                (self.clone(), endpoint.clone(), params.clone(), key.clone());
+            async move { ctrl.append_page(&endpoint, &params, &key, next_url).await }
         };
+        let page = page.boxed_local().shared();
+        self.inner
+            .state
+            .borrow_mut()
+            .paging
+            .insert(key.clone(), page.clone());
+        let _paging = Paging {
+            inner: Rc::downgrade(&self.inner),
+            key,
+        };
+        page.await
+    }
+
+    /// Fetches the page at `url` and appends it to the list cached under
+    /// `key`. Resolves to whether another page follows.
+    async fn append_page<P, S>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: &P,
+        key: &str,
+        url: String,
+    ) -> Result<bool, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema + Paged,
+    {
         let (started, generation) = (self.start_now(), self.inner.state.borrow().generation);
         let request = Request {
             method: endpoint.method(),
-            url: next_url.clone(),
+            url: url.clone(),
             body: None,
         };
         let page: S = self.inner.client.send(endpoint, params, request).await?;
         let more = page.next_page().is_some();
         let arrived = self.now();
+        let attempt = || Attempt::new(endpoint.method().as_str(), &url);
+        if self.inner.state.borrow().generation != generation || self.cached::<S>(key).is_none() {
+            return Ok(more); // reset, or collected, meanwhile: nothing to grow
+        }
         {
             let mut state = self.inner.state.borrow_mut();
-            if state.generation != generation {
-                return Ok(more); // a reset came between: store nothing
-            }
             let meta = Meta::fetched(started, arrived, self.data_expiry(endpoint));
-            let written = state.store.write(None, page, meta, false).map_err(|e| {
-                let attempt = Attempt::new(endpoint.method().as_str(), &next_url);
-                attempt.failed(ErrorKind::Decode(e))
-            })?;
-            state
+            let written = state
                 .store
-                .extend_result(&key, &*written.value, &written.refs);
+                .write(None, page, meta, false)
+                .map_err(|e| attempt().failed(ErrorKind::Decode(e)))?;
+            if !state
+                .store
+                .extend_result(key, &*written.value, &written.refs)
+            {
+                let message = "the cached list cannot grow by pages: its schema is not a list, a `Page`, or an envelope with one nested list";
+                return Err(attempt().failed(ErrorKind::Request(message.into())));
+            }
         }
         self.notify();
         Ok(more)
@@ -133,24 +172,10 @@ impl Controller {
 }
 
 /// A next page on its way for one list; the list is free again when it
-/// ends (or its future is dropped).
+/// ends (or the call that started it is dropped).
 struct Paging {
     inner: Weak<Inner>,
     key: String,
-}
-
-impl Paging {
-    /// Marks `key`'s next page on its way; `None` when one already is.
-    fn start(inner: &Rc<Inner>, key: &str) -> Option<Paging> {
-        let mut state = inner.state.borrow_mut();
-        if !state.paging.insert(key.to_owned()) {
-            return None;
-        }
-        Some(Paging {
-            inner: Rc::downgrade(inner),
-            key: key.to_owned(),
-        })
-    }
 }
 
 impl Drop for Paging {
@@ -160,5 +185,69 @@ impl Drop for Paging {
         {
             state.paging.remove(&self.key);
         }
+    }
+}
+
+/// The URL of a `Link` target `target`, read against `list`, the URL of
+/// the list it came with (RFC 3986 references: absolute, `/path`,
+/// `?query`, or a path relative to the list's); `None` when it is on
+/// another origin (the client's headers are not sent there).
+fn link_target(list: &str, target: &str) -> Option<String> {
+    let origin_end = list.find("://").map_or(0, |scheme| {
+        let after = scheme + 3;
+        list[after..]
+            .find('/')
+            .map_or(list.len(), |slash| after + slash)
+    });
+    let (origin, rest) = list.split_at(origin_end);
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    if target.contains("://") {
+        let same = target.starts_with(origin)
+            && matches!(
+                target.as_bytes().get(origin.len()),
+                None | Some(b'/' | b'?' | b'#')
+            );
+        return same.then(|| target.to_owned());
+    }
+    if target.starts_with("//") {
+        return None; // another origin, named without a scheme
+    }
+    Some(if target.starts_with('/') {
+        format!("{origin}{target}")
+    } else if target.starts_with('?') {
+        format!("{origin}{path}{target}")
+    } else {
+        let dir = path.rfind('/').map_or("/", |slash| &path[..=slash]);
+        format!("{origin}{dir}{target}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_target;
+
+    #[test]
+    fn link_targets_are_read_against_the_list_url() {
+        let list = "https://api.example/v1/todos?_page=1";
+        let at = |target| link_target(list, target);
+        assert_eq!(
+            at("https://api.example/v1/todos?_page=2").as_deref(),
+            Some("https://api.example/v1/todos?_page=2")
+        );
+        assert_eq!(
+            at("/v1/todos?_page=2").as_deref(),
+            Some("https://api.example/v1/todos?_page=2")
+        );
+        assert_eq!(
+            at("?_page=2").as_deref(),
+            Some("https://api.example/v1/todos?_page=2")
+        );
+        assert_eq!(
+            at("todos?_page=2").as_deref(),
+            Some("https://api.example/v1/todos?_page=2")
+        );
+        assert_eq!(at("https://elsewhere.example/v1/todos?_page=2"), None);
+        assert_eq!(at("https://api.example.evil/x"), None);
+        assert_eq!(at("//elsewhere.example/x"), None);
     }
 }

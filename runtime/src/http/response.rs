@@ -85,18 +85,41 @@ impl Response {
 }
 
 /// The links of one `Link` header value: each target with its `rel`
-/// (space-separated relations).
+/// (space-separated relations). A target is read whole between `<` and
+/// `>` (it may hold commas); its params run to the next `,` outside
+/// quotes.
 fn links(value: &str) -> impl Iterator<Item = (&str, &str)> {
-    value.split(',').filter_map(|link| {
-        let (target, params) = link.split_once('>')?;
-        let target = target.trim().strip_prefix('<')?;
-        let rel = params.split(';').find_map(|param| {
-            let (name, value) = param.split_once('=')?;
-            name.trim()
-                .eq_ignore_ascii_case("rel")
-                .then(|| value.trim().trim_matches('"'))
-        })?;
-        Some((target, rel))
+    let mut rest = value;
+    std::iter::from_fn(move || {
+        loop {
+            let open = rest.find('<')?;
+            let close = open + rest[open..].find('>')?;
+            let target = &rest[open + 1..close];
+            let params_start = close + 1;
+            let mut end = rest.len();
+            let mut quoted = false;
+            for (i, c) in rest[params_start..].char_indices() {
+                match c {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => {
+                        end = params_start + i;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let params = &rest[params_start..end];
+            rest = &rest[end..];
+            let rel = params.split(';').find_map(|param| {
+                let (name, value) = param.split_once('=')?;
+                name.trim()
+                    .eq_ignore_ascii_case("rel")
+                    .then(|| value.trim().trim_matches('"'))
+            });
+            if let Some(rel) = rel {
+                return Some((target, rel));
+            }
+        }
     })
 }
 
@@ -138,6 +161,21 @@ mod tests {
             Some("https://api.example/items?page=9")
         );
         assert_eq!(response.link("self"), None);
+    }
+
+    #[test]
+    fn a_target_may_hold_commas() {
+        let response = with_links(&[
+            r#"<https://api/x?sort=-created,id&page=2>; rel="next", <https://api/x?sort=-created,id&page=9>; rel="last""#,
+        ]);
+        assert_eq!(
+            response.link("next"),
+            Some("https://api/x?sort=-created,id&page=2")
+        );
+        assert_eq!(
+            response.link("last"),
+            Some("https://api/x?sort=-created,id&page=9")
+        );
     }
 
     #[test]

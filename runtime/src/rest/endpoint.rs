@@ -423,6 +423,11 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// This endpoint with another schema, which `decode` builds from the
     /// response (its body, status and headers); everything else is kept.
     ///
+    /// A record `from_json` decoded remembers which fields its JSON left
+    /// out, and takes them from its stored copy when it is merged: a
+    /// decoder that fills such a field itself should build the record
+    /// anew rather than change it in place.
+    ///
     /// ```
     /// use restcache::http::Response;
     /// use restcache::prelude::*;

@@ -8,12 +8,13 @@ mod endpoint;
 mod page;
 mod template;
 
+pub use crate::cache::page::NextPage;
 pub use effect::{JoinAt, Kind, Target};
 pub use endpoint::{
     DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Options, body_json, decode_json, default_fetch,
     default_key,
 };
-pub use page::{NextPage, Paged, Pagination, with_param, without_param};
+pub use page::{Paged, Pagination, with_param, without_param};
 pub use template::{Part, PathTemplate};
 
 #[cfg(feature = "legacy")]

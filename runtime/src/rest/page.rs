@@ -6,25 +6,16 @@
 
 use std::fmt::Write as _;
 
-use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use percent_encoding::{percent_decode_str, utf8_percent_encode};
 use serde::de::DeserializeOwned;
 
 use crate::cache::entity::Entity;
-use crate::cache::page::Page;
+use crate::cache::page::{NextPage, Page};
 use crate::cache::schema::from_json;
 use crate::error::SchemaError;
 use crate::http::Response;
 use crate::rest::body_json;
-
-/// Where the next page of a list is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NextPage {
-    /// Its URL, or its path on the endpoint's base address (what a `Link`
-    /// header gives).
-    Url(String),
-    /// The value of the endpoint's page param (a page number, a cursor).
-    Param(String),
-}
+use crate::rest::template::SEGMENT;
 
 /// A list schema that knows where its next page is.
 ///
@@ -53,16 +44,9 @@ pub trait Paged {
     fn next_page(&self) -> Option<NextPage>;
 }
 
-/// A page's `next` is a URL or a path when it has a scheme or starts with
-/// `/`; any other text is the value of the page param.
 impl<E> Paged for Page<E> {
     fn next_page(&self) -> Option<NextPage> {
-        let next = self.next.as_ref()?;
-        Some(if next.starts_with('/') || next.contains("://") {
-            NextPage::Url(next.clone())
-        } else {
-            NextPage::Param(next.clone())
-        })
+        self.next.clone()
     }
 }
 
@@ -77,6 +61,7 @@ impl<E: Entity + DeserializeOwned> Page<E> {
     /// use restcache::http::{HeaderValue, Response};
     /// use restcache::prelude::*;
     /// use restcache::Page;
+    /// use restcache::rest::NextPage;
     ///
     /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
     /// struct Todo { id: u64 }
@@ -86,14 +71,16 @@ impl<E: Entity + DeserializeOwned> Page<E> {
     /// response.headers.insert("link", HeaderValue::from_static(r#"</todos?_page=2&_limit=2>; rel="next""#));
     /// let page = Page::<Todo>::from_headers(&response, &())?;
     /// assert_eq!((page.items.len(), page.total), (2, Some(5)));
-    /// assert_eq!(page.next.as_deref(), Some("/todos?_page=2&_limit=2"));
+    /// assert_eq!(page.next, Some(NextPage::Url("/todos?_page=2&_limit=2".into())));
     /// # Ok::<(), SchemaError>(())
     /// ```
     pub fn from_headers<P>(response: &Response, _params: &P) -> Result<Self, SchemaError> {
         Ok(Page {
             items: from_json(body_json(response))?,
             total: response.total_count(),
-            next: response.link("next").map(str::to_owned),
+            next: response
+                .link("next")
+                .map(|link| NextPage::Url(link.to_owned())),
         })
     }
 }
@@ -116,21 +103,24 @@ impl Pagination {
     }
 }
 
-/// `url` without its query params named `name`.
+/// `url` without its query params named `name` (compared decoded, so
+/// `page[number]` finds `page%5Bnumber%5D`).
 ///
 /// ```
 /// use restcache::rest::without_param;
 /// assert_eq!(without_param("http://h/todos?_limit=2&_page=3", "_page"), "http://h/todos?_limit=2");
 /// assert_eq!(without_param("http://h/todos?_page=3", "_page"), "http://h/todos");
+/// assert_eq!(without_param("http://h/a?page%5Bnumber%5D=2&q=x", "page[number]"), "http://h/a?q=x");
 /// ```
 pub fn without_param(url: &str, name: &str) -> String {
     let Some((base, query)) = url.split_once('?') else {
         return url.to_owned();
     };
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|pair| pair.split('=').next() != Some(name))
-        .collect();
+    let named = |pair: &str| {
+        let raw = pair.split('=').next().unwrap_or("");
+        raw == name || percent_decode_str(raw).decode_utf8_lossy() == name
+    };
+    let kept: Vec<&str> = query.split('&').filter(|pair| !named(pair)).collect();
     if kept.is_empty() {
         base.to_owned()
     } else {
@@ -138,21 +128,23 @@ pub fn without_param(url: &str, name: &str) -> String {
     }
 }
 
-/// `url` with its query param `name` set to `value` (percent-encoded),
-/// replacing any it had.
+/// `url` with its query param `name` set to `value`, both
+/// percent-encoded as params fill a URL, replacing any it had.
 ///
 /// ```
 /// use restcache::rest::with_param;
 /// assert_eq!(with_param("http://h/todos?_limit=2&_page=1", "_page", "2"), "http://h/todos?_limit=2&_page=2");
-/// assert_eq!(with_param("http://h/posts", "cursor", "a b"), "http://h/posts?cursor=a%20b");
+/// assert_eq!(with_param("http://h/posts", "cursor", "a b/c"), "http://h/posts?cursor=a%20b%2Fc");
+/// assert_eq!(with_param("http://h/a?page%5Bnumber%5D=1", "page[number]", "2"), "http://h/a?page%5Bnumber%5D=2");
 /// ```
 pub fn with_param(url: &str, name: &str, value: &str) -> String {
     let mut url = without_param(url, name);
     url.push(if url.contains('?') { '&' } else { '?' });
     let _ = write!(
         url,
-        "{name}={}",
-        utf8_percent_encode(value, NON_ALPHANUMERIC)
+        "{}={}",
+        utf8_percent_encode(name, SEGMENT),
+        utf8_percent_encode(value, SEGMENT)
     );
     url
 }

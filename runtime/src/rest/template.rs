@@ -50,7 +50,7 @@ pub struct PathTemplate {
 }
 
 /// What a path segment value escapes: everything but `A-Z a-z 0-9 - . _ ~`.
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+pub(crate) const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')
     .remove(b'_')

@@ -122,3 +122,13 @@ async fn a_server_that_sends_numeric_ids_as_text() {
         .unwrap();
     assert_eq!(one.full_name, "Ada Lovelace");
 }
+
+#[test]
+fn a_record_missing_a_field_is_quoted_too() {
+    let text = r#"[{"id": 1, "title": "a"}, {"id": 2}]"#;
+    let error = restcache::from_json::<Vec<Rc<Todo>>>(text).unwrap_err();
+    assert!(
+        error.to_string().contains(r#"in the record {"id":2}"#),
+        "{error}"
+    );
+}

@@ -136,3 +136,117 @@ async fn body_pages_named_by_number_join_one_list() {
     assert_eq!(all.next_page, "", "the last page's");
     assert_eq!(api.hits("GET /post"), 3);
 }
+
+#[tokio::test]
+async fn two_loops_loading_one_list_to_its_end_share_its_pages() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let to_the_end = || async { while ctrl.fetch_next_page(&pages, &first).await.unwrap() {} };
+    join(to_the_end(), to_the_end()).await;
+    assert_eq!(
+        ids(&ctrl.read(&pages, &first).data.unwrap()),
+        [1, 2, 3, 4, 5]
+    );
+    assert_eq!(api.hits("GET /todos"), 3, "each page once");
+}
+
+#[tokio::test]
+async fn a_record_created_while_pages_are_left_to_load_comes_with_its_page() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let body = Body::json(&json!({"userId": 1, "title": "new"})).unwrap();
+    let created = ctrl
+        .fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    let list = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!(
+        (ids(&list), list.total),
+        (vec![1, 2], Some(6)),
+        "not at the end yet"
+    );
+    while ctrl.fetch_next_page(&pages, &first).await.unwrap() {}
+    let list = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!(
+        ids(&list),
+        [1, 2, 3, 4, 5, created.id],
+        "once, where the server puts it"
+    );
+}
+
+#[tokio::test]
+async fn a_page_that_repeats_a_record_the_list_holds_adds_it_once() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let _first = server
+        .mock("GET", "/todos?_limit=2&_page=1")
+        .with_header("content-type", "application/json")
+        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
+        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
+        .create_async()
+        .await;
+    // The collection shifted: page 2 starts with a record page 1 held.
+    let _second = server
+        .mock("GET", "/todos?_page=2&_limit=2")
+        .with_header("content-type", "application/json")
+        .with_body(r#"[{"id": 2}, {"id": 3}]"#)
+        .create_async()
+        .await;
+    let ctrl = Controller::new(client);
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    assert!(!ctrl.fetch_next_page(&pages, &first).await.unwrap());
+    assert_eq!(ids(&ctrl.read(&pages, &first).data.unwrap()), [1, 2, 3]);
+}
+
+/// A page with two lists cannot grow by pages.
+#[derive(Schema, Clone, Debug, serde::Deserialize)]
+struct TwoLists {
+    #[schema(nested)]
+    todos: Vec<std::rc::Rc<Todo>>,
+    #[schema(nested)]
+    done: Vec<std::rc::Rc<Todo>>,
+    next: Option<String>,
+}
+
+impl Paged for TwoLists {
+    fn next_page(&self) -> Option<NextPage> {
+        self.next.clone().map(NextPage::Param)
+    }
+}
+
+endpoint!(two_lists { path: "/two", schema: TwoLists, params: { page: u32 }, paginated_by: "page" });
+
+#[tokio::test]
+async fn a_list_that_cannot_grow_by_pages_says_so() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let _pages = server
+        .mock("GET", mockito::Matcher::Regex("^/two".into()))
+        .with_header("content-type", "application/json")
+        .with_body(r#"{"todos": [{"id": 1}], "done": [], "next": "2"}"#)
+        .create_async()
+        .await;
+    let ctrl = Controller::new(client);
+    let params = TwoListsParams { page: 1 };
+    ctrl.fetch(&two_lists(), &params, None).await.unwrap();
+    let error = ctrl
+        .fetch_next_page(&two_lists(), &params)
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("cannot grow by pages"),
+        "{error}"
+    );
+}

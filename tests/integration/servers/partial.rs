@@ -197,3 +197,102 @@ async fn an_entity_may_merge_its_own_way() {
         .unwrap();
     assert_eq!(replaced.content, None, "replaced whole, as the entity says");
 }
+
+#[tokio::test]
+async fn a_comment_deleted_since_it_was_embedded_stays_deleted() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let post = ctrl
+        .fetch(&PostResource::full(), &full(1), None)
+        .await
+        .unwrap();
+    let gone = post.comments.as_ref().unwrap()[0].id;
+    let params = CommentResourceParams { id: gone };
+    ctrl.fetch(&CommentResource::delete(), &params, None)
+        .await
+        .unwrap();
+    ctrl.fetch(&PostResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let post = ctrl.read(&PostResource::full(), &full(1)).data.unwrap();
+    let ids: Vec<u64> = post
+        .comments
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert!(
+        !ids.contains(&gone),
+        "not brought back by the kept field: {ids:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_field_left_out_under_an_optimistic_value_keeps_the_confirmed_copy() {
+    let (mut server, client) = server().await;
+    let stored = json!({"id": 1, "userId": 2, "title": "t", "content": "confirmed"});
+    let _first = once(server.mock("GET", "/posts/1"), 200, &stored.to_string()).await;
+    let ctrl = Controller::new(client);
+    let params = PostResourceParams { id: 1 };
+    ctrl.fetch(&PostResource::get(), &params, None)
+        .await
+        .unwrap();
+
+    server.reset();
+    let _put = server
+        .mock("PUT", "/posts/1")
+        .with_status(500)
+        .expect(1)
+        .create_async()
+        .await;
+    let _list = once(
+        server.mock("GET", "/posts"),
+        200,
+        r#"[{"id": 1, "userId": 2, "title": "t"}]"#,
+    )
+    .await;
+    let guess = Post {
+        id: 1,
+        user_id: 2,
+        title: "t".into(),
+        content: Some("draft".into()),
+        ..Post::default()
+    };
+    let update = PostResource::update();
+    let body = Body::json(&guess).unwrap();
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
+    // A list without `content` lands while the draft shows.
+    ctrl.fetch(&PostResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    assert!(request.await.is_err());
+    let post = ctrl.read(&PostResource::get(), &params).data.unwrap();
+    assert_eq!(post.content.as_deref(), Some("confirmed"), "not the draft");
+}
+
+/// A server that names the author field two ways.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Deserialize)]
+#[entity(key = "Post")]
+struct AliasedPost {
+    id: u64,
+    #[serde(rename = "userId", alias = "user_id")]
+    owner: Option<u64>,
+}
+
+#[test]
+fn a_field_read_under_its_alias_is_carried() {
+    let mut store = Store::new();
+    let at = |ms| Meta {
+        fetched_at: Timestamp::from_millis(ms),
+        ..Meta::default()
+    };
+    store
+        .set_json::<Rc<AliasedPost>>("one", r#"{"id": 1, "userId": 2}"#, at(1))
+        .unwrap();
+    store
+        .set_json::<Rc<AliasedPost>>("one", r#"{"id": 1, "user_id": 7}"#, at(2))
+        .unwrap();
+    let post = store.read::<Rc<AliasedPost>>("one").into_value().unwrap();
+    assert_eq!(post.owner, Some(7));
+}

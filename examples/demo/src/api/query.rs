@@ -102,7 +102,7 @@ impl ListQuery {
                     headers.insert("link", link);
                 }
                 kept.into_iter()
-                    .skip((page.number - 1) * page.limit)
+                    .skip((page.number - 1).saturating_mul(page.limit))
                     .take(page.limit)
                     .collect()
             }

@@ -117,6 +117,17 @@ impl<E: Entity> Table<E> {
         self.slots.get(index as usize)
     }
 
+    /// The stored record of `pk` a partial record of a write merges over:
+    /// the confirmed copy under an optimistic layer, unless the write is a
+    /// `layer` itself (then what shows).
+    pub fn stored_record(&self, pk: &Pk, layer: bool) -> Option<Rc<E>> {
+        let index = self.slot_of(pk)?;
+        if !layer && let Some(under) = self.layered.get(&index) {
+            return under.confirmed.record.clone();
+        }
+        self.slots[index as usize].record.clone()
+    }
+
     /// Makes room for `len` records when the table is empty (a first
     /// load); a table that holds records already grows as needed, since
     /// most of a refetch replaces what it holds.

@@ -175,13 +175,26 @@ impl Store {
         let Some(old) = self.confirmed_result(key) else {
             return false;
         };
+        // A record the list holds already (the pages shifted as the
+        // collection changed) is not repeated.
+        let keep: Vec<bool> = match S::LIST_OF_RECORDS {
+            true => {
+                let held: rustc_hash::FxHashSet<EntityRef> = old.refs.iter().copied().collect();
+                page_refs.iter().map(|r| !held.contains(r)).collect()
+            }
+            false => Vec::new(),
+        };
         let stored = old.value.as_deref().and_then(|v| v.downcast_ref::<S>());
-        let Some(longer) = stored.and_then(|stored| stored.extend_page(page)) else {
+        let Some(longer) = stored.and_then(|stored| stored.extend_page(page, &keep)) else {
             return false;
         };
         let mut refs = Vec::with_capacity(old.refs.len() + page_refs.len());
         refs.extend_from_slice(&old.refs);
-        refs.extend_from_slice(page_refs);
+        let kept = page_refs.iter().enumerate();
+        refs.extend(
+            kept.filter(|(i, _)| keep.get(*i).copied().unwrap_or(true))
+                .map(|(_, r)| *r),
+        );
         let slot = ResultSlot {
             value: Some(Rc::new(longer) as Rc<dyn Any>),
             refs,
@@ -263,7 +276,8 @@ fn appended<S: Schema>(
         return list.clone(); // already invalid: its next read fetches
     };
     match item.append_to(value, at_start) {
-        Some(longer) => {
+        Some(joined) => {
+            let item_refs = if joined.holds_it { item_refs } else { &[] };
             let mut refs = Vec::with_capacity(list.refs.len() + item_refs.len());
             if at_start {
                 refs.extend_from_slice(item_refs);
@@ -273,7 +287,7 @@ fn appended<S: Schema>(
                 refs.extend_from_slice(item_refs);
             }
             ResultSlot {
-                value: Some(longer),
+                value: Some(joined.list),
                 refs,
                 meta: list.meta,
                 version: list.version,
