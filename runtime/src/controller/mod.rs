@@ -3,9 +3,18 @@
 //! tells subscribers what changed, and answers reads with their expiry
 //! status. The Yew hooks sit on it; tests, SSR and command-line tools use
 //! it directly.
+//!
+//! `mod.rs` holds the controller and its reads; `request` makes requests
+//! (shared reads, mutations, optimistic layers); `lists` the lists a
+//! create joins; `paging` next pages; `edits` changes by hand
+//! (invalidate, expire, reset, set a response or an error); `expiry`
+//! classifies reads; `subscription` tells who read what; `retention`
+//! collects what nothing uses; `retry`, `clock` and `builder` the
+//! settings.
 
 mod builder;
 mod clock;
+mod edits;
 mod expiry;
 mod lists;
 mod paging;
@@ -38,7 +47,6 @@ pub use retry::Retry;
 pub use subscription::Subscription;
 
 use expiry::{StoredError, classify};
-use request::Delivery;
 use subscription::Subscribers;
 
 /// How long a response stays fresh unless its endpoint says otherwise.
@@ -552,209 +560,4 @@ impl Controller {
         }
         self.fetch(endpoint, params, None).await
     }
-
-    /// Invalidates the read `endpoint` with `params`: its next read
-    /// fetches and waits. Returns whether anything was cached.
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64, title: String }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    ///
-    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// let params = TodoResourceParams { id: 1 };
-    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
-    /// assert!(ctrl.invalidate(&TodoResource::get(), &params));
-    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
-    /// # Ok::<(), restcache::http::Error>(())
-    /// ```
-    pub fn invalidate<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> bool {
-        let Ok((key, _)) = self.locate(endpoint, params) else {
-            return false;
-        };
-        let now = self.start_now();
-        let known = {
-            let mut state = self.inner.state.borrow_mut();
-            state.errors.remove(&key);
-            state.memo.forget(&key);
-            state.store.invalidate_result(&key, now)
-        };
-        self.notify();
-        known
-    }
-
-    /// Invalidates every cached read whose key `matches` (keys read
-    /// `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`). Returns how
-    /// many.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// assert_eq!(ctrl.invalidate_all(|key| key.contains("/todos")), 0);
-    /// ```
-    pub fn invalidate_all(&self, matches: impl Fn(&str) -> bool) -> usize {
-        let now = self.start_now();
-        let count = {
-            let mut state = self.inner.state.borrow_mut();
-            state.errors.retain(|key, _| !matches(key));
-            let keys = matching_keys(&state.store, &matches);
-            for key in &keys {
-                state.memo.forget(key);
-            }
-            keys.iter()
-                .filter(|key| state.store.invalidate_result(key, now))
-                .count()
-        };
-        self.notify();
-        count
-    }
-
-    /// Marks every cached read whose key `matches` stale: it keeps showing
-    /// its data and fetches again on its next read. Errors of those keys
-    /// expire too. Returns how many results.
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64, title: String }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    ///
-    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// let params = TodoResourceParams { id: 1 };
-    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
-    /// assert_eq!(ctrl.expire_all(|key| key.contains("/todos/")), 1);
-    /// let cached = ctrl.read(&TodoResource::get(), &params);
-    /// assert_eq!(cached.status, ExpiryStatus::Stale);
-    /// assert_eq!(cached.data.unwrap().title, "a"); // still on show
-    /// # Ok::<(), restcache::http::Error>(())
-    /// ```
-    pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
-        let count = {
-            let mut state = self.inner.state.borrow_mut();
-            for (key, stored) in state.errors.iter_mut() {
-                if matches(key) {
-                    stored.meta.expires_at = Timestamp::default();
-                }
-            }
-            let keys = matching_keys(&state.store, &matches);
-            keys.iter()
-                .filter(|key| state.store.expire_result(key))
-                .count()
-        };
-        self.notify();
-        count
-    }
-
-    /// Empties the cache. Responses to requests that started before the
-    /// reset are handed to their callers but not stored.
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64, title: String }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    ///
-    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// let params = TodoResourceParams { id: 1 };
-    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
-    /// ctrl.reset();
-    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
-    /// # Ok::<(), restcache::http::Error>(())
-    /// ```
-    pub fn reset(&self) {
-        {
-            let mut state = self.inner.state.borrow_mut();
-            state.store = Store::new();
-            state.memo.clear();
-            state.errors.clear();
-            state.usage.clear();
-            state.pages.clear();
-            state.in_flight.clear();
-            state.generation += 1;
-        }
-        self.notify();
-    }
-
-    /// Stores `value` as the response of `endpoint` with `params`, as if
-    /// fetched now (a mutation's effects included). Returns the result as
-    /// stored.
-    pub fn set_response<P, S>(
-        &self,
-        endpoint: &Endpoint<P, S>,
-        params: &P,
-        value: S,
-    ) -> Result<S::Handle, Error>
-    where
-        P: Serialize,
-        S: Schema,
-    {
-        let (key, url) = self.locate(endpoint, params)?;
-        let now = self.start_now();
-        let stored = {
-            let mut state = self.inner.state.borrow_mut();
-            let delivery = Delivery {
-                key: &key,
-                url: &url,
-                started: now,
-                arrived: now,
-            };
-            let stored = self.store_success(&mut state, endpoint, params, value, delivery, false);
-            if let Err(error) = &stored {
-                self.store_error(&mut state, endpoint, error.clone(), delivery);
-            }
-            stored.map(|(value, _)| S::into_handle(value))
-        };
-        self.notify();
-        stored
-    }
-
-    /// Stores `error` as the outcome of `endpoint` with `params`, as if
-    /// its request failed now: it shows for the error expiry.
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64, title: String }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    ///
-    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// let params = TodoResourceParams { id: 1 };
-    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
-    /// let url = "http://127.0.0.1:8080/todos/1";
-    /// ctrl.set_error(&TodoResource::get(), &params, restcache::http::Error::http_status("GET", url, 503, "down"));
-    /// let cached = ctrl.read(&TodoResource::get(), &params);
-    /// assert!(cached.data.is_some() && cached.error.is_some()); // soft: data stays
-    /// # Ok::<(), restcache::http::Error>(())
-    /// ```
-    pub fn set_error<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P, error: Error) {
-        let Ok((key, url)) = self.locate(endpoint, params) else {
-            return;
-        };
-        let now = self.start_now();
-        {
-            let mut state = self.inner.state.borrow_mut();
-            let delivery = Delivery {
-                key: &key,
-                url: &url,
-                started: now,
-                arrived: now,
-            };
-            self.store_error(&mut state, endpoint, error, delivery);
-        }
-        self.notify();
-    }
-}
-
-/// The result keys of `store` that `matches`.
-fn matching_keys(store: &Store, matches: &impl Fn(&str) -> bool) -> Vec<String> {
-    store
-        .result_keys()
-        .filter(|key| matches(key))
-        .map(str::to_owned)
-        .collect()
 }
