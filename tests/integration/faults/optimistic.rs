@@ -20,6 +20,16 @@ fn todo(id: u64, title: &str) -> Todo {
     }
 }
 
+/// A mock server, a controller on it, and todo 1 ("milk") fetched.
+async fn with_milk() -> (mockito::ServerGuard, Controller, ManualClock) {
+    let (mut server, ctrl, clock) = setup().await;
+    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
+    ctrl.fetch(&TodoResource::get(), &one(1), None)
+        .await
+        .unwrap();
+    (server, ctrl, clock)
+}
+
 fn failing(mock: mockito::Mock, delay: Duration) -> mockito::Mock {
     slowly(mock, delay, "upstream down")
         .with_status(500)
@@ -28,11 +38,7 @@ fn failing(mock: mockito::Mock, delay: Duration) -> mockito::Mock {
 
 #[tokio::test]
 async fn a_failed_optimistic_write_reveals_the_response_that_landed_beneath_it() {
-    let (mut server, ctrl, clock) = setup().await;
-    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
-    ctrl.fetch(&TodoResource::get(), &one(1), None)
-        .await
-        .unwrap();
+    let (mut server, ctrl, clock) = with_milk().await;
     let patch = once_after(
         server.mock("PATCH", "/todos/1"),
         Duration::from_millis(50),
@@ -81,11 +87,7 @@ async fn a_failed_optimistic_write_reveals_the_response_that_landed_beneath_it()
 
 #[tokio::test]
 async fn optimistic_writes_compose_and_each_leaves_on_its_own_answer() {
-    let (mut server, ctrl, _clock) = setup().await;
-    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
-    ctrl.fetch(&TodoResource::get(), &one(1), None)
-        .await
-        .unwrap();
+    let (mut server, ctrl, _clock) = with_milk().await;
     // The first write answers last; the second fails first.
     let first = once_after(
         server
@@ -232,11 +234,7 @@ async fn a_bad_response_under_a_layer_changes_nothing_beneath_it() {
 
 #[tokio::test]
 async fn an_optimistic_write_dropped_before_its_end_takes_its_value_away() {
-    let (mut server, ctrl, _clock) = setup().await;
-    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
-    ctrl.fetch(&TodoResource::get(), &one(1), None)
-        .await
-        .unwrap();
+    let (_server, ctrl, _clock) = with_milk().await;
     let (update, params, guess) = (TodoResource::update(), one(1), todo(1, "guess"));
     let body = Body::json(&guess).unwrap();
     let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));

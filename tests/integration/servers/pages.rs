@@ -26,6 +26,24 @@ endpoint!(pub TodoResource::pages {
     page_size: "_limit",
 });
 
+/// The demo API, a controller on it, and its todos in pages of two, the
+/// first one fetched.
+async fn first_page() -> (
+    DemoApi,
+    Controller,
+    Endpoint<TodoResourcePagesParams, Page<Todo>>,
+    TodoResourcePagesParams,
+) {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    (api, ctrl, pages, first)
+}
+
 fn ids(page: &Page<Todo>) -> Vec<u64> {
     page.items.iter().map(|t| t.id).collect()
 }
@@ -92,13 +110,7 @@ async fn link_header_pages_join_one_list_in_order() {
 
 #[tokio::test]
 async fn a_second_call_while_a_page_is_on_its_way_fetches_nothing() {
-    let api = DemoApi::start().unwrap();
-    let ctrl = Controller::new(Client::new(api.url()));
-    let (pages, first) = (
-        TodoResource::pages(),
-        TodoResourcePagesParams { page: 1, limit: 2 },
-    );
-    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let (api, ctrl, pages, first) = first_page().await;
     let (a, b) = join(
         ctrl.fetch_next_page(&pages, &first),
         ctrl.fetch_next_page(&pages, &first),
@@ -139,13 +151,7 @@ async fn body_pages_named_by_number_join_one_list() {
 
 #[tokio::test]
 async fn two_loops_loading_one_list_to_its_end_share_its_pages() {
-    let api = DemoApi::start().unwrap();
-    let ctrl = Controller::new(Client::new(api.url()));
-    let (pages, first) = (
-        TodoResource::pages(),
-        TodoResourcePagesParams { page: 1, limit: 2 },
-    );
-    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let (api, ctrl, pages, first) = first_page().await;
     let to_the_end = || async { while ctrl.fetch_next_page(&pages, &first).await.unwrap() {} };
     join(to_the_end(), to_the_end()).await;
     assert_eq!(
@@ -157,13 +163,7 @@ async fn two_loops_loading_one_list_to_its_end_share_its_pages() {
 
 #[tokio::test]
 async fn a_record_created_while_pages_are_left_to_load_comes_with_its_page() {
-    let api = DemoApi::start().unwrap();
-    let ctrl = Controller::new(Client::new(api.url()));
-    let (pages, first) = (
-        TodoResource::pages(),
-        TodoResourcePagesParams { page: 1, limit: 2 },
-    );
-    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let (_api, ctrl, pages, first) = first_page().await;
     let body = Body::json(&json!({"userId": 1, "title": "new"})).unwrap();
     let created = ctrl
         .fetch(&TodoResource::create(), &(), Some(body))
