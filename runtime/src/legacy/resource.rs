@@ -11,9 +11,9 @@ use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
 use crate::error::SchemaError;
 use crate::http::{Body, Client, FetchFuture, Response};
-use crate::pk::PkValue;
+use crate::pk::{Pk, PkValue};
 use crate::rest::declared::deleted;
-use crate::rest::{Kind, Options, decode_json};
+use crate::rest::{Kind, Options, Target, decode_json};
 
 /// An entity served under a URL root, with the older generation's six
 /// shapes:
@@ -43,6 +43,8 @@ use crate::rest::{Kind, Options, decode_json};
 /// assert_eq!((Birthday::detail_shape().get_fetch_key)(&"7".to_owned()), "/api/birthdays/7");
 /// let query = Query::from([("month".to_owned(), "6".to_owned())]);
 /// assert_eq!((Birthday::list_shape().get_fetch_key)(&query), "/api/birthdays/?month=6");
+/// // A mutation names its record, invalidated if the answer cannot be read.
+/// assert_eq!(Birthday::update_shape().target.map(|t| t.entity), Some("Birthday"));
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an older-generation Resource",
@@ -66,6 +68,7 @@ pub trait Resource: Entity + DeserializeOwned {
             fetch: get_list::<Self>,
             schema: decode_json::<Query, Vec<Rc<Self>>>,
             options: Options::default(),
+            target: None,
         }
     }
 
@@ -78,6 +81,7 @@ pub trait Resource: Entity + DeserializeOwned {
             fetch: post::<Self>,
             schema: decode_json::<Query, Rc<Self>>,
             options: Options::default(),
+            target: None,
         }
     }
 
@@ -99,6 +103,7 @@ pub trait Resource: Entity + DeserializeOwned {
             fetch: delete::<Self>,
             schema: deleted_by_id::<Self>,
             options: Options::default(),
+            target: Some(target::<Self>()),
         }
     }
 
@@ -119,7 +124,20 @@ fn one_shape<R: Resource>(
         fetch,
         schema: decode_json::<R::Id, Rc<R>>,
         options: Options::default(),
+        target: (kind != Kind::Read).then(target::<R>),
     }
+}
+
+/// The record named by a shape's pk params.
+fn target<R: Resource>() -> Target<R::Id> {
+    Target {
+        entity: R::KEY,
+        pk: pk_of::<R>,
+    }
+}
+
+fn pk_of<R: Resource>(id: &R::Id) -> Option<Pk> {
+    id.to_pk()
 }
 
 /// `{url_root}{pk}`, the pk percent-encoded.

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use crate::cache::schema::Schema;
 use crate::controller::{Cached, Controller};
 use crate::http::{Body, Client, Error, FetchFuture};
-use crate::rest::{ByParams, DecodeFn, Endpoint, Kind, Options, PathTemplate, decode_json};
+use crate::rest::{ByParams, DecodeFn, Endpoint, Kind, Options, PathTemplate, Target, decode_json};
 
 /// The query of a list shape: sent as the query string, sorted by name.
 ///
@@ -72,6 +72,12 @@ pub struct FetchShape<P, S> {
     pub schema: DecodeFn<P, S>,
     /// Expiry and polling settings.
     pub options: Options,
+    /// The record a mutation changes, named from its params (`None` for
+    /// reads, lists and creates): when the server answers with a body the
+    /// schema cannot read, the mutation may have been applied all the
+    /// same, so this record is invalidated and its reads fetch it again.
+    /// The update, partial update and delete shapes name their record.
+    pub target: Option<Target<P>>,
 }
 
 impl<P, S> Clone for FetchShape<P, S> {
@@ -158,6 +164,7 @@ impl<P: Serialize, S> FetchShape<P, S> {
             fetch: self.fetch,
             schema: decode_json::<P, T>,
             options: self.options,
+            target: self.target,
         }
     }
 
@@ -168,7 +175,9 @@ impl<P: Serialize, S> FetchShape<P, S> {
             fetch: self.fetch,
         };
         let name = PathTemplate::new("a FetchShape", &[]);
-        Endpoint::by_params(self.kind, name, by_params, self.schema).with_options(self.options)
+        Endpoint::by_params(self.kind, name, by_params, self.schema)
+            .with_options(self.options)
+            .with_target_of(self.target)
     }
 }
 

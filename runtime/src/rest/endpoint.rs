@@ -348,6 +348,13 @@ impl<P: Serialize, S> Endpoint<P, S> {
         self
     }
 
+    /// This endpoint with `target` as the record it changes (or none).
+    #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
+    pub(crate) fn with_target_of(mut self, target: Option<Target<P>>) -> Self {
+        self.target = target;
+        self
+    }
+
     /// This endpoint, paginated by its query param `field` (its name on
     /// the wire, e.g. `_page` or `cursor`): every page of one list shares
     /// the list's cache key, and

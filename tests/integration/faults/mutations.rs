@@ -1,15 +1,16 @@
 //! A mutation whose answer does not decode: the server applied it, the
-//! cache cannot read it. The record it named is not left on show as Valid
+//! cache cannot read it (through either API generation). The record it named is not left on show as Valid
 //! (the next read refetches), the lists a create would have joined fetch
 //! again, and the caller gets the decode error.
 
 use restcache::http::ErrorKind;
+use restcache::legacy::{Query, Resource};
 use restcache::prelude::*;
 use serde_json::json;
 
 use crate::common::controller::{LIST, setup, todo_json};
 use crate::common::mock::once;
-use crate::common::{TodoResource, TodoResourceParams};
+use crate::common::{Birthday, TodoResource, TodoResourceParams};
 
 #[tokio::test]
 async fn an_update_whose_answer_does_not_decode_leaves_no_valid_old_record() {
@@ -85,4 +86,81 @@ async fn a_create_whose_answer_does_not_decode_has_its_list_fetched_again() {
     assert!(matches!(error.kind(), ErrorKind::Decode(_)), "{error}");
     let list = ctrl.read(&TodoResource::get_list(), &());
     assert_eq!(list.status, ExpiryStatus::Invalid, "the list fetches again");
+}
+
+#[tokio::test]
+async fn an_older_generation_update_whose_answer_does_not_decode_leaves_no_valid_old_record() {
+    const ADA: &str = r#"{"id": "1", "name": "Ada", "date": "2026-12-10T00:00:00Z"}"#;
+    let (mut server, client) = crate::common::mock::server().await;
+    let ctrl = Controller::new(client);
+    let _one = once(server.mock("GET", "/api/birthdays/1"), 200, ADA).await;
+    let _list = once(
+        server.mock("GET", "/api/birthdays/"),
+        200,
+        &format!("[{ADA}]"),
+    )
+    .await;
+    let id = "1".to_owned();
+    Birthday::detail_shape()
+        .call(&ctrl, &id, None)
+        .await
+        .unwrap();
+    Birthday::list_shape()
+        .call(&ctrl, &Query::new(), None)
+        .await
+        .unwrap();
+
+    for (method, shape) in [
+        ("PATCH", Birthday::partial_update_shape()),
+        ("PUT", Birthday::update_shape()),
+    ] {
+        let _answer = once(
+            server.mock(method, "/api/birthdays/1"),
+            200,
+            "<html>saved</html>",
+        )
+        .await;
+        let body = Body::json(&json!({"name": "Ada L."})).unwrap();
+        let error = shape.call(&ctrl, &id, Some(body)).await.unwrap_err();
+        assert!(
+            matches!(error.kind(), ErrorKind::Decode(_)),
+            "{method}: {error}"
+        );
+
+        let one = Birthday::detail_shape().read(&ctrl, &id);
+        assert_eq!(
+            one.status,
+            ExpiryStatus::Invalid,
+            "{method}: the old copy is not on show"
+        );
+        let list = Birthday::list_shape().read(&ctrl, &Query::new());
+        assert_eq!(
+            list.status,
+            ExpiryStatus::Stale,
+            "{method}: the list refetches"
+        );
+
+        let _again = once(server.mock("GET", "/api/birthdays/1"), 200, ADA).await;
+        Birthday::detail_shape()
+            .call(&ctrl, &id, None)
+            .await
+            .unwrap();
+    }
+
+    let _delete = once(
+        server.mock("DELETE", "/api/birthdays/1"),
+        200,
+        "<html>gone</html>",
+    )
+    .await;
+    // A delete's answer is not read (its params name the record), so an
+    // unreadable body is no error: the record leaves every list.
+    Birthday::delete_shape()
+        .call(&ctrl, &id, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        Birthday::detail_shape().read(&ctrl, &id).status,
+        ExpiryStatus::Invalid
+    );
 }
