@@ -10,6 +10,7 @@
 //! - `hydration`: a server-rendered page hydrates from a filled cache;
 //! - `legacy`: the older API's hooks and the current ones on one cache;
 //! - `mutations`: `use_loading` around a mutation button;
+//! - `pages`: an infinite list grown by `use_next_page`;
 //! - `revalidation`: `visibilitychange` and `online` refetch stale reads;
 //! - `render_cost`: the cost of re-rendering a warm read, printed.
 
@@ -23,6 +24,7 @@ mod boundaries;
 mod hydration;
 mod legacy;
 mod mutations;
+mod pages;
 mod reads;
 mod render_cost;
 mod revalidation;

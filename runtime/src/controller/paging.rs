@@ -115,6 +115,49 @@ impl Controller {
         page.await
     }
 
+    /// Whether the list `endpoint` caches for `params` has a page after
+    /// the ones it holds: what a "load more" button asks before showing.
+    /// `false` while nothing readable is cached. Never fetches.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::Page;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    ///
+    /// endpoint!(pub todo_pages {
+    ///     path: "/todos",
+    ///     schema: Page<Todo>,
+    ///     params: { #[serde(rename = "_page")] page: u32, #[serde(rename = "_limit")] limit: u32 },
+    ///     decode: Page::from_headers,
+    ///     paginated_by: "_page",
+    /// });
+    ///
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let ctrl = Controller::new(Client::new(api.url()));
+    /// let (pages, three) = (todo_pages(), TodoPagesParams { page: 1, limit: 3 });
+    /// assert!(!ctrl.has_next_page(&pages, &three), "nothing cached yet");
+    /// ctrl.fetch(&pages, &three, None).await?;
+    /// assert!(ctrl.has_next_page(&pages, &three), "3 of the 5 todos");
+    /// ctrl.fetch_next_page(&pages, &three).await?;
+    /// assert!(!ctrl.has_next_page(&pages, &three), "all 5");
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn has_next_page<P, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> bool
+    where
+        P: Serialize,
+        S: Schema + Paged,
+    {
+        let Ok((key, _)) = self.locate(endpoint, params) else {
+            return false;
+        };
+        self.cached::<S>(&key)
+            .is_some_and(|list| list.next_page().is_some())
+    }
+
     /// Fetches the page at `url` and appends it to the list cached under
     /// `key`. Resolves to whether another page follows.
     async fn append_page<P, S>(

@@ -12,7 +12,8 @@
 //! - The rest of the family: [`use_cache`] (read, no fetch), [`use_dle`]
 //!   (data, loading, error; no suspense), [`use_fetch`] (fetch, no read),
 //!   [`use_subscription`] and [`use_live`] (polling), [`use_loading`]
-//!   (a mutation's callback with its state).
+//!   (a mutation's callback with its state), [`use_next_page`] (a "load
+//!   more" button over a paginated list).
 //! - Every reading hook takes the endpoint's params, or an `Option` of
 //!   them: `None` does nothing at all (see [`ReadArgs`]).
 //! - On a server, [`ServerRender`] renders an app whose reads may fail
@@ -28,6 +29,7 @@ mod boundary;
 mod context;
 mod focus;
 mod hooks;
+mod pages;
 mod provider;
 mod read;
 mod server;
@@ -40,6 +42,7 @@ pub use hooks::{
     Dle, Loading, use_cache, use_dle, use_error, use_fetch, use_live, use_loading,
     use_subscription, use_suspense,
 };
+pub use pages::{NextPageLoader, use_next_page};
 pub use provider::{CacheProvider, CacheProviderProps, use_controller};
 #[cfg(feature = "ssr")]
 pub use server::ServerRender;

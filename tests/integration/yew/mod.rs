@@ -3,6 +3,7 @@
 //! read ends a server render.
 
 mod boundaries;
+mod pages;
 mod reads;
 
 use std::future::Future;
