@@ -18,6 +18,7 @@
 //! | `Birthday::delete_shape()` | `BirthdayResource::delete()` |
 //! | `Birthday::as_schema()` | the type `Rc<Birthday>` in a `#[derive(Schema)]` struct |
 //! | `FetchShape { get_fetch_key, fetch, ..base }` | `endpoint!(..)`, or `base.with_key(..).with_fetch(..)` |
+//! | a mutation spread from `update_shape()` (it keeps the record it names, `target`) | an `endpoint!(..)` mutation `.with_target::<User>(\|p\| p.id.to_pk())` |
 //! | `shape.with_schema(SchemaOf::<T>::new())` | `endpoint.with_schema::<T>()`, or `schema: T` in `endpoint!` |
 //! | `use_resource(&shape, params)` | `use_suspense(&endpoint, params)` |
 //! | `use_fetcher(&shape)` then `fetcher.fetch(params, body)` | `use_controller()` then `ctrl.fetch(&endpoint, &params, body)` |

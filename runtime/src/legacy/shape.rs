@@ -26,8 +26,9 @@ pub type Query = BTreeMap<String, String>;
 /// The minimal instructions for one kind of request: what its response
 /// does to the cache (`kind`), the URL that names it (`get_fetch_key`),
 /// how it is made (`fetch`, usually through the shared fetch helper
-/// [`Client::fetch`]), how its body becomes its result (`schema`), and its
-/// expiry settings (`options`).
+/// [`Client::fetch`]), how its body becomes its result (`schema`), its
+/// expiry settings (`options`), and the record a mutation changes
+/// (`target`).
 ///
 /// A shape is a plain value: a custom one takes a base shape and replaces
 /// what differs, with struct update syntax (the older API's "spread a base
@@ -73,10 +74,12 @@ pub struct FetchShape<P, S> {
     /// Expiry and polling settings.
     pub options: Options,
     /// The record a mutation changes, named from its params (`None` for
-    /// reads, lists and creates): when the server answers with a body the
-    /// schema cannot read, the mutation may have been applied all the
-    /// same, so this record is invalidated and its reads fetch it again.
-    /// The update, partial update and delete shapes name their record.
+    /// reads, lists and creates): when the answer cannot be read (a body
+    /// the schema cannot decode, one over the size limit, or no answer in
+    /// time), the mutation may have been applied all the same, so this
+    /// record is invalidated and its reads fetch it again. The update,
+    /// partial update and delete shapes name their record; a shape spread
+    /// from one keeps it.
     pub target: Option<Target<P>>,
 }
 

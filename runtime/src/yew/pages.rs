@@ -11,7 +11,7 @@ use crate::http::Error;
 use crate::rest::{Endpoint, Paged};
 
 /// What [`use_next_page`] hands out: the state of a "load more" button.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NextPageLoader {
     /// Fetches the page after the ones the list holds and appends it.
     /// While one is on its way, another `load` waits for it (a double
@@ -20,10 +20,10 @@ pub struct NextPageLoader {
     /// Whether the list has a page after the ones it holds (`false` while
     /// nothing is cached).
     pub more: bool,
-    /// Whether a page is on its way.
+    /// Whether a page this component's `load` asked for is on its way.
     pub loading: bool,
-    /// The error of the latest load, once it failed; cleared when the
-    /// next load starts. The list keeps the pages it holds.
+    /// The error of this component's latest load, once it failed; cleared
+    /// when the next load starts. The list keeps the pages it holds.
     pub error: Option<Error>,
 }
 
@@ -36,6 +36,10 @@ pub struct NextPageLoader {
 /// changes.
 ///
 /// The params are the list's (its first page's); `None` gives `None`.
+///
+/// A list that goes stale is fetched again from its first page (on the
+/// next mount, focus or reconnect), and the pages loaded after it go: give
+/// an infinite list an expiry (`data_expiry`) as long as a visit.
 ///
 /// ```
 /// use restcache::prelude::*;

@@ -1,15 +1,19 @@
-//! A mutation whose answer does not decode: the server applied it, the
-//! cache cannot read it (through either API generation). The record it named is not left on show as Valid
-//! (the next read refetches), the lists a create would have joined fetch
-//! again, and the caller gets the decode error.
+//! A mutation whose answer does not decode (or does not come in time):
+//! the server may have applied it, the cache cannot read how. Through
+//! either API generation, the record it named is not left on show as
+//! Valid (the next read refetches), the lists a create would have joined
+//! fetch again, and the caller gets the error.
+
+use std::time::Duration;
 
 use restcache::http::ErrorKind;
-use restcache::legacy::{Query, Resource};
+use restcache::legacy::{FetchShape, Query, Resource};
 use restcache::prelude::*;
+use restcache::rest::Options;
 use serde_json::json;
 
 use crate::common::controller::{LIST, setup, todo_json};
-use crate::common::mock::once;
+use crate::common::mock::{once, once_after};
 use crate::common::{Birthday, TodoResource, TodoResourceParams};
 
 #[tokio::test]
@@ -89,7 +93,7 @@ async fn a_create_whose_answer_does_not_decode_has_its_list_fetched_again() {
 }
 
 #[tokio::test]
-async fn an_older_generation_update_whose_answer_does_not_decode_leaves_no_valid_old_record() {
+async fn an_older_generation_mutation_that_may_have_applied_leaves_no_valid_old_record() {
     const ADA: &str = r#"{"id": "1", "name": "Ada", "date": "2026-12-10T00:00:00Z"}"#;
     let (mut server, client) = crate::common::mock::server().await;
     let ctrl = Controller::new(client);
@@ -140,27 +144,43 @@ async fn an_older_generation_update_whose_answer_does_not_decode_leaves_no_valid
             "{method}: the list refetches"
         );
 
-        let _again = once(server.mock("GET", "/api/birthdays/1"), 200, ADA).await;
+        let _one = once(server.mock("GET", "/api/birthdays/1"), 200, ADA).await;
+        let _list = once(
+            server.mock("GET", "/api/birthdays/"),
+            200,
+            &format!("[{ADA}]"),
+        )
+        .await;
         Birthday::detail_shape()
             .call(&ctrl, &id, None)
             .await
             .unwrap();
+        Birthday::list_shape()
+            .call(&ctrl, &Query::new(), None)
+            .await
+            .unwrap();
     }
 
-    let _delete = once(
+    // A delete's answer is not read (its params name the record), but one
+    // that does not come in time may have been applied all the same.
+    let quick_delete = FetchShape {
+        options: Options {
+            timeout: Some(Duration::from_millis(150)),
+            ..Options::default()
+        },
+        ..Birthday::delete_shape()
+    };
+    let _delete = once_after(
         server.mock("DELETE", "/api/birthdays/1"),
-        200,
-        "<html>gone</html>",
+        Duration::from_secs(1),
+        String::new(),
     )
     .await;
-    // A delete's answer is not read (its params name the record), so an
-    // unreadable body is no error: the record leaves every list.
-    Birthday::delete_shape()
-        .call(&ctrl, &id, None)
-        .await
-        .unwrap();
+    let error = quick_delete.call(&ctrl, &id, None).await.unwrap_err();
+    assert!(matches!(error.kind(), ErrorKind::Timeout(_)), "{error}");
     assert_eq!(
         Birthday::detail_shape().read(&ctrl, &id).status,
-        ExpiryStatus::Invalid
+        ExpiryStatus::Invalid,
+        "DELETE: the old copy is not on show"
     );
 }
