@@ -20,13 +20,8 @@ fn Next() -> HtmlResult {
     Ok(html! { <h1>{ &todo.title }</h1> })
 }
 
-#[derive(Properties, PartialEq)]
-struct AppProps {
-    ctrl: Controller,
-}
-
 #[component]
-fn App(props: &AppProps) -> Html {
+fn App(props: &CtrlProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
             <p>{"outside "}</p>
@@ -41,7 +36,7 @@ fn App(props: &AppProps) -> Html {
 async fn the_boundary_catches_a_404_and_its_reset_fetches_again() {
     reset_demo().await;
     let ctrl = controller();
-    let page = mount::<App>(AppProps { ctrl: ctrl.clone() });
+    let page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
     until("the fallback", || {
         page.text() == "outside failed: Some(404)reset"
     })

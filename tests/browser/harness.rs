@@ -95,6 +95,12 @@ pub async fn set_delay(ms: u64) {
     .await;
 }
 
+/// The props of a test app: the controller its provider hands out.
+#[derive(Properties, PartialEq, Clone)]
+pub struct CtrlProps {
+    pub ctrl: Controller,
+}
+
 /// An app mounted into an element of its own.
 pub struct Mounted<C: BaseComponent> {
     pub root: Element,

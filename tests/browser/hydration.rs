@@ -19,13 +19,8 @@ fn Title() -> HtmlResult {
     Ok(html! { <h1>{ &todo.title }</h1> })
 }
 
-#[derive(Properties, PartialEq, Clone)]
-struct AppProps {
-    ctrl: Controller,
-}
-
 #[component]
-fn App(props: &AppProps) -> Html {
+fn App(props: &CtrlProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
             <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
@@ -55,7 +50,7 @@ fn filled() -> Controller {
 #[wasm_bindgen_test]
 async fn a_server_rendered_page_hydrates_from_a_filled_cache_without_suspending() {
     reset_demo().await;
-    let html = LocalServerRenderer::<App>::with_props(AppProps { ctrl: filled() })
+    let html = LocalServerRenderer::<App>::with_props(CtrlProps { ctrl: filled() })
         .render()
         .await;
     let root = gloo_document().create_element("div").unwrap();
@@ -64,7 +59,7 @@ async fn a_server_rendered_page_hydrates_from_a_filled_cache_without_suspending(
 
     let ctrl = filled();
     let handle =
-        Renderer::<App>::with_root_and_props(root.clone(), AppProps { ctrl: ctrl.clone() })
+        Renderer::<App>::with_root_and_props(root.clone(), CtrlProps { ctrl: ctrl.clone() })
             .hydrate();
     yew::scheduler::flush().await;
     let text = || root.text_content().unwrap_or_default();

@@ -52,13 +52,8 @@ fn Older() -> HtmlResult {
     })
 }
 
-#[derive(Properties, PartialEq)]
-struct AppProps {
-    ctrl: Controller,
-}
-
 #[component]
-fn App(props: &AppProps) -> Html {
+fn App(props: &CtrlProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
             <AsyncBoundary error_fallback={failed()}><Current /><Older /></AsyncBoundary>
@@ -79,7 +74,7 @@ fn text_of(page: &Mounted<App>, selector: &str) -> String {
 async fn a_mutation_through_either_generation_shows_in_both_views() {
     reset_demo().await;
     let ctrl = controller();
-    let page = mount::<App>(AppProps { ctrl: ctrl.clone() });
+    let page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
     until("both views", || text_of(&page, ".current") == "Ada").await;
     assert_eq!(text_of(&page, ".older"), "Adarename");
 

@@ -43,13 +43,8 @@ fn Toggle() -> HtmlResult {
     })
 }
 
-#[derive(Properties, PartialEq)]
-struct AppProps {
-    ctrl: Controller,
-}
-
 #[component]
-fn App(props: &AppProps) -> Html {
+fn App(props: &CtrlProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
             <AsyncBoundary error_fallback={failed()}><Toggle /></AsyncBoundary>
@@ -69,7 +64,7 @@ fn button(page: &Mounted<App>) -> HtmlElement {
 #[wasm_bindgen_test]
 async fn use_loading_runs_the_mutation_and_shows_its_state() {
     reset_demo().await;
-    let page = mount::<App>(AppProps { ctrl: controller() });
+    let page = mount::<App>(CtrlProps { ctrl: controller() });
     until("the todo", || page.text() == "done").await;
 
     set_delay(200).await;

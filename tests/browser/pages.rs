@@ -57,13 +57,8 @@ fn More() -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct AppProps {
-    ctrl: Controller,
-}
-
 #[component]
-fn App(props: &AppProps) -> Html {
+fn App(props: &CtrlProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
             <AsyncBoundary fallback={html! { <p>{ "loading" }</p> }} error_fallback={failed()}>
@@ -90,7 +85,7 @@ fn buttons(page: &Mounted<App>) -> Vec<HtmlElement> {
 async fn more_appends_the_next_page_without_suspending_until_the_last() {
     reset_demo().await;
     let ctrl = controller();
-    let page = mount::<App>(AppProps { ctrl: ctrl.clone() });
+    let page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
     until("the first page and two buttons", || {
         items(&page) == 2 && buttons(&page).len() == 2
     })

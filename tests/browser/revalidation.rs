@@ -23,13 +23,8 @@ fn Title(props: &TitleProps) -> HtmlResult {
     Ok(html! { <li>{ &todo.title }</li> })
 }
 
-#[derive(Properties, PartialEq)]
-struct AppProps {
-    ctrl: Controller,
-}
-
 #[component]
-fn App(props: &AppProps) -> Html {
+fn App(props: &CtrlProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
             <AsyncBoundary error_fallback={failed()}>
@@ -43,7 +38,7 @@ async fn revalidates_on(event: &str, on_window: bool) {
     reset_demo().await;
     let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
     let ctrl = controller_on(&clock);
-    let page = mount::<App>(AppProps { ctrl: ctrl.clone() });
+    let page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
     until("both todos", || {
         page.text() == "fugiat veniam minuset porro tempora"
     })
@@ -92,7 +87,7 @@ async fn the_listeners_leave_with_the_provider() {
     reset_demo().await;
     let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
     let ctrl = controller_on(&clock);
-    let mut page = mount::<App>(AppProps { ctrl: ctrl.clone() });
+    let mut page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
     until("both todos", || {
         page.text() == "fugiat veniam minuset porro tempora"
     })

@@ -11,6 +11,7 @@ mod read;
 pub use read::Found;
 
 use chrono::{DateTime, Utc};
+use restcache::Page;
 use restcache::prelude::*;
 
 /// A request that started at `ms` milliseconds.
@@ -156,6 +157,21 @@ pub struct PaginatedPosts {
 }
 
 resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+
+// The todos in pages named by `Link` headers, counted by `X-Total-Count`.
+endpoint!(pub TodoResource::pages {
+    path: "/todos",
+    schema: Page<Todo>,
+    params: {
+        #[serde(rename = "_page")]
+        page: u32,
+        #[serde(rename = "_limit")]
+        limit: u32,
+    },
+    decode: Page::from_headers,
+    paginated_by: "_page",
+    page_size: "_limit",
+});
 
 // The custom endpoints every test shares.
 endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });

@@ -92,27 +92,30 @@ async fn a_create_whose_answer_does_not_decode_has_its_list_fetched_again() {
     assert_eq!(list.status, ExpiryStatus::Invalid, "the list fetches again");
 }
 
-#[tokio::test]
-async fn an_older_generation_mutation_that_may_have_applied_leaves_no_valid_old_record() {
-    const ADA: &str = r#"{"id": "1", "name": "Ada", "date": "2026-12-10T00:00:00Z"}"#;
-    let (mut server, client) = crate::common::mock::server().await;
-    let ctrl = Controller::new(client);
+const ADA: &str = r#"{"id": "1", "name": "Ada", "date": "2026-12-10T00:00:00Z"}"#;
+
+/// Reads birthday 1 and the birthday list through the older API's shapes,
+/// each answered once.
+async fn read_ada(server: &mut mockito::ServerGuard, ctrl: &Controller) {
     let _one = once(server.mock("GET", "/api/birthdays/1"), 200, ADA).await;
-    let _list = once(
-        server.mock("GET", "/api/birthdays/"),
-        200,
-        &format!("[{ADA}]"),
-    )
-    .await;
-    let id = "1".to_owned();
+    let list = format!("[{ADA}]");
+    let _list = once(server.mock("GET", "/api/birthdays/"), 200, &list).await;
     Birthday::detail_shape()
-        .call(&ctrl, &id, None)
+        .call(ctrl, &"1".to_owned(), None)
         .await
         .unwrap();
     Birthday::list_shape()
-        .call(&ctrl, &Query::new(), None)
+        .call(ctrl, &Query::new(), None)
         .await
         .unwrap();
+}
+
+#[tokio::test]
+async fn an_older_generation_mutation_that_may_have_applied_leaves_no_valid_old_record() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let ctrl = Controller::new(client);
+    let id = "1".to_owned();
+    read_ada(&mut server, &ctrl).await;
 
     for (method, shape) in [
         ("PATCH", Birthday::partial_update_shape()),
@@ -144,21 +147,7 @@ async fn an_older_generation_mutation_that_may_have_applied_leaves_no_valid_old_
             "{method}: the list refetches"
         );
 
-        let _one = once(server.mock("GET", "/api/birthdays/1"), 200, ADA).await;
-        let _list = once(
-            server.mock("GET", "/api/birthdays/"),
-            200,
-            &format!("[{ADA}]"),
-        )
-        .await;
-        Birthday::detail_shape()
-            .call(&ctrl, &id, None)
-            .await
-            .unwrap();
-        Birthday::list_shape()
-            .call(&ctrl, &Query::new(), None)
-            .await
-            .unwrap();
+        read_ada(&mut server, &ctrl).await;
     }
 
     // A delete's answer is not read (its params name the record), but one

@@ -10,21 +10,9 @@ use restcache::rest::{NextPage, Paged};
 use restcache_demo::DemoApi;
 use serde_json::json;
 
-use crate::common::{PaginatedPosts, Todo, TodoResource, TodoResourceParams, post_page};
-
-endpoint!(pub TodoResource::pages {
-    path: "/todos",
-    schema: Page<Todo>,
-    params: {
-        #[serde(rename = "_page")]
-        page: u32,
-        #[serde(rename = "_limit")]
-        limit: u32,
-    },
-    decode: Page::from_headers,
-    paginated_by: "_page",
-    page_size: "_limit",
-});
+use crate::common::{
+    PaginatedPosts, Todo, TodoResource, TodoResourcePagesParams, TodoResourceParams, post_page,
+};
 
 /// The demo API, a controller on it, and its todos in pages of two, the
 /// first one fetched.

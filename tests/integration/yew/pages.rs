@@ -2,7 +2,6 @@
 //! shows has a page after the ones it holds, and `None` params give
 //! `None`. (Loading pages on a click is a browser test.)
 
-use restcache::Page;
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, use_next_page, use_suspense};
 use restcache_demo::DemoApi;
@@ -10,23 +9,9 @@ use yew::LocalServerRenderer;
 use yew::prelude::*;
 
 use super::{local, rendered};
-use crate::common::Todo;
+use crate::common::{TodoResource, TodoResourcePagesParams};
 
-endpoint!(pub todo_pages {
-    path: "/todos",
-    schema: Page<Todo>,
-    params: {
-        #[serde(rename = "_page")]
-        page: u32,
-        #[serde(rename = "_limit")]
-        limit: u32,
-    },
-    decode: Page::from_headers,
-    paginated_by: "_page",
-    page_size: "_limit",
-});
-
-const FIRST: TodoPagesParams = TodoPagesParams { page: 1, limit: 2 };
+const FIRST: TodoResourcePagesParams = TodoResourcePagesParams { page: 1, limit: 2 };
 
 #[derive(Properties, PartialEq)]
 struct FeedProps {
@@ -37,13 +22,13 @@ struct FeedProps {
 
 #[component]
 fn Items() -> HtmlResult {
-    let todos = use_suspense(&todo_pages(), FIRST)?;
+    let todos = use_suspense(&TodoResource::pages(), FIRST)?;
     Ok(html! { <p>{ format!("{} of {:?}", todos.items.len(), todos.total) }</p> })
 }
 
 #[component]
 fn More(props: &FeedProps) -> Html {
-    let loader = use_next_page(&todo_pages(), props.pages.then_some(FIRST));
+    let loader = use_next_page(&TodoResource::pages(), props.pages.then_some(FIRST));
     match loader {
         Some(loader) if loader.more => html! { <button>{ "more" }</button> },
         Some(_) => html! { <span>{ "all" }</span> },
@@ -83,7 +68,9 @@ async fn use_next_page_says_whether_a_page_follows() {
     local(async {
         let api = DemoApi::start().unwrap();
         let ctrl = Controller::new(Client::new(api.url()));
-        ctrl.fetch(&todo_pages(), &FIRST, None).await.unwrap();
+        ctrl.fetch(&TodoResource::pages(), &FIRST, None)
+            .await
+            .unwrap();
         assert_eq!(
             render(&ctrl, true).await,
             "<p>2 of Some(5)</p><button>more</button>"
@@ -93,7 +80,11 @@ async fn use_next_page_says_whether_a_page_follows() {
             "<p>2 of Some(5)</p><span>no list</span>"
         );
 
-        while ctrl.fetch_next_page(&todo_pages(), &FIRST).await.unwrap() {}
+        while ctrl
+            .fetch_next_page(&TodoResource::pages(), &FIRST)
+            .await
+            .unwrap()
+        {}
         assert_eq!(
             render(&ctrl, true).await,
             "<p>5 of Some(5)</p><span>all</span>"
