@@ -65,6 +65,13 @@
 ///   `Vec`, `Option` or `HashMap<String, _>` of them, or a
 ///   `#[derive(Schema)]` struct), stored in their own tables and joined
 ///   back on read.
+/// - `#[entity(version)]` on a field: the record's version (an
+///   `updatedAt`, a revision number): of two copies, the higher version
+///   wins whatever order their requests started in.
+/// - `#[entity(merge = path::to::fn)]` on the struct: how a response's
+///   copy merges over the stored one (default: a field the response left
+///   out keeps its stored value; `restcache::replace_whole` replaces the
+///   record whole).
 ///
 /// serde's `rename` and `rename_all` are read, so that error paths name
 /// fields as the wire does.
@@ -206,6 +213,12 @@ pub use restcache_macros::resource;
 ///                                             // other names go into the query;
 ///                                             // serde attributes name them on the wire
 ///     side_effect: true,                      // optional; default: method != GET
+///     decode: Page::from_headers,             // optional: a DecodeFn that sees status,
+///                                             // headers and body (default: JSON of schema)
+///     paginated_by: "_page",                  // optional: the page param (its wire name)
+///     page_size: "_limit",                    // optional: the page-size param
+///     // and resource!'s shared options: url_prefix, data_expiry,
+///     // error_expiry, invalid_if_stale, poll_frequency, timeout
 /// });
 /// ```
 ///

@@ -180,7 +180,9 @@ struct Inner {
 /// runtime, or a [`LocalSet`](https://docs.rs/tokio/latest/tokio/task/struct.LocalSet.html)
 /// with `spawn_local` for tasks that hold it. A server that renders pages
 /// (SSR) makes one controller per request, inside that request's
-/// rendering task, as `yew::ServerRender` (feature `ssr`) does.
+/// rendering task, and hands it to the render
+/// (`restcache::yew::ServerRender`, feature `ssr`, runs the render on such
+/// a task).
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -289,11 +291,29 @@ impl Controller {
     }
 
     /// The HTTP client.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.client().base_url(), "http://127.0.0.1:8080");
+    /// ```
     pub fn client(&self) -> &Client {
         &self.inner.client
     }
 
-    /// The controller's time now.
+    /// The controller's time now: its clock's (the system's, or a
+    /// [`ManualClock`] given to the builder).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let clock = ManualClock::at(Timestamp::from_millis(5_000));
+    /// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080"))
+    ///     .clock(clock.clone())
+    ///     .build();
+    /// assert_eq!(ctrl.now(), Timestamp::from_millis(5_000));
+    /// ```
     pub fn now(&self) -> Timestamp {
         self.inner.clock.now()
     }
@@ -318,12 +338,35 @@ impl Controller {
         f(&self.inner.state.borrow().store)
     }
 
-    /// How many read requests are on their way.
+    /// How many read requests are on their way (identical reads share
+    /// one).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.in_flight(), 0);
+    /// ```
     pub fn in_flight(&self) -> usize {
         self.inner.state.borrow().in_flight.len()
     }
 
-    /// How many subscriptions are live.
+    /// How many subscriptions are live (one per mounted reading hook, and
+    /// one per [`subscribe`](Self::subscribe) not yet dropped).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let subscription = ctrl.subscribe(&TodoResource::get_list(), &(), || {});
+    /// assert_eq!(ctrl.subscriber_count(), 1);
+    /// drop(subscription);
+    /// assert_eq!(ctrl.subscriber_count(), 0);
+    /// ```
     pub fn subscriber_count(&self) -> usize {
         self.inner.subscribers.borrow().len()
     }

@@ -21,9 +21,9 @@ impl Controller {
     /// the new page's. Resolves to whether another page follows.
     ///
     /// With nothing cached yet, it fetches the first page. A call while
-    /// one for the same list is on its way does nothing (a double click
-    /// fetches one page). A refetch of the list (when it goes stale)
-    /// starts over from its first page.
+    /// one for the same list is on its way waits for that page and
+    /// resolves to its answer (a double click fetches one page). A refetch
+    /// of the list (when it goes stale) starts over from its first page.
     ///
     /// The next page is where the cached list says ([`Paged`]): a URL (a
     /// `Link` header's) or the value of the endpoint's page param

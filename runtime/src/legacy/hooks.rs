@@ -54,6 +54,7 @@ where
 /// provider's controller. Cheap to clone.
 pub struct Fetcher<P, S> {
     ctrl: Controller,
+    shape: FetchShape<P, S>,
     endpoint: Endpoint<P, S>,
 }
 
@@ -61,14 +62,18 @@ impl<P, S> Clone for Fetcher<P, S> {
     fn clone(&self) -> Self {
         Fetcher {
             ctrl: self.ctrl.clone(),
+            shape: self.shape,
             endpoint: self.endpoint.clone(),
         }
     }
 }
 
+/// Two fetchers are equal when they run the same shape through the same
+/// controller (so a component given a fetcher as a prop re-renders when
+/// it gets another).
 impl<P, S> PartialEq for Fetcher<P, S> {
     fn eq(&self, other: &Self) -> bool {
-        self.ctrl == other.ctrl
+        self.ctrl == other.ctrl && self.shape == other.shape
     }
 }
 
@@ -123,6 +128,7 @@ where
 {
     Fetcher {
         ctrl: use_controller(),
+        shape: *shape,
         endpoint: shape.endpoint(),
     }
 }

@@ -91,6 +91,36 @@ impl<P, S> Clone for FetchShape<P, S> {
 
 impl<P, S> Copy for FetchShape<P, S> {}
 
+/// Two shapes are equal when they make the same request the same way:
+/// the same kind, options and target, and the same functions.
+///
+/// ```
+/// use restcache::legacy::Resource;
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+/// impl Resource for Todo { const URL_ROOT: &'static str = "/todos/"; }
+///
+/// assert!(Todo::update_shape() == Todo::update_shape());
+/// assert!(Todo::update_shape() != Todo::partial_update_shape());
+/// ```
+impl<P, S> PartialEq for FetchShape<P, S> {
+    fn eq(&self, other: &Self) -> bool {
+        let same_target = match (&self.target, &other.target) {
+            (Some(a), Some(b)) => a.entity == b.entity && std::ptr::fn_addr_eq(a.pk, b.pk),
+            (None, None) => true,
+            _ => false,
+        };
+        self.kind == other.kind
+            && self.options == other.options
+            && same_target
+            && std::ptr::fn_addr_eq(self.get_fetch_key, other.get_fetch_key)
+            && std::ptr::fn_addr_eq(self.fetch, other.fetch)
+            && std::ptr::fn_addr_eq(self.schema, other.schema)
+    }
+}
+
 impl<P, S> fmt::Debug for FetchShape<P, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FetchShape")

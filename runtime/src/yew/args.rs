@@ -6,8 +6,12 @@
 /// hook do nothing at all (no fetch, no suspense, no error, no
 /// subscription).
 ///
-/// The hook's result follows the form: plain params give the value itself,
-/// optional params give an `Option` of it (`None` when the params are).
+/// The result of the hooks that hand out a value (`use_suspense`,
+/// `use_live`, `use_next_page`, the older API's `use_resource`) follows
+/// the form: plain params give the value itself, optional params give an
+/// `Option` of it (`None` when the params are). The others answer the
+/// same way for both forms: `use_cache` and `use_error` an `Option`,
+/// `use_dle` a `Dle`.
 ///
 /// ```
 /// use restcache::yew::ReadArgs;

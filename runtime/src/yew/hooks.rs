@@ -98,8 +98,11 @@ where
 /// # }
 /// ```
 ///
-/// A read may take its params from an earlier one (`{id: post.user_id}`):
-/// it starts once the earlier read is there.
+/// A read may take its params from an earlier one (`UserResourceParams {
+/// id: todo.user_id }` after `let todo = use_suspense(..)?`): it starts
+/// once the earlier read is there. Params that may be missing are given
+/// as an `Option`; here with the whole app around it, rendered on a
+/// server:
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -139,6 +142,13 @@ where
 /// # assert_eq!(html, "<h1>delectus aut autem</h1>");
 /// # Ok::<(), std::io::Error>(())
 /// ```
+///
+/// # Panics
+///
+/// Without a [`CacheProvider`](super::CacheProvider) and an error
+/// boundary above the component (an [`AsyncBoundary`](super::AsyncBoundary),
+/// or an [`ErrorBoundary`](super::ErrorBoundary) around a `<Suspense>`),
+/// with a message that says what to add.
 #[hook]
 pub fn use_suspense<P, S, A>(
     endpoint: &Endpoint<P, S>,
@@ -167,7 +177,8 @@ where
 
 /// [`use_suspense`] that also polls the read at its endpoint's
 /// `poll_frequency` while the component is mounted (see
-/// [`use_subscription`]).
+/// [`use_subscription`]). It needs what `use_suspense` needs above it: a
+/// provider and an error boundary.
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -511,8 +522,8 @@ pub struct Loading<A> {
 
 /// Wraps an async action (a mutation) for a button: `run` runs it,
 /// `loading` is true while a run is on its way, and `error` holds the
-/// error of the latest run. A run that an earlier one outlives does not
-/// overwrite its error.
+/// error of the latest run: an earlier run that ends after a later one
+/// does not overwrite the later one's error.
 ///
 /// ```
 /// use restcache::prelude::*;

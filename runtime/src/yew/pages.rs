@@ -61,8 +61,9 @@ pub struct NextPageLoader {
 /// #[component]
 /// fn Todos() -> HtmlResult {
 ///     let first = TodoPagesParams { page: 1, limit: 20 };
-///     let todos = use_suspense(&todo_pages(), first.clone())?;
+///     let todos = use_suspense(&todo_pages(), first.clone());
 ///     let NextPageLoader { load, more, loading, error } = use_next_page(&todo_pages(), first);
+///     let todos = todos?;
 ///     Ok(html! {
 ///         <>
 ///             <ul>{ for todos.items.iter().map(|t| html! { <li key={t.id}>{ &t.title }</li> }) }</ul>

@@ -221,7 +221,9 @@ mod render {
     /// must be given that controller (through the app's props), so that
     /// every pass shares one cache and a later pass renders from what the
     /// first one fetched. It needs unwinding panics (the default
-    /// `panic = "unwind"`), to stop a pass.
+    /// `panic = "unwind"`), to stop a pass, and a tokio runtime: it runs
+    /// the passes on a `LocalSet` (`run_until`), where the reads' requests
+    /// are spawned.
     ///
     /// A pass that is stopped is not torn down by Yew (its renderer has no
     /// way to); what its components hold stays allocated. A page with no
