@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use restcache::legacy::{Resource, use_resource};
+use restcache::legacy::{Resource, use_fetcher, use_resource};
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider};
 use restcache_demo::DemoApi;
@@ -128,4 +128,55 @@ async fn use_resource_reads_in_a_server_render_and_none_reads_nothing() {
         );
     })
     .await;
+}
+
+/// Where a render reports how its fetchers compare.
+#[derive(Clone, Default)]
+struct Seen(Rc<std::cell::Cell<Option<(bool, bool)>>>);
+
+impl PartialEq for Seen {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SeenProps {
+    seen: Seen,
+}
+
+#[component]
+fn Fetchers(props: &SeenProps) -> Html {
+    let update = use_fetcher(&Birthday::update_shape());
+    let patch = use_fetcher(&Birthday::partial_update_shape());
+    let update_again = use_fetcher(&Birthday::update_shape());
+    props
+        .seen
+        .0
+        .set(Some((update == patch, update == update_again)));
+    html! {}
+}
+
+#[component]
+fn FetcherApp(props: &SeenProps) -> Html {
+    html! {
+        <CacheProvider base_url="http://127.0.0.1:9">
+            <Fetchers seen={props.seen.clone()} />
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn fetchers_of_two_shapes_differ_and_of_one_shape_are_equal() {
+    let seen = Seen::default();
+    let props = SeenProps { seen: seen.clone() };
+    local(rendered(
+        LocalServerRenderer::<FetcherApp>::with_props(props)
+            .hydratable(false)
+            .render(),
+    ))
+    .await;
+    // A component given a fetcher as a prop re-renders when it gets
+    // another shape's.
+    assert_eq!(seen.0.get(), Some((false, true)));
 }
