@@ -1,21 +1,31 @@
 //! The pk index of an entity table: which slot holds which record.
 
 use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
 
 use compact_str::CompactString;
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry as TextEntry;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::pk::{Pk, PkRef};
 
 /// Slots by pk. Canonical numbers, the pks of most APIs, live in a map of
 /// their own keyed by the `u64`, so a read by a numeric pk hashes and
-/// compares one integer; other pks are keyed by their text.
+/// compares one integer. Other pks are kept in `keys`, in the order they
+/// came, with their slots; `texts` finds a key's place there by its hash
+/// (4 bytes a bucket, so that growing the table moves little).
 #[derive(Clone, Default)]
 pub(crate) struct PkIndex {
     numbers: FxHashMap<u64, u32>,
-    texts: FxHashMap<CompactString, u32>,
+    texts: HashTable<u32>,
+    keys: Vec<(CompactString, u32)>,
     /// Room asked for before the first pk showed which map needs it.
     planned: usize,
+}
+
+fn hash(text: &str) -> u64 {
+    FxBuildHasher.hash_one(text)
 }
 
 impl PkIndex {
@@ -24,7 +34,12 @@ impl PkIndex {
     pub fn get(&self, pk: &Pk) -> Option<u32> {
         match pk.as_ref() {
             PkRef::Number(n) => self.numbers.get(&n).copied(),
-            PkRef::Text(text) => self.texts.get(text).copied(),
+            PkRef::Text(text) => {
+                let keys = &self.keys;
+                self.texts
+                    .find(hash(text), |&at| keys[at as usize].0 == text)
+                    .map(|&at| keys[at as usize].1)
+            }
         }
     }
 
@@ -37,8 +52,26 @@ impl PkIndex {
                 vacant_or(self.numbers.entry(n), fresh)
             }
             PkRef::Text(text) => {
-                self.texts.reserve(planned);
-                vacant_or(self.texts.entry(CompactString::from(text)), fresh)
+                let keys = &mut self.keys;
+                if planned > 0 {
+                    keys.reserve(planned);
+                    self.texts
+                        .reserve(planned, |&at| hash(&keys[at as usize].0));
+                }
+                let entry = self.texts.entry(
+                    hash(text),
+                    |&at| keys[at as usize].0 == text,
+                    |&at| hash(&keys[at as usize].0),
+                );
+                match entry {
+                    TextEntry::Occupied(entry) => Some(keys[*entry.get() as usize].1),
+                    TextEntry::Vacant(entry) => {
+                        let at = u32::try_from(keys.len()).unwrap_or(u32::MAX);
+                        entry.insert(at);
+                        keys.push((CompactString::from(text), fresh));
+                        None
+                    }
+                }
             }
         }
     }
@@ -47,7 +80,8 @@ impl PkIndex {
     /// write added). Walks the whole index: a failure path only.
     pub fn retain_below(&mut self, len: usize) {
         self.numbers.retain(|_, slot| (*slot as usize) < len);
-        self.texts.retain(|_, slot| (*slot as usize) < len);
+        self.keys.retain(|(_, slot)| (*slot as usize) < len);
+        self.reindex_texts();
     }
 
     /// Gives each pk the slot `moved[slot]`, forgetting the pks whose slot
@@ -57,18 +91,29 @@ impl PkIndex {
             *slot = moved[*slot as usize];
             *slot != u32::MAX
         });
-        self.texts.retain(|_, slot| {
+        self.keys.retain_mut(|(_, slot)| {
             *slot = moved[*slot as usize];
             *slot != u32::MAX
         });
         self.numbers.shrink_to_fit();
-        self.texts.shrink_to_fit();
+        self.keys.shrink_to_fit();
+        self.reindex_texts();
     }
 
     /// Makes room for `additional` more pks (a first load), in the map the
     /// next pk goes to.
     pub fn reserve(&mut self, additional: usize) {
         self.planned = additional;
+    }
+
+    /// Builds `texts` again from `keys`, after keys were dropped.
+    fn reindex_texts(&mut self) {
+        let keys = &self.keys;
+        self.texts = HashTable::with_capacity(keys.len());
+        for (at, (text, _)) in keys.iter().enumerate() {
+            self.texts
+                .insert_unique(hash(text), at as u32, |&at| hash(&keys[at as usize].0));
+        }
     }
 }
 
@@ -102,5 +147,45 @@ mod tests {
         index.retain_below(1);
         assert_eq!(index.get(&Pk::from(5u64)), Some(0));
         assert_eq!(index.get(&Pk::from("five")), None);
+    }
+
+    #[test]
+    fn text_pks_survive_growth_and_follow_renumbering() {
+        let mut index = PkIndex::default();
+        for slot in 0..1000u32 {
+            let pk = Pk::from(format!("project-{slot}").as_str());
+            assert_eq!(index.get_or_insert(&pk, slot), None);
+        }
+        let pk = |n: u32| Pk::from(format!("project-{n}").as_str());
+        assert_eq!(
+            index.get_or_insert(&pk(502), 7777),
+            Some(502),
+            "found, not added"
+        );
+        assert_eq!(index.get(&pk(999)), Some(999));
+
+        // Every third slot dropped; the others move down.
+        let mut next = 0;
+        let moved: Vec<u32> = (0..1000u32)
+            .map(|slot| {
+                if slot % 3 == 0 {
+                    u32::MAX
+                } else {
+                    next += 1;
+                    next - 1
+                }
+            })
+            .collect();
+        index.renumber(&moved);
+        assert_eq!(index.get(&pk(0)), None);
+        assert_eq!(index.get(&pk(1)), Some(0));
+        assert_eq!(index.get(&pk(502)), Some(moved[502]));
+        assert_eq!(index.get(&pk(999)), None);
+        assert_eq!(
+            index.get_or_insert(&pk(3), 5000),
+            None,
+            "a dropped pk comes back"
+        );
+        assert_eq!(index.get(&pk(3)), Some(5000));
     }
 }
