@@ -2,16 +2,19 @@
 //! cached lists of its resource whose query params its fields match.
 //!
 //! A filter `?userId=2` compares the record's field `userId` (its wire
-//! name) written as a query string writes it: `2`. Numbers, text, bools
-//! and `Option`s of them compare; a field of another type, or a param no
-//! field answers (`?q=milk`, a full-text search), cannot be judged, and
-//! the list is fetched again rather than left wrong.
+//! name) written as a query string writes it: `2`. A float field compares
+//! as a number (`?price=1.0` and `?price=1` both match a price of 1).
+//! Numbers, text, bools and `Option`s of them compare; a field of another
+//! type, or a param no field answers (`?q=milk`, a full-text search),
+//! cannot be judged, and the list is fetched again rather than left wrong.
 
 /// A record's field, as a query string would write it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum FieldText {
     /// The value, written as in a query string (`2`, `tea`, `true`).
     Text(String),
+    /// A float: a filter value matches when it reads as the same number.
+    Number(f64),
     /// The field holds nothing (`None`): it matches no filter value.
     Null,
     /// A field whose value has no query-string form (a list, a struct).
@@ -48,6 +51,14 @@ pub enum Verdict {
 /// assert_eq!(judge(todo, &pairs(&[("userId", "1"), ("userId", "2")])), Verdict::Joins);
 /// assert_eq!(judge(todo, &pairs(&[("userId", "1")])), Verdict::Stays);
 /// assert_eq!(judge(todo, &pairs(&[("q", "tea")])), Verdict::Unknown);
+///
+/// let product = |field: &str| match field {
+///     "price" => FieldText::Number(1.0),
+///     _ => FieldText::NoField,
+/// };
+/// assert_eq!(judge(product, &pairs(&[("price", "1.0")])), Verdict::Joins);
+/// assert_eq!(judge(product, &pairs(&[("price", "1")])), Verdict::Joins);
+/// assert_eq!(judge(product, &pairs(&[("price", "1.5")])), Verdict::Stays);
 /// ```
 pub fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, String)]) -> Verdict {
     let mut verdict = Verdict::Joins;
@@ -59,6 +70,12 @@ pub fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, String)])
         match field_text(name) {
             FieldText::Text(text) => {
                 if !wanted.into_iter().any(|value| *value == text) {
+                    return Verdict::Stays;
+                }
+            }
+            FieldText::Number(number) => {
+                let same = |value: &String| value.parse::<f64>().is_ok_and(|v| v == number);
+                if !wanted.into_iter().any(same) {
                     return Verdict::Stays;
                 }
             }
@@ -87,9 +104,20 @@ macro_rules! displayed {
 }
 
 displayed!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, bool, char, str,
-    String
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, bool, char, str, String
 );
+
+impl QueryText for f64 {
+    fn query_text(&self) -> FieldText {
+        FieldText::Number(*self)
+    }
+}
+
+impl QueryText for f32 {
+    fn query_text(&self) -> FieldText {
+        FieldText::Number(f64::from(*self))
+    }
+}
 
 impl QueryText for std::rc::Rc<str> {
     fn query_text(&self) -> FieldText {

@@ -11,6 +11,7 @@ use restcache::rest::JoinAt;
 use restcache_demo::DemoApi;
 use serde_json::json;
 
+use crate::common::mock::once;
 use crate::common::{Todo, TodoResource, TodoResourceParams};
 
 endpoint!(pub TodoResource::for_user {
@@ -105,4 +106,59 @@ async fn a_create_may_join_its_lists_at_their_start() {
     let created = ctrl.fetch(&newest_first, &(), Some(body)).await.unwrap();
     let list = ctrl.read(&TodoResource::for_user(), &two).data.unwrap();
     assert_eq!(list[0].id, created.id);
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Product {
+    id: u64,
+    price: f64,
+}
+
+resource!(pub ProductResource { path: "/products/:id", schema: Product });
+endpoint!(pub ProductResource::priced { path: "/products", schema: Vec<Rc<Product>>, params: { price: f64 } });
+
+#[tokio::test]
+async fn a_float_filter_matches_the_number_not_how_it_is_written() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let ctrl = Controller::new(client);
+    let one = ProductResourcePricedParams { price: 1.0 };
+    let half = ProductResourcePricedParams { price: 1.5 };
+    // The query writes the params as JSON numbers do: `1.0`, `1.5`.
+    let _one = once(
+        server.mock("GET", "/products?price=1.0"),
+        200,
+        r#"[{"id": 1, "price": 1}]"#,
+    )
+    .await;
+    let _half = once(
+        server.mock("GET", "/products?price=1.5"),
+        200,
+        r#"[{"id": 3, "price": 1.5}]"#,
+    )
+    .await;
+    ctrl.fetch(&ProductResource::priced(), &one, None)
+        .await
+        .unwrap();
+    ctrl.fetch(&ProductResource::priced(), &half, None)
+        .await
+        .unwrap();
+
+    let _create = once(
+        server.mock("POST", "/products"),
+        201,
+        r#"{"id": 2, "price": 1.0}"#,
+    )
+    .await;
+    let body = Body::json(&json!({"price": 1.0})).unwrap();
+    ctrl.fetch(&ProductResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+
+    let priced = |params| {
+        let list = ctrl.read(&ProductResource::priced(), params);
+        let ids: Vec<u64> = list.data.unwrap().iter().map(|p| p.id).collect();
+        (ids, list.status)
+    };
+    assert_eq!(priced(&one), (vec![1, 2], ExpiryStatus::Valid), "1.0 is 1");
+    assert_eq!(priced(&half), (vec![3], ExpiryStatus::Valid));
 }
