@@ -155,12 +155,7 @@ impl Controller {
         let now = self.start_now();
         let stored = {
             let mut state = self.inner.state.borrow_mut();
-            let delivery = Delivery {
-                key: &key,
-                url: &url,
-                started: now,
-                arrived: now,
-            };
+            let delivery = Delivery::at(&key, &url, now);
             let stored = self.store_success(&mut state, endpoint, params, value, delivery, false);
             if let Err(error) = &stored {
                 self.store_error(&mut state, endpoint, error.clone(), delivery);
@@ -197,12 +192,7 @@ impl Controller {
         let now = self.start_now();
         {
             let mut state = self.inner.state.borrow_mut();
-            let delivery = Delivery {
-                key: &key,
-                url: &url,
-                started: now,
-                arrived: now,
-            };
+            let delivery = Delivery::at(&key, &url, now);
             self.store_error(&mut state, endpoint, error, delivery);
         }
         self.notify();

@@ -129,12 +129,7 @@ impl Controller {
         };
         if let Some(value) = optimistic {
             let mut state = self.inner.state.borrow_mut();
-            let expected = Delivery {
-                key,
-                url,
-                started: started.at,
-                arrived: started.at,
-            };
+            let expected = Delivery::at(key, url, started.at);
             let (_, layer) =
                 self.store_success(&mut state, endpoint, params, value, expected, true)?;
             started.layer = layer;
@@ -349,6 +344,19 @@ pub(super) struct Delivery<'a> {
     pub url: &'a str,
     pub started: Timestamp,
     pub arrived: Timestamp,
+}
+
+impl<'a> Delivery<'a> {
+    /// A delivery that starts and arrives at `at`: a value set by hand,
+    /// or what a request starting then expects.
+    pub fn at(key: &'a str, url: &'a str, at: Timestamp) -> Self {
+        Delivery {
+            key,
+            url,
+            started: at,
+            arrived: at,
+        }
+    }
 }
 
 /// One caller waiting on a shared read request. When the last one goes

@@ -1,14 +1,16 @@
 //! The reading hooks: `use_suspense` and its family. Each takes an
 //! endpoint and its params (or `Option` of them: `None` does nothing).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::Serialize;
+use yew::functional::UseForceUpdateHandle;
 use yew::prelude::*;
-use yew::suspense::SuspensionResult;
+use yew::suspense::{Suspension, SuspensionResult};
 
 use super::args::ReadArgs;
-use super::boundary::use_boundary;
+use super::boundary::{BoundaryContext, use_boundary};
 use super::context::CacheContext;
 use super::provider::use_cache_context;
 use super::read::{ReadState, Tracked, Watch};
@@ -16,14 +18,63 @@ use crate::cache::schema::Schema;
 use crate::http::Error;
 use crate::rest::Endpoint;
 
+/// What every reading hook keeps between renders: the provider's cache,
+/// the read's state, and a handle that re-renders the component.
+struct Reader<P> {
+    cache: CacheContext,
+    state: Rc<RefCell<ReadState<P>>>,
+    rerender: UseForceUpdateHandle,
+}
+
+/// The [`Reader`] of the hook named `hook` (the name a missing provider's
+/// panic gives).
+#[hook]
+fn use_reader<P: 'static>(hook: &'static str) -> Reader<P> {
+    Reader {
+        cache: use_cache_context(hook),
+        state: use_mut_ref(ReadState::<P>::default),
+        rerender: use_force_update(),
+    }
+}
+
+impl<P: Serialize + PartialEq + Clone + 'static> Reader<P> {
+    /// Reads `endpoint` with `params` for this render, watching it as
+    /// `watch` says, and hands the params back beside what it found.
+    /// `None` params forget the read and find nothing.
+    fn read<'p, S: Schema>(
+        &self,
+        endpoint: &Endpoint<P, S>,
+        params: Option<&'p P>,
+        watch: Watch,
+    ) -> Option<(&'p P, Result<Tracked<S>, Error>)> {
+        let mut state = self.state.borrow_mut();
+        let Some(params) = params else {
+            state.clear();
+            return None;
+        };
+        let tracked = state.track(&self.cache, endpoint, params, watch, &self.rerender);
+        Some((params, tracked))
+    }
+
+    /// Polls the read at the endpoint's `poll_frequency`.
+    fn poll<S: Schema>(&self, endpoint: &Endpoint<P, S>) {
+        self.state.borrow_mut().poll(&self.cache, endpoint);
+    }
+
+    /// Hands the read's failure to `boundary`.
+    fn fail(&self, boundary: &BoundaryContext, key: String, error: Error) -> Suspension {
+        self.state
+            .borrow_mut()
+            .fail(&self.cache, boundary, key, error)
+    }
+}
+
 /// What every suspending hook does: subscribe, revalidate when stale,
 /// fetch and wait when there is nothing to show, hand a failure to the
 /// boundary.
 fn suspend<P, S>(
-    cache: &CacheContext,
-    state: &mut ReadState<P>,
-    rerender: &yew::functional::UseForceUpdateHandle,
-    boundary: &super::boundary::BoundaryContext,
+    reader: &Reader<P>,
+    boundary: &BoundaryContext,
     endpoint: &Endpoint<P, S>,
     params: Option<&P>,
 ) -> SuspensionResult<Option<S::Handle>>
@@ -31,26 +82,25 @@ where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
 {
-    let Some(params) = params else {
-        state.clear();
-        return Ok(None);
-    };
     let watch = Watch {
         subscribe: true,
         revalidate: true,
         fetching: false,
     };
-    let Tracked { key, cached } = match state.track(cache, endpoint, params, watch, rerender) {
+    let Some((params, tracked)) = reader.read(endpoint, params, watch) else {
+        return Ok(None);
+    };
+    let Tracked { key, cached } = match tracked {
         Ok(tracked) => tracked,
         Err(error) => {
             let key = endpoint.path().source().to_owned();
-            return Err(state.fail(cache, boundary, key, error));
+            return Err(reader.fail(boundary, key, error));
         }
     };
     match cached.settled() {
         Some(Ok(data)) => Ok(Some(data)),
-        Some(Err(error)) => Err(state.fail(cache, boundary, key, error)),
-        None => Err(cache.wait_for(&key, endpoint, params)),
+        Some(Err(error)) => Err(reader.fail(boundary, key, error)),
+        None => Err(reader.cache.wait_for(&key, endpoint, params)),
     }
 }
 
@@ -159,20 +209,9 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let cache = use_cache_context("use_suspense");
+    let reader = use_reader::<P>("use_suspense");
     let boundary = use_boundary("use_suspense");
-    let state = use_mut_ref(ReadState::<P>::default);
-    let rerender = use_force_update();
-    let mut state = state.borrow_mut();
-    suspend(
-        &cache,
-        &mut state,
-        &rerender,
-        &boundary,
-        endpoint,
-        params.params(),
-    )
-    .map(A::output)
+    suspend(&reader, &boundary, endpoint, params.params()).map(A::output)
 }
 
 /// [`use_suspense`] that also polls the read at its endpoint's
@@ -206,21 +245,11 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let cache = use_cache_context("use_live");
+    let reader = use_reader::<P>("use_live");
     let boundary = use_boundary("use_live");
-    let state = use_mut_ref(ReadState::<P>::default);
-    let rerender = use_force_update();
-    let mut state = state.borrow_mut();
-    let read = suspend(
-        &cache,
-        &mut state,
-        &rerender,
-        &boundary,
-        endpoint,
-        params.params(),
-    );
+    let read = suspend(&reader, &boundary, endpoint, params.params());
     if let Ok(Some(_)) = &read {
-        state.poll(&cache, endpoint);
+        reader.poll(endpoint);
     }
     read.map(A::output)
 }
@@ -251,23 +280,14 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let cache = use_cache_context("use_cache");
-    let state = use_mut_ref(ReadState::<P>::default);
-    let rerender = use_force_update();
-    let mut state = state.borrow_mut();
-    let Some(params) = params.params() else {
-        state.clear();
-        return None;
-    };
+    let reader = use_reader::<P>("use_cache");
     let watch = Watch {
         subscribe: true,
         revalidate: false,
         fetching: false,
     };
-    let tracked = state
-        .track(&cache, endpoint, params, watch, &rerender)
-        .ok()?;
-    tracked.cached.data
+    let (_, tracked) = reader.read(endpoint, params.params(), watch)?;
+    tracked.ok()?.cached.data
 }
 
 /// What [`use_dle`] hands out: the data, whether it is loading, and the
@@ -326,20 +346,16 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let cache = use_cache_context("use_dle");
-    let state = use_mut_ref(ReadState::<P>::default);
-    let rerender = use_force_update();
-    let mut state = state.borrow_mut();
-    let Some(params) = params.params() else {
-        state.clear();
-        return Dle::default();
-    };
+    let reader = use_reader::<P>("use_dle");
     let watch = Watch {
         subscribe: true,
         revalidate: true,
         fetching: true,
     };
-    let Tracked { key, cached } = match state.track(&cache, endpoint, params, watch, &rerender) {
+    let Some((params, tracked)) = reader.read(endpoint, params.params(), watch) else {
+        return Dle::default();
+    };
+    let Tracked { key, cached } = match tracked {
         Ok(tracked) => tracked,
         Err(error) => {
             return Dle {
@@ -350,7 +366,7 @@ where
     };
     let loading = cached.data.is_none() && cached.error.is_none();
     if loading {
-        cache.fetch(&key, endpoint, params);
+        reader.cache.fetch(&key, endpoint, params);
     }
     Dle {
         data: cached.data,
@@ -386,24 +402,18 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let cache = use_cache_context("use_fetch");
-    let state = use_mut_ref(ReadState::<P>::default);
-    let rerender = use_force_update();
-    let mut state = state.borrow_mut();
-    let Some(params) = params.params() else {
-        state.clear();
-        return;
-    };
+    let reader = use_reader::<P>("use_fetch");
     let watch = Watch {
         subscribe: false,
         revalidate: true,
         fetching: false,
     };
-    if let Ok(Tracked { key, cached }) = state.track(&cache, endpoint, params, watch, &rerender)
+    if let Some((params, Ok(Tracked { key, cached }))) =
+        reader.read(endpoint, params.params(), watch)
         && cached.data.is_none()
         && cached.error.is_none()
     {
-        cache.fetch(&key, endpoint, params);
+        reader.cache.fetch(&key, endpoint, params);
     }
 }
 
@@ -435,24 +445,14 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let cache = use_cache_context("use_subscription");
-    let state = use_mut_ref(ReadState::<P>::default);
-    let rerender = use_force_update();
-    let mut state = state.borrow_mut();
-    let Some(params) = params.params() else {
-        state.clear();
-        return;
-    };
+    let reader = use_reader::<P>("use_subscription");
     let watch = Watch {
         subscribe: false,
         revalidate: false,
         fetching: false,
     };
-    if state
-        .track(&cache, endpoint, params, watch, &rerender)
-        .is_ok()
-    {
-        state.poll(&cache, endpoint);
+    if let Some((_, Ok(_))) = reader.read(endpoint, params.params(), watch) {
+        reader.poll(endpoint);
     }
 }
 
@@ -489,22 +489,15 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let cache = use_cache_context("use_error");
-    let state = use_mut_ref(ReadState::<P>::default);
-    let rerender = use_force_update();
-    let mut state = state.borrow_mut();
-    let Some(params) = params.params() else {
-        state.clear();
-        return None;
-    };
+    let reader = use_reader::<P>("use_error");
     let watch = Watch {
         subscribe: true,
         revalidate: false,
         fetching: false,
     };
-    match state.track(&cache, endpoint, params, watch, &rerender) {
-        Ok(tracked) => tracked.cached.error,
-        Err(error) => Some(error),
+    match reader.read(endpoint, params.params(), watch)? {
+        (_, Ok(tracked)) => tracked.cached.error,
+        (_, Err(error)) => Some(error),
     }
 }
 

@@ -8,12 +8,11 @@ use restcache::legacy::{Resource, use_fetcher, use_resource};
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider};
 use restcache_demo::DemoApi;
-use yew::LocalServerRenderer;
 use yew::prelude::*;
 
 use super::current_user_shape;
 use crate::common::{Birthday, User};
-use crate::yew::{local, rendered};
+use crate::yew::{local, server_html};
 
 resource!(pub BirthdayResource { path: "/api/birthdays/:id", schema: Birthday });
 
@@ -103,23 +102,13 @@ async fn use_resource_reads_in_a_server_render_and_none_reads_nothing() {
             ctrl: ctrl.clone(),
             id: Some("2".into()),
         };
-        let html = rendered(
-            LocalServerRenderer::<App>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<App>(props).await;
         assert_eq!(html, "<p>Grace / Bret</p>");
         assert_eq!(api.hits("GET /api/birthdays/2"), 1);
         assert_eq!(api.hits("POST /current_user/"), 1);
 
         let props = AppProps { ctrl, id: None };
-        let html = rendered(
-            LocalServerRenderer::<App>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<App>(props).await;
         assert_eq!(html, "<p> / Bret</p>");
         assert_eq!(
             api.hits("POST /current_user/"),
@@ -170,12 +159,7 @@ fn FetcherApp(props: &SeenProps) -> Html {
 async fn fetchers_of_two_shapes_differ_and_of_one_shape_are_equal() {
     let seen = Seen::default();
     let props = SeenProps { seen: seen.clone() };
-    local(rendered(
-        LocalServerRenderer::<FetcherApp>::with_props(props)
-            .hydratable(false)
-            .render(),
-    ))
-    .await;
+    local(server_html::<FetcherApp>(props)).await;
     // A component given a fetcher as a prop re-renders when it gets
     // another shape's.
     assert_eq!(seen.0.get(), Some((false, true)));

@@ -57,33 +57,40 @@ fn Nested(props: &AppProps) -> Html {
     }
 }
 
+/// Renders `Nested` on a server whose todo 1 answers `status` with `body`
+/// and todo 2 with a todo, each asked once; the page it ends with.
+async fn nested_with_first(status: usize, body: &str) -> String {
+    let (mut server, client) = server().await;
+    let first = once(server.mock("GET", "/todos/1"), status, body).await;
+    let second = once(
+        server.mock("GET", "/todos/2"),
+        200,
+        &crate::common::controller::todo_json(2, "eggs"),
+    )
+    .await;
+    let props = AppProps {
+        ctrl: Controller::new(client),
+    };
+    let html = rendered(
+        ServerRender::<Nested>::new(props.ctrl.clone(), props)
+            .hydratable(false)
+            .render(),
+    )
+    .await
+    .unwrap();
+    first.assert_async().await;
+    second.assert_async().await;
+    html
+}
+
 #[tokio::test]
 async fn a_404_renders_the_nearest_boundarys_fallback_and_the_render_ends() {
     local(async {
-        let (mut server, client) = server().await;
-        let missing = once(server.mock("GET", "/todos/1"), 404, r#"{"detail": "no"}"#).await;
-        let found = once(
-            server.mock("GET", "/todos/2"),
-            200,
-            &crate::common::controller::todo_json(2, "eggs"),
-        )
-        .await;
-        let props = AppProps {
-            ctrl: Controller::new(client),
-        };
-        let html = rendered(
-            ServerRender::<Nested>::new(props.ctrl.clone(), props)
-                .hydratable(false)
-                .render(),
-        )
-        .await
-        .unwrap();
+        let html = nested_with_first(404, r#"{"detail": "no"}"#).await;
         assert_eq!(
             html,
             r#"<p>header</p><p class="first">first: Some(404)</p><h1>eggs</h1>"#
         );
-        missing.assert_async().await;
-        found.assert_async().await;
     })
     .await;
 }
@@ -91,30 +98,11 @@ async fn a_404_renders_the_nearest_boundarys_fallback_and_the_render_ends() {
 #[tokio::test]
 async fn a_body_that_does_not_decode_goes_to_the_boundary() {
     local(async {
-        let (mut server, client) = server().await;
-        let html_body = once(server.mock("GET", "/todos/1"), 200, "<!doctype html>").await;
-        let good = once(
-            server.mock("GET", "/todos/2"),
-            200,
-            &crate::common::controller::todo_json(2, "eggs"),
-        )
-        .await;
-        let props = AppProps {
-            ctrl: Controller::new(client),
-        };
-        let html = rendered(
-            ServerRender::<Nested>::new(props.ctrl.clone(), props)
-                .hydratable(false)
-                .render(),
-        )
-        .await
-        .unwrap();
+        let html = nested_with_first(200, "<!doctype html>").await;
         assert_eq!(
             html,
             r#"<p>header</p><p class="first">first: Some(200)</p><h1>eggs</h1>"#
         );
-        html_body.assert_async().await;
-        good.assert_async().await;
     })
     .await;
 }

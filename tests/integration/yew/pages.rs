@@ -5,10 +5,9 @@
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, use_next_page, use_suspense};
 use restcache_demo::DemoApi;
-use yew::LocalServerRenderer;
 use yew::prelude::*;
 
-use super::{local, rendered};
+use super::{local, server_html};
 use crate::common::{TodoResource, TodoResourcePagesParams};
 
 const FIRST: TodoResourcePagesParams = TodoResourcePagesParams { page: 1, limit: 2 };
@@ -55,12 +54,7 @@ async fn render(ctrl: &Controller, pages: bool) -> String {
         ctrl: ctrl.clone(),
         pages,
     };
-    rendered(
-        LocalServerRenderer::<Feed>::with_props(props)
-            .hydratable(false)
-            .render(),
-    )
-    .await
+    server_html::<Feed>(props).await
 }
 
 #[tokio::test]

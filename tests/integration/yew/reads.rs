@@ -15,7 +15,7 @@ use restcache_demo::DemoApi;
 use yew::LocalServerRenderer;
 use yew::prelude::*;
 
-use super::{local, rendered};
+use super::{local, rendered, server_html};
 use crate::common::mock::{once, server};
 use crate::common::{Todo, TodoDetail, TodoResource, TodoResourceParams, User};
 
@@ -80,12 +80,7 @@ async fn an_invalid_read_fetches_suspends_and_renders_the_data() {
             ctrl: ctrl.clone(),
             id: Some(1),
         };
-        let html = rendered(
-            LocalServerRenderer::<TitleApp>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<TitleApp>(props).await;
         assert_eq!(html, "<h1>milk</h1>");
         get.assert_async().await;
         let cached = ctrl.read(&TodoResource::get(), &TodoResourceParams { id: 1 });
@@ -112,12 +107,7 @@ async fn a_valid_read_renders_without_a_request() {
         )
         .unwrap();
         let props = AppProps { ctrl, id: Some(1) };
-        let html = rendered(
-            LocalServerRenderer::<TitleApp>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<TitleApp>(props).await;
         assert_eq!(html, "<h1>cached</h1>");
         nothing.assert_async().await;
     })
@@ -138,12 +128,7 @@ async fn none_params_render_nothing_and_request_nothing() {
             ctrl: ctrl.clone(),
             id: None,
         };
-        let html = rendered(
-            LocalServerRenderer::<TitleApp>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<TitleApp>(props).await;
         assert_eq!(html, "");
         nothing.assert_async().await;
         assert_eq!(ctrl.subscriber_count(), 0);
@@ -192,12 +177,7 @@ async fn a_list_read_hands_out_the_list_and_an_envelope_read_the_envelope() {
             ctrl: Controller::new(client),
             id: None,
         };
-        let html = rendered(
-            LocalServerRenderer::<ShapesApp>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<ShapesApp>(props).await;
         assert_eq!(html, "<p>2 todos; wrapped: eggs, wrapped</p>");
         list.assert_async().await;
         wrapped.assert_async().await;
@@ -233,12 +213,7 @@ async fn a_read_takes_its_params_from_an_earlier_one() {
             ctrl: Controller::new(Client::new(api.url())),
             id: None,
         };
-        let html = rendered(
-            LocalServerRenderer::<AuthorApp>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<AuthorApp>(props).await;
         assert_eq!(html, "<p>et porro tempora by Antonette</p>");
         assert_eq!(api.hits("GET /todos/4"), 1);
         assert_eq!(api.hits("GET /users/2"), 1);
@@ -315,12 +290,7 @@ async fn use_cache_reads_without_fetching_and_use_dle_fetches_without_suspending
             ctrl: ctrl.clone(),
             id: None,
         };
-        let html = rendered(
-            LocalServerRenderer::<QuietApp>::with_props(props.clone())
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<QuietApp>(props.clone()).await;
         assert_eq!(html, "<p>cached: None; loading: true; data: None</p>");
         assert_eq!(api.hits("GET /todos"), 0, "use_cache never fetches");
 
@@ -332,12 +302,7 @@ async fn use_cache_reads_without_fetching_and_use_dle_fetches_without_suspending
         })
         .await
         .unwrap();
-        let html = rendered(
-            LocalServerRenderer::<QuietApp>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<QuietApp>(props).await;
         assert_eq!(html, "<p>cached: None; loading: false; data: Some(3)</p>");
         assert_eq!(api.hits("GET /todos/3"), 1);
     })
@@ -366,12 +331,7 @@ async fn use_fetch_starts_a_request_without_suspending() {
             ctrl: ctrl.clone(),
             id: None,
         };
-        let html = rendered(
-            LocalServerRenderer::<PrefetchApp>::with_props(props)
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<PrefetchApp>(props).await;
         assert_eq!(html, "<p>prefetching</p>");
         rendered(async {
             while ctrl.read(&TodoResource::get_list(), &()).data.is_none() {
@@ -417,12 +377,7 @@ async fn a_nested_provider_gives_its_subtree_a_cache_of_its_own() {
             outer: Controller::new(Client::new(api.url())),
             inner: Controller::new(Client::new(api.url())),
         };
-        let html = rendered(
-            LocalServerRenderer::<Nested>::with_props(props.clone())
-                .hydratable(false)
-                .render(),
-        )
-        .await;
+        let html = server_html::<Nested>(props.clone()).await;
         assert_eq!(
             html,
             "<h1>delectus aut autem</h1><h1>quis ut nam facilis et officia qui</h1>"
