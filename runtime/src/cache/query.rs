@@ -16,7 +16,7 @@ use crate::pk::{Pk, PkValue};
 /// shows the same record render after render (a hook) keeps an
 /// `EntityQuery` instead: while no table the record depends on (its own,
 /// and those of its nested entities) was written, [`read`](Self::read)
-/// hands out the same `Rc` after two comparisons, with no hashing. After a
+/// hands out the same `Rc` after three comparisons, with no hashing. After a
 /// write it reads through its own [`Memo`], so the record keeps its
 /// identity unless the record, or an entity nested in it, changed.
 ///
@@ -51,8 +51,9 @@ pub struct EntityQuery<E> {
 
 /// What a query handed out last, and what it depends on.
 struct Answer<E> {
-    /// The store it was read from.
+    /// The store it was read from, and its slot layout then.
     store: u64,
+    layout: u64,
     value: Rc<E>,
     meta: Meta,
     /// Stamps of the tables the value depends on.
@@ -120,6 +121,7 @@ impl<E: Entity> EntityQuery<E> {
     pub fn read(&mut self, store: &Store) -> Lookup<E> {
         if let Some(last) = &self.last
             && last.store == store.id()
+            && last.layout == store.layout()
             && store.unchanged_since(last.mask, last.at)
         {
             return Lookup::Found(Rc::clone(&last.value), last.meta);
@@ -133,6 +135,7 @@ impl<E: Entity> EntityQuery<E> {
         self.last = match &read {
             Lookup::Found(value, meta) => Some(Answer {
                 store: store.id(),
+                layout: store.layout(),
                 value: Rc::clone(value),
                 meta: *meta,
                 mask,

@@ -35,7 +35,7 @@ impl Controller {
         };
         let now = self.start_now();
         let known = {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             state.errors.remove(&key);
             state.memo.forget(&key);
             state.store.invalidate_result(&key, now)
@@ -56,7 +56,7 @@ impl Controller {
     pub fn invalidate_all(&self, matches: impl Fn(&str) -> bool) -> usize {
         let now = self.start_now();
         let count = {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             state.errors.retain(|key, _| !matches(key));
             let keys = matching_keys(&state.store, &matches);
             for key in &keys {
@@ -92,7 +92,7 @@ impl Controller {
     /// ```
     pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
         let count = {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             for (key, stored) in state.errors.iter_mut() {
                 if matches(key) {
                     stored.meta.expires_at = Timestamp::default();
@@ -126,7 +126,7 @@ impl Controller {
     /// ```
     pub fn reset(&self) {
         {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             state.store = Store::new();
             state.memo.clear();
             state.errors.clear();
@@ -154,7 +154,7 @@ impl Controller {
         let (key, url) = self.locate(endpoint, params)?;
         let now = self.start_now();
         let stored = {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             let delivery = Delivery::at(&key, &url, now);
             let stored = self.store_success(&mut state, endpoint, params, value, delivery, false);
             if let Err(error) = &stored {
@@ -191,7 +191,7 @@ impl Controller {
         };
         let now = self.start_now();
         {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             let delivery = Delivery::at(&key, &url, now);
             self.store_error(&mut state, endpoint, error, delivery);
         }

@@ -133,6 +133,13 @@ struct Inner {
     retry: Retry,
     state: RefCell<State>,
     subscribers: RefCell<Subscribers>,
+    /// Optimistic layers whose mutation went away while the state was
+    /// borrowed, with the generation they belong to: removed at the next
+    /// use of the state.
+    dropped_layers: RefCell<Vec<(u64, crate::cache::store::Layer)>>,
+    /// Set when a use of the state removed such a layer: subscribers are
+    /// told at the end of that use.
+    notify_due: std::cell::Cell<bool>,
 }
 
 /// The data layer of an app: a normalized [`Store`], the HTTP [`Client`]
@@ -286,6 +293,8 @@ impl Controller {
                 retry: settings.retry,
                 state: RefCell::new(state),
                 subscribers: RefCell::default(),
+                dropped_layers: RefCell::default(),
+                notify_due: std::cell::Cell::new(false),
             }),
         }
     }
@@ -318,11 +327,28 @@ impl Controller {
         self.inner.clock.now()
     }
 
+    /// The state, to change, once the optimistic layers of mutations that
+    /// went away while it was borrowed are removed.
+    pub(crate) fn state_mut(&self) -> std::cell::RefMut<'_, State> {
+        let mut state = self.inner.state.borrow_mut();
+        if let Ok(mut dropped) = self.inner.dropped_layers.try_borrow_mut()
+            && !dropped.is_empty()
+        {
+            for (generation, layer) in dropped.drain(..) {
+                if generation == state.generation {
+                    state.store.remove_layer(layer);
+                }
+            }
+            self.inner.notify_due.set(true);
+        }
+        state
+    }
+
     /// The start time of something that starts now (a request, an
     /// invalidation): now, or just after the last start if that is later.
     pub(crate) fn start_now(&self) -> Timestamp {
         let now = self.now();
-        self.inner.state.borrow_mut().start_at(now)
+        self.state_mut().start_at(now)
     }
 
     /// Runs `f` on the store (to inspect it: counts, metas, keys). `f`
@@ -411,7 +437,7 @@ impl Controller {
         key: &str,
     ) -> Cached<S> {
         let now = self.now();
-        let mut state = self.inner.state.borrow_mut();
+        let mut state = self.state_mut();
         state.note_use(key, now, self.data_expiry(endpoint));
         let State {
             store,
@@ -429,10 +455,15 @@ impl Controller {
             now,
             endpoint.options().invalid_if_stale,
         );
-        Cached {
+        let cached = Cached {
             fetching: state.is_fetching(key),
             ..cached
+        };
+        drop(state);
+        if self.inner.notify_due.get() {
+            self.notify();
         }
+        cached
     }
 
     /// The cache key of `endpoint` with `params`.

@@ -185,7 +185,7 @@ impl Controller {
             return Ok(more); // reset, or collected, meanwhile: nothing to grow
         }
         {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             let meta = Meta::fetched(started, arrived, self.data_expiry(endpoint));
             let written = state
                 .store
@@ -205,7 +205,7 @@ impl Controller {
 
     /// The list cached under `key`, if readable.
     fn cached<S: Schema>(&self, key: &str) -> Option<Rc<S>> {
-        let mut state = self.inner.state.borrow_mut();
+        let mut state = self.state_mut();
         let super::State { store, memo, .. } = &mut *state;
         match memo.read::<S>(store, key) {
             Lookup::Found(list, _) => Some(list),

@@ -47,7 +47,7 @@ impl Controller {
         S: Schema,
     {
         let (response, _waiting) = {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             match state.in_flight.get_mut(&key) {
                 Some(in_flight) => {
                     in_flight.waiters += 1;
@@ -92,7 +92,7 @@ impl Controller {
         // indicator); joining one changes nothing, so this tells nobody.
         self.notify();
         let response = response.await?;
-        let mut state = self.inner.state.borrow_mut();
+        let mut state = self.state_mut();
         let State { store, memo, .. } = &mut *state;
         if let Lookup::Found(current, _) = memo.read::<S>(store, &key) {
             return Ok(current);
@@ -128,7 +128,7 @@ impl Controller {
             inner: Rc::downgrade(&self.inner),
         };
         if let Some(value) = optimistic {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             let expected = Delivery::at(key, url, started.at);
             let (_, layer) =
                 self.store_success(&mut state, endpoint, params, value, expected, true)?;
@@ -162,7 +162,7 @@ impl Controller {
         let response = self.inner.client.send(endpoint, params, request).await;
         let arrived = self.now();
         let outcome = {
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             let layer = started.layer.take();
             if state.generation != started.generation {
                 response.map(Rc::new)
@@ -426,16 +426,24 @@ impl Drop for Started {
         let (Some(layer), Some(inner)) = (self.layer.take(), self.inner.upgrade()) else {
             return;
         };
-        {
-            let Ok(mut state) = inner.state.try_borrow_mut() else {
-                return; // dropped while the cache is in use: nothing to do safely
-            };
-            if state.generation != self.generation {
+        let ctrl = Controller { inner };
+        match ctrl.inner.state.try_borrow_mut() {
+            Ok(mut state) => {
+                if state.generation == self.generation {
+                    state.store.remove_layer(layer);
+                }
+            }
+            // Dropped while the cache is in use (by a callback it runs):
+            // removed at its next use.
+            Err(_) => {
+                ctrl.inner
+                    .dropped_layers
+                    .borrow_mut()
+                    .push((self.generation, layer));
                 return;
             }
-            state.store.remove_layer(layer);
         }
-        Controller { inner }.notify();
+        ctrl.notify();
     }
 }
 
@@ -475,7 +483,7 @@ where
     let ctrl = Controller { inner };
     let arrived = ctrl.now();
     let outcome = {
-        let mut state = ctrl.inner.state.borrow_mut();
+        let mut state = ctrl.state_mut();
         if state
             .in_flight
             .get(&key)

@@ -165,7 +165,7 @@ impl Controller {
     /// ```
     pub fn collect_garbage(&self) -> Collected {
         let subscribers = self.inner.subscribers.borrow();
-        let mut state = self.inner.state.borrow_mut();
+        let mut state = self.state_mut();
         let longest_request = self.inner.client.timeout();
         collect(&mut state, subscribers.held(), self.now(), longest_request)
     }

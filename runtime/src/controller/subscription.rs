@@ -249,7 +249,7 @@ impl Controller {
         mut check: Check,
         on_change: Rc<dyn Fn()>,
     ) -> Subscription {
-        check(&mut self.inner.state.borrow_mut()); // the first look: nothing changed yet
+        check(&mut self.state_mut()); // the first look: nothing changed yet
         self.inner
             .subscribers
             .borrow_mut()
@@ -258,10 +258,11 @@ impl Controller {
 
     /// Tells every subscriber whose read changed.
     pub(super) fn notify(&self) {
+        self.inner.notify_due.set(false);
         self.collect_if_due();
         let callbacks = {
             let mut subscribers = self.inner.subscribers.borrow_mut();
-            let mut state = self.inner.state.borrow_mut();
+            let mut state = self.state_mut();
             subscribers.changed(&mut state)
         };
         for callback in callbacks {

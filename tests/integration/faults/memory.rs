@@ -452,3 +452,23 @@ fn an_optimistic_write_under_way_pauses_record_collection_not_the_cache() {
         "the bound holds again once the layer is gone"
     );
 }
+
+#[test]
+fn an_entity_query_stops_answering_for_a_record_collection_dropped() {
+    let (ctrl, clock) = controller(Retention::default());
+    store_todo(&ctrl, 1);
+    let mut query = EntityQuery::<Todo>::new(1u64);
+    let found = ctrl.with_store(|store| query.read(store));
+    assert!(matches!(found, Lookup::Found(..)), "{found:?}");
+
+    clock.advance(Duration::from_secs(121));
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected {
+            results: 1,
+            records: 1
+        }
+    );
+    let gone = ctrl.with_store(|store| query.read(store));
+    assert!(matches!(gone, Lookup::Absent), "{gone:?}");
+}

@@ -249,3 +249,22 @@ async fn an_optimistic_write_dropped_before_its_end_takes_its_value_away() {
     drop(request); // never awaited: no request is made
     assert_eq!(title(), "milk", "no optimistic value outlives its request");
 }
+
+#[tokio::test]
+async fn an_optimistic_write_dropped_while_the_cache_is_in_use_still_takes_its_value_away() {
+    let (_server, ctrl, clock) = with_milk().await;
+    let (update, params, guess) = (TodoResource::update(), one(1), todo(1, "guess"));
+    let body = Body::json(&guess).unwrap();
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
+    // Dropped by code that runs while the store is borrowed.
+    ctrl.with_store(move |_| drop(request));
+    let title = ctrl.read(&TodoResource::get(), &one(1)).data.unwrap();
+    assert_eq!(
+        title.title, "milk",
+        "no optimistic value outlives its request"
+    );
+
+    // Nothing holds todo 1 any more: collection is not blocked by a layer.
+    clock.advance(Duration::from_secs(3600));
+    assert_eq!(ctrl.collect_garbage().records, 1);
+}

@@ -135,7 +135,8 @@ impl Registry {
             .for_each(|t| *t = 0);
         self.by_type.retain(|_, t| *t != table);
         self.by_key.retain(|_, t| *t != table);
-        self.changed_at[table as usize % STAMPS] = 0;
+        // Its change stamp stays: other tables share it, and a stamp that
+        // says "changed" when nothing did only costs a memo one more look.
     }
 
     /// The table of `E`, if it has one.
