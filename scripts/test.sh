@@ -13,8 +13,8 @@ echo "== cargo clippy --all-targets --features ssr -- -D warnings"
 cargo clippy --workspace --all-targets --locked --features ssr -- -D warnings
 echo "== cargo test --features ssr"
 cargo test --workspace --locked --features ssr
-echo "== cargo build --target wasm32-unknown-unknown -p restcache"
-cargo build --target wasm32-unknown-unknown -p restcache --locked
+echo "== each feature combination builds without warnings (native and wasm)"
+scripts/features.sh
 echo "== cargo clippy --target wasm32-unknown-unknown (browser tests)"
 cargo clippy -p restcache-browser-tests --target wasm32-unknown-unknown --tests --locked -- -D warnings
 echo "== browser tests (headless Chromium, demo API on 127.0.0.1)"

@@ -15,7 +15,7 @@
 mod api;
 pub mod fixture;
 
-pub use api::DemoApi;
+pub use api::{DemoApi, Held};
 
 /// Runs `future` to its end on a one-thread tokio runtime: what a doc
 /// example or a small program needs to await the library's futures.

@@ -243,22 +243,23 @@ fn TwoReadsApp(props: &AppProps) -> Html {
 async fn the_reads_of_one_component_fetch_together() {
     local(async {
         let api = DemoApi::start().unwrap();
-        api.set_delay(Duration::from_millis(500));
         let props = AppProps {
             ctrl: Controller::new(Client::new(api.url())),
             id: None,
         };
+        // Answers wait: a component that fetched its reads one after the
+        // other would never send the second while the first is held.
+        let held = api.hold();
         let render = LocalServerRenderer::<TwoReadsApp>::with_props(props)
             .hydratable(false)
             .render();
-        // Both requests reach the server while the delay holds the first one.
-        let both_arrived = async {
+        let both_on_the_server = async {
             while api.hits("GET /todos") + api.hits("GET /users/1") < 2 {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
-            api.set_delay(Duration::ZERO);
+            drop(held);
         };
-        let (html, ()) = rendered(async { tokio::join!(render, both_arrived) }).await;
+        let (html, ()) = rendered(async { tokio::join!(render, both_on_the_server) }).await;
         assert_eq!(html, "<p>5 todos for Bret</p>");
     })
     .await;

@@ -14,6 +14,7 @@
 //! It runs on a thread of its own (axum on a one-thread tokio runtime), so
 //! it answers whatever runtime the client side uses. Switches for demos
 //! and tests: [`DemoApi::set_delay`] holds every answer back,
+//! [`DemoApi::hold`] holds every answer until released,
 //! [`DemoApi::set_outage`] makes every route answer 503, and
 //! [`DemoApi::hits`] counts requests per `METHOD /path`. A test in another
 //! process (a browser) reaches the same switches over HTTP: `GET
@@ -49,6 +50,9 @@ pub struct Shared {
     pub hits: Mutex<HashMap<String, usize>>,
     pub outage: AtomicBool,
     pub delay_ms: AtomicU64,
+    /// While set, every answer waits for [`Shared::released`].
+    pub held: AtomicBool,
+    pub released: tokio::sync::Notify,
 }
 
 impl Shared {
@@ -60,6 +64,25 @@ impl Shared {
         self.hits.lock().unwrap_or_else(|e| e.into_inner()).clear();
         self.outage.store(false, Ordering::Relaxed);
         self.delay_ms.store(0, Ordering::Relaxed);
+        self.release();
+    }
+
+    /// Lets every held answer go, and the next ones through.
+    pub fn release(&self) {
+        self.held.store(false, Ordering::SeqCst);
+        self.released.notify_waiters();
+    }
+
+    /// Waits while answers are held.
+    pub async fn until_released(&self) {
+        loop {
+            // Made before the check: a release in between still wakes it.
+            let released = self.released.notified();
+            if !self.held.load(Ordering::SeqCst) {
+                return;
+            }
+            released.await;
+        }
     }
 
     /// The collections; a handler that panicked cannot poison them for
@@ -134,6 +157,14 @@ impl DemoApi {
         self.shared.delay_ms.store(millis, Ordering::Relaxed);
     }
 
+    /// Holds every answer (requests are counted as they arrive) until the
+    /// returned guard is dropped: a test sees which requests are on the
+    /// server at once.
+    pub fn hold(&self) -> Held<'_> {
+        self.shared.held.store(true, Ordering::SeqCst);
+        Held(&self.shared)
+    }
+
     /// The records of `collection` as the server holds them now.
     pub fn records(&self, collection: &str) -> Vec<Value> {
         let collections = self.shared.collections();
@@ -141,6 +172,15 @@ impl DemoApi {
             .get(collection)
             .map(|c| c.records.values().cloned().collect())
             .unwrap_or_default()
+    }
+}
+
+/// Answers are held while this lives; see [`DemoApi::hold`].
+pub struct Held<'a>(&'a Shared);
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.0.release();
     }
 }
 

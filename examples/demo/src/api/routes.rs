@@ -68,6 +68,7 @@ async fn switches(State(shared): State<Arc<Shared>>, request: Request, next: Nex
         .unwrap_or_else(|e| e.into_inner())
         .entry(route)
         .or_default() += 1;
+    shared.until_released().await;
     let delay = shared.delay_ms.load(Ordering::Relaxed);
     if delay > 0 {
         tokio::time::sleep(Duration::from_millis(delay)).await;
