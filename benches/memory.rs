@@ -21,7 +21,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::time::Duration;
 
-use restcache::http::Client;
+use restcache::http::{Client, Method};
 
 const CASES: &[&str] = &[
     "plain_text_50mb",
@@ -126,7 +126,7 @@ async fn plain_text(url: &str, stop_after: Option<Duration>) -> String {
 }
 
 async fn client(client: Client, path: &str) -> String {
-    match client.fetch("get", path, None).await {
+    match client.request(Method::Get, path, None).await {
         Ok(response) => format!("{} B", response.body.len()),
         Err(error) => format!("{:?}", error.kind()),
     }

@@ -9,10 +9,10 @@ scripts/setup.sh
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
-echo "== cargo clippy --all-targets --features ssr -- -D warnings"
-cargo clippy --workspace --all-targets --locked --features ssr -- -D warnings
-echo "== cargo test --features ssr"
-cargo test --workspace --locked --features ssr
+echo "== cargo clippy --all-targets --features ssr,legacy -- -D warnings"
+cargo clippy --workspace --all-targets --locked --features ssr,legacy -- -D warnings
+echo "== cargo test --features ssr,legacy"
+cargo test --workspace --locked --features ssr,legacy
 echo "== each feature combination builds without warnings (native and wasm)"
 scripts/features.sh
 echo "== cargo clippy --target wasm32-unknown-unknown (browser tests)"

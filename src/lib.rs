@@ -212,7 +212,9 @@ pub use restcache_macros::resource;
 ///     params: { id: u64 },                    // placeholders default to String;
 ///                                             // other names go into the query;
 ///                                             // serde attributes name them on the wire
-///     side_effect: true,                      // optional; default: method != GET
+///     side_effect: true,                      // optional, `true` or `false`: a mutation or a
+///                                             // read (default: a mutation unless GET); part
+///                                             // of the endpoint's type (`Mutate` or `Read`)
 ///     decode: Page::from_headers,             // optional: a DecodeFn that sees status,
 ///                                             // headers and body (default: JSON of schema)
 ///     paginated_by: "_page",                  // optional: the page param (its wire name)
@@ -224,7 +226,7 @@ pub use restcache_macros::resource;
 ///
 /// ```
 /// use restcache::prelude::*;
-/// use restcache::rest::Kind;
+/// use restcache::rest::Read;
 /// use std::rc::Rc;
 ///
 /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
@@ -232,7 +234,9 @@ pub use restcache_macros::resource;
 ///
 /// // A `?` in the path is escaped; params not in the path go into the query.
 /// endpoint!(pub user_page { path: "/users\\?page=:page", schema: Vec<Rc<User>>, params: { size: u32 } });
+/// // A POST that reads: its type says so, and the reading hooks take it.
 /// endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
+/// let _: Endpoint<(), Rc<User>, Read> = current_user();
 ///
 /// // Params named as the server names them.
 /// endpoint!(pub by_team {
@@ -253,7 +257,6 @@ pub use restcache_macros::resource;
 /// let base = "http://127.0.0.1:8080";
 /// let page = UserPageParams { page: "2".into(), size: 20 };
 /// assert_eq!(user_page().url(base, &page)?, "http://127.0.0.1:8080/users?page=2&size=20");
-/// assert_eq!(current_user().kind(), Kind::Read); // a POST that reads
 /// let team = ByTeamParams { team_id: 4, is_active: Some(true) };
 /// assert_eq!(by_team().url(base, &team)?, "http://127.0.0.1:8080/teams/4/users?isActive=true");
 /// let filter = Filter { text: "ada".into(), limit: 5 };
@@ -262,7 +265,23 @@ pub use restcache_macros::resource;
 /// ```
 pub use restcache_macros::endpoint;
 
-pub use restcache_runtime::*;
+pub use restcache_runtime::{
+    Absent, Cached, Clock, Collected, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY,
+    DEFAULT_ERROR_EXPIRY, Decoded, Entity, EntityQuery, ExpiryStatus, FieldPath, Lookup,
+    ManualClock, Memo, Meta, Pk, PkValue, Retention, Retry, Schema, SchemaError, Segment, Store,
+    Subscription, SystemClock, Timestamp, WriteError, from_json, replace_whole,
+};
+pub use restcache_runtime::{http, rest, wire};
+
+#[cfg(feature = "legacy")]
+pub use restcache_runtime::legacy;
+#[cfg(feature = "yew")]
+pub use restcache_runtime::yew;
+
+/// What the macros expand to. Not public API: it may change in any
+/// release.
+#[doc(hidden)]
+pub use restcache_runtime::__private;
 
 /// The README's examples, run as doctests.
 #[cfg(doctest)]
@@ -277,11 +296,11 @@ pub struct ReadmeDoctests;
 /// ```
 pub mod prelude {
     pub use restcache_macros::{Entity, Schema, endpoint, resource};
-    pub use restcache_runtime::http::{Body, Client};
-    pub use restcache_runtime::rest::{Endpoint, Method};
+    pub use restcache_runtime::http::{Body, Client, Method};
+    pub use restcache_runtime::rest::Endpoint;
     pub use restcache_runtime::{
-        Cached, Controller, Entity, EntityQuery, ExpiryStatus, Lookup, ManualClock, Memo, Meta, Pk,
-        PkValue, Schema, SchemaError, Store, Subscription, Timestamp,
+        Cached, Controller, Decoded, Entity, EntityQuery, ExpiryStatus, Lookup, ManualClock, Memo,
+        Meta, Pk, PkValue, Schema, SchemaError, Store, Subscription, Timestamp,
     };
     pub use serde::{Deserialize, Serialize};
 }

@@ -6,24 +6,24 @@ use crate::attr::{self, ContainerAttrs, FieldAttrs};
 use crate::errors::Errors;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum Derive {
     Entity,
     Schema,
 }
 
-impl Kind {
+impl Derive {
     /// The name of our attribute for this derive.
     pub fn attribute(self) -> &'static str {
         match self {
-            Kind::Entity => "entity",
-            Kind::Schema => "schema",
+            Derive::Entity => "entity",
+            Derive::Schema => "schema",
         }
     }
 
     pub fn derive_name(self) -> &'static str {
         match self {
-            Kind::Entity => "Entity",
-            Kind::Schema => "Schema",
+            Derive::Entity => "Entity",
+            Derive::Schema => "Schema",
         }
     }
 }
@@ -31,7 +31,7 @@ impl Kind {
 pub struct Input<'a> {
     pub ident: &'a Ident,
     pub generics: &'a Generics,
-    pub kind: Kind,
+    pub derive: Derive,
     pub attrs: ContainerAttrs,
     /// `None` when the input is not a struct with named fields.
     pub fields: Option<Vec<Field<'a>>>,
@@ -46,8 +46,8 @@ pub struct Field<'a> {
 }
 
 impl<'a> Input<'a> {
-    pub fn parse(input: &'a DeriveInput, kind: Kind, errors: &mut Errors) -> Self {
-        let attrs = attr::container(&input.attrs, kind, errors);
+    pub fn parse(input: &'a DeriveInput, derive: Derive, errors: &mut Errors) -> Self {
+        let attrs = attr::container(&input.attrs, derive, errors);
         let fields = match &input.data {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => Some(
@@ -56,7 +56,7 @@ impl<'a> Input<'a> {
                         .iter()
                         .filter_map(|field| field.ident.as_ref().map(|ident| (field, ident)))
                         .map(|(field, ident)| {
-                            let field_attrs = attr::field(&field.attrs, kind, errors);
+                            let field_attrs = attr::field(&field.attrs, derive, errors);
                             let rust = ident.unraw().to_string();
                             let wire = field_attrs.rename.clone().unwrap_or_else(|| {
                                 match attrs.rename_all {
@@ -80,7 +80,7 @@ impl<'a> Input<'a> {
         Input {
             ident: &input.ident,
             generics: &input.generics,
-            kind,
+            derive,
             attrs,
             fields,
         }

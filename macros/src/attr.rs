@@ -4,7 +4,7 @@
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Ident, LitStr, Token};
 
-use crate::ast::Kind;
+use crate::ast::Derive;
 use crate::case::RenameRule;
 use crate::errors::Errors;
 
@@ -44,12 +44,12 @@ pub struct FieldAttrs {
     pub flatten: bool,
 }
 
-pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> ContainerAttrs {
+pub fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
     for attr in attrs {
-        if attr.path().is_ident(kind.attribute()) {
+        if attr.path().is_ident(derive.attribute()) {
             let parsed = attr.parse_nested_meta(|meta| {
-                if kind == Kind::Entity && meta.path.is_ident("key") {
+                if derive == Derive::Entity && meta.path.is_ident("key") {
                     let key: LitStr = meta.value()?.parse()?;
                     if out.key.is_some() {
                         errors.at(&meta.path, "duplicate `key`: an entity has one key");
@@ -60,7 +60,7 @@ pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> Contai
                     }
                     return Ok(());
                 }
-                if kind == Kind::Entity && meta.path.is_ident("merge") {
+                if derive == Derive::Entity && meta.path.is_ident("merge") {
                     let path: syn::Path = meta.value()?.parse()?;
                     if out.merge.is_some() {
                         errors.at(&meta.path, "duplicate `merge`: an entity merges one way");
@@ -69,7 +69,7 @@ pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> Contai
                     }
                     return Ok(());
                 }
-                errors.at(&meta.path, unknown_container(kind, &meta));
+                errors.at(&meta.path, unknown_container(derive, &meta));
                 skip(&meta)
             });
             if let Err(error) = parsed {
@@ -99,21 +99,21 @@ pub fn container(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> Contai
     out
 }
 
-pub fn field(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> FieldAttrs {
+pub fn field(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for attr in attrs {
-        if attr.path().is_ident(kind.attribute()) {
+        if attr.path().is_ident(derive.attribute()) {
             let parsed = attr.parse_nested_meta(|meta| {
                 let Some(ident) = meta.path.get_ident() else {
-                    errors.at(&meta.path, unknown_field(kind, &meta));
+                    errors.at(&meta.path, unknown_field(derive, &meta));
                     return skip(&meta);
                 };
                 let slot = match ident.to_string().as_str() {
-                    "pk" if kind == Kind::Entity => &mut out.pk,
+                    "pk" if derive == Derive::Entity => &mut out.pk,
                     "nested" => &mut out.nested,
-                    "version" if kind == Kind::Entity => &mut out.version,
+                    "version" if derive == Derive::Entity => &mut out.version,
                     _ => {
-                        errors.at(&meta.path, unknown_field(kind, &meta));
+                        errors.at(&meta.path, unknown_field(derive, &meta));
                         return skip(&meta);
                     }
                 };
@@ -156,34 +156,34 @@ pub fn field(attrs: &[Attribute], kind: Kind, errors: &mut Errors) -> FieldAttrs
     out
 }
 
-fn unknown_container(kind: Kind, meta: &ParseNestedMeta) -> String {
+fn unknown_container(derive: Derive, meta: &ParseNestedMeta) -> String {
     let name = path_text(meta);
-    match kind {
-        Kind::Entity if name == "pk" || name == "nested" || name == "version" => {
+    match derive {
+        Derive::Entity if name == "pk" || name == "nested" || name == "version" => {
             format!("`{name}` goes on a field: `#[entity({name})]`")
         }
-        Kind::Entity => format!(
+        Derive::Entity => format!(
             "unknown attribute `{name}`: on the struct, `#[entity(...)]` takes `key = \"...\"` or `merge = path::to::function`"
         ),
-        Kind::Schema if name == "nested" => {
+        Derive::Schema if name == "nested" => {
             "`nested` goes on a field: `#[schema(nested)]`".to_owned()
         }
-        Kind::Schema => {
+        Derive::Schema => {
             format!("unknown attribute `{name}`: `#[schema(...)]` takes `nested`, on a field")
         }
     }
 }
 
-fn unknown_field(kind: Kind, meta: &ParseNestedMeta) -> String {
+fn unknown_field(derive: Derive, meta: &ParseNestedMeta) -> String {
     let name = path_text(meta);
-    match kind {
-        Kind::Entity if name == "key" => {
+    match derive {
+        Derive::Entity if name == "key" => {
             "`key` goes on the struct: `#[entity(key = \"...\")]`".to_owned()
         }
-        Kind::Entity => format!(
+        Derive::Entity => format!(
             "unknown attribute `{name}`: on a field, `#[entity(...)]` takes `pk`, `nested` or `version`"
         ),
-        Kind::Schema => {
+        Derive::Schema => {
             format!("unknown attribute `{name}`: on a field, `#[schema(...)]` takes `nested`")
         }
     }

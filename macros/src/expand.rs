@@ -5,14 +5,14 @@ use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 use syn::spanned::Spanned;
 
-use crate::ast::{Field, Input, Kind};
+use crate::ast::{Derive, Field, Input};
 use crate::errors::Errors;
 use crate::partial;
 use crate::valid::{self, Checked};
 
-pub fn derive(input: &DeriveInput, kind: Kind) -> TokenStream {
+pub fn derive(input: &DeriveInput, derive: Derive) -> TokenStream {
     let mut errors = Errors::default();
-    let parsed = Input::parse(input, kind, &mut errors);
+    let parsed = Input::parse(input, derive, &mut errors);
     let checked = valid::check(input, &parsed, &mut errors);
     match (errors.finish(), checked) {
         (Ok(()), Some(Checked::Entity { pk, version })) => entity(&parsed, pk, version),
@@ -40,27 +40,33 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
     };
     let has_nested = input.nested().next().is_some();
     let absent = partial::may_be_absent(input, pk);
-    let partial_items = partial::entity_items(input, &absent);
+    let partial_items = partial::entity_items(input, pk, &absent);
     let normalize = normalize_fields(input, Some(&absent));
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
     let field_text = field_text(input);
+    let (compare_version, has_version) = match version {
+        Some(field) => {
+            let (member, ty) = (field.ident, field.ty);
+            let compare = quote_spanned! {ty.span()=>
+                ::restcache::__private::Some(::restcache::__private::Ord::cmp(&self.#member, &stored.#member))
+            };
+            (
+                quote! {
+                    fn compare_version(&self, stored: &Self) -> ::restcache::__private::Option<::restcache::__private::Ordering> {
+                        #compare
+                    }
+                },
+                quote!(
+                    const HAS_VERSION: bool = true;
+                ),
+            )
+        }
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     // A static in a generic impl would be shared by every instantiation, so
     // generic entities keep the default (found by `TypeId`).
-    let version = version.map(|field| {
-        let (member, ty) = (field.ident, field.ty);
-        let compare = quote_spanned! {ty.span()=>
-            ::restcache::__private::Some(::restcache::__private::Ord::cmp(&self.#member, &stored.#member))
-        };
-        quote! {
-            const HAS_VERSION: bool = true;
-
-            fn compare_version(&self, stored: &Self) -> ::restcache::__private::Option<::restcache::__private::Ordering> {
-                #compare
-            }
-        }
-    });
     let type_index = input.generics.params.is_empty().then(|| {
         quote! {
             fn type_index() -> u32 {
@@ -74,27 +80,32 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
         impl #impl_generics ::restcache::Entity for #ident #ty_generics #where_clause {
             const KEY: &'static str = #key;
             const PK_FIELD: &'static str = #pk_name;
-            const HAS_NESTED: bool = #has_nested;
             type Id = #id_ty;
-
-            #version
-            #type_index
 
             fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
                 #pk_value
             }
 
+            #compare_version
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::restcache::__private::EntityParts for #ident #ty_generics #where_clause {
+            const HAS_NESTED: bool = #has_nested;
+            #has_version
+            #type_index
+
             fn normalize_nested(
                 &mut self,
-                cx: &mut ::restcache::Normalizer<'_>,
+                cx: &mut ::restcache::__private::Normalizer<'_>,
             ) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
                 #normalize
             }
 
             fn denormalize_nested(
                 &self,
-                cx: &mut ::restcache::Denormalizer<'_, '_>,
-            ) -> ::restcache::Denorm<Self> {
+                cx: &mut ::restcache::__private::Denormalizer<'_, '_>,
+            ) -> ::restcache::__private::Denorm<Self> {
                 #denormalize
             }
 
@@ -105,9 +116,9 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
             #field_text
             #partial_items
 
-            fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
+            fn nested_entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
                 #entity_at
-                ::restcache::__private::Some(#key)
+                ::restcache::__private::None
             }
         }
     }
@@ -123,12 +134,12 @@ fn field_text(input: &Input) -> TokenStream {
         }
     });
     quote! {
-        fn field_text(&self, field: &str) -> ::restcache::filter::FieldText {
+        fn field_text(&self, field: &str) -> ::restcache::rest::FieldText {
             #[allow(unused_imports)]
             use ::restcache::__private::filter_field::{ByText as _, Opaque as _};
             match field {
                 #(#arms)*
-                _ => ::restcache::filter::FieldText::NoField,
+                _ => ::restcache::rest::FieldText::NoField,
             }
         }
     }
@@ -151,18 +162,21 @@ fn schema(input: &Input) -> TokenStream {
             fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
                 value
             }
+        }
 
+        #[automatically_derived]
+        impl #impl_generics ::restcache::__private::SchemaParts for #ident #ty_generics #where_clause {
             fn normalize(
                 &mut self,
-                cx: &mut ::restcache::Normalizer<'_>,
+                cx: &mut ::restcache::__private::Normalizer<'_>,
             ) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
                 #normalize
             }
 
             fn denormalize(
                 &self,
-                cx: &mut ::restcache::Denormalizer<'_, '_>,
-            ) -> ::restcache::Denorm<Self> {
+                cx: &mut ::restcache::__private::Denormalizer<'_, '_>,
+            ) -> ::restcache::__private::Denorm<Self> {
                 #denormalize
             }
 
@@ -189,12 +203,18 @@ fn extend_page(input: &Input) -> Option<TokenStream> {
         return None;
     };
     let (member, ty) = (field.ident, field.ty);
+    let list_of_records = quote_spanned! {ty.span()=>
+        <#ty as ::restcache::__private::SchemaParts>::LIST_OF_RECORDS
+    };
+    let extend = quote_spanned! {ty.span()=>
+        <#ty as ::restcache::__private::SchemaParts>::extend_page(&self.#member, &next.#member, keep)
+    };
     Some(quote! {
-        const LIST_OF_RECORDS: bool = <#ty as ::restcache::Schema>::LIST_OF_RECORDS;
+        const LIST_OF_RECORDS: bool = #list_of_records;
 
         fn extend_page(&self, next: &Self, keep: &[bool]) -> ::restcache::__private::Option<Self> {
             let mut page = ::restcache::__private::Clone::clone(next);
-            page.#member = ::restcache::Schema::extend_page(&self.#member, &next.#member, keep)?;
+            page.#member = #extend?;
             ::restcache::__private::Some(page)
         }
     })
@@ -207,7 +227,7 @@ fn normalize_fields(input: &Input, absent: Option<&[&Field]>) -> TokenStream {
     let steps = input.nested().map(|field| {
         let (member, ty, wire) = (field.ident, field.ty, &field.wire);
         let walk = quote_spanned! {ty.span()=>
-            <#ty as ::restcache::Schema>::normalize(&mut self.#member, cx)
+            <#ty as ::restcache::__private::SchemaParts>::normalize(&mut self.#member, cx)
         };
         let step = match absent.and_then(|absent| partial::bit(absent, field)) {
             Some(bit) => quote! {
@@ -240,12 +260,12 @@ fn denormalize_fields(input: &Input) -> TokenStream {
     let steps = input.nested().map(|field| {
         let (member, ty) = (field.ident, field.ty);
         quote_spanned! {ty.span()=>
-            match <#ty as ::restcache::Schema>::denormalize(&self.#member, cx) {
-                ::restcache::Denorm::Same => {}
-                ::restcache::Denorm::Changed(value) => {
+            match <#ty as ::restcache::__private::SchemaParts>::denormalize(&self.#member, cx) {
+                ::restcache::__private::Denorm::Same => {}
+                ::restcache::__private::Denorm::Changed(value) => {
                     rebuilt.get_or_insert_with(|| ::restcache::__private::Clone::clone(self)).#member = value;
                 }
-                ::restcache::Denorm::Missing => missing = true,
+                ::restcache::__private::Denorm::Missing => missing = true,
             }
         }
     });
@@ -255,9 +275,9 @@ fn denormalize_fields(input: &Input) -> TokenStream {
         let mut missing = false;
         #(#steps)*
         match (missing, rebuilt) {
-            (true, _) => ::restcache::Denorm::Missing,
-            (false, ::restcache::__private::Some(value)) => ::restcache::Denorm::Changed(value),
-            (false, ::restcache::__private::None) => ::restcache::Denorm::Same,
+            (true, _) => ::restcache::__private::Denorm::Missing,
+            (false, ::restcache::__private::Some(value)) => ::restcache::__private::Denorm::Changed(value),
+            (false, ::restcache::__private::None) => ::restcache::__private::Denorm::Same,
         }
     }
 }
@@ -267,7 +287,7 @@ fn same_fields(input: &Input) -> TokenStream {
     let checks = input.nested().map(|field| {
         let (member, ty) = (field.ident, field.ty);
         quote_spanned! {ty.span()=>
-            && <#ty as ::restcache::Schema>::same_entities(&self.#member, &other.#member)
+            && <#ty as ::restcache::__private::SchemaParts>::same_entities(&self.#member, &other.#member)
         }
     });
     quote! {
@@ -282,7 +302,7 @@ fn entity_at_fields(input: &Input) -> TokenStream {
         let (ty, wire) = (field.ty, &field.wire);
         quote! {
             if ::restcache::__private::is_field(first, #wire) {
-                if let ::restcache::__private::Some(inner) = <#ty as ::restcache::Schema>::entity_at(rest) {
+                if let ::restcache::__private::Some(inner) = <#ty as ::restcache::__private::SchemaParts>::entity_at(rest) {
                     return ::restcache::__private::Some(inner);
                 }
             }
@@ -301,8 +321,8 @@ fn entity_at_fields(input: &Input) -> TokenStream {
 fn fallback(input: &Input) -> TokenStream {
     let ident = input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    match input.kind {
-        Kind::Entity => {
+    match input.derive {
+        Derive::Entity => {
             let key = input.key();
             quote! {
                 impl #impl_generics ::restcache::Entity for #ident #ty_generics #where_clause {
@@ -313,19 +333,22 @@ fn fallback(input: &Input) -> TokenStream {
                         ::restcache::__private::None
                     }
                 }
+                impl #impl_generics ::restcache::__private::EntityParts for #ident #ty_generics #where_clause {}
             }
         }
-        Kind::Schema => quote! {
+        Derive::Schema => quote! {
             impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
                 type Handle = ::std::rc::Rc<Self>;
                 fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
                     value
                 }
-                fn normalize(&mut self, _: &mut ::restcache::Normalizer<'_>) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
+            }
+            impl #impl_generics ::restcache::__private::SchemaParts for #ident #ty_generics #where_clause {
+                fn normalize(&mut self, _: &mut ::restcache::__private::Normalizer<'_>) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
                     ::restcache::__private::Ok(())
                 }
-                fn denormalize(&self, _: &mut ::restcache::Denormalizer<'_, '_>) -> ::restcache::Denorm<Self> {
-                    ::restcache::Denorm::Same
+                fn denormalize(&self, _: &mut ::restcache::__private::Denormalizer<'_, '_>) -> ::restcache::__private::Denorm<Self> {
+                    ::restcache::__private::Denorm::Same
                 }
                 fn same_entities(&self, _: &Self) -> bool {
                     true

@@ -24,7 +24,7 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(Entity, attributes(entity))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input, ast::Kind::Entity).into()
+    expand::derive(&input, ast::Derive::Entity).into()
 }
 
 /// Derives `restcache::Schema` for an envelope struct. Use it as
@@ -32,7 +32,7 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Schema, attributes(schema))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input, ast::Kind::Schema).into()
+    expand::derive(&input, ast::Derive::Schema).into()
 }
 
 /// Declares a REST resource and its six standard endpoints. Use it as

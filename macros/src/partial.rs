@@ -51,8 +51,8 @@ pub fn bit(absent: &[&Field], field: &Field) -> Option<u32> {
 }
 
 /// The entity's partial-record items: `MAY_BE_ABSENT`, `keep_absent`,
-/// `scan_record`, `mark_nested_presence` and `may_be_partial`.
-pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
+/// `scan_record` and `may_be_partial`.
+pub fn entity_items(input: &Input, pk: &Field, absent: &[&Field]) -> TokenStream {
     if !scans(input) {
         return TokenStream::new();
     }
@@ -77,8 +77,9 @@ pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
         64 => u64::MAX,
         n => (1u64 << n) - 1,
     };
-    let scan = scan(input, |field| bit(absent, field), all);
-    let marks = marks(input);
+    // The record is noted by its pk, read only when it has fields to note.
+    let noted = (!absent.is_empty()).then_some(Noted { pk, all });
+    let scan = scan(input, |field| bit(absent, field), noted);
     let partial = nested_partial(input);
     let own = !absent.is_empty();
     quote! {
@@ -91,13 +92,9 @@ pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
 
         fn scan_record<'de, __D: ::restcache::__private::serde::Deserializer<'de>>(
             deserializer: __D,
-        ) -> ::restcache::__private::Result<::restcache::__private::Presence, __D::Error> {
+            found: &mut ::restcache::__private::Presence,
+        ) -> ::restcache::__private::Result<(), __D::Error> {
             #scan
-        }
-
-        fn mark_nested_presence(&self, nested: &[::restcache::__private::Presence]) {
-            let _ = nested;
-            #marks
         }
 
         fn may_be_partial(seen: &mut ::restcache::__private::Vec<::restcache::__private::TypeId>) -> bool {
@@ -109,27 +106,20 @@ pub fn entity_items(input: &Input, absent: &[&Field]) -> TokenStream {
     }
 }
 
-/// A schema envelope's items: `scan_presence`, `mark_presence` and
-/// `may_be_partial`, over its nested fields.
+/// A schema envelope's items: `scan_presence` and `may_be_partial`, over
+/// its nested fields.
 pub fn schema_items(input: &Input) -> TokenStream {
     if !scans(input) {
         return TokenStream::new();
     }
-    let scan = scan(input, |_| None, 0);
-    let marks = marks(input);
+    let scan = scan(input, |_| None, None);
     let partial = nested_partial(input);
     quote! {
         fn scan_presence<'de, __D: ::restcache::__private::serde::Deserializer<'de>>(
             deserializer: __D,
-        ) -> ::restcache::__private::Result<::restcache::__private::Presence, __D::Error> {
+            found: &mut ::restcache::__private::Presence,
+        ) -> ::restcache::__private::Result<(), __D::Error> {
             #scan
-        }
-
-        fn mark_presence(&self, presence: &::restcache::__private::Presence) {
-            if let ::restcache::__private::Presence::Record { nested, .. } = presence {
-                let _ = nested;
-                #marks
-            }
         }
 
         fn may_be_partial(seen: &mut ::restcache::__private::Vec<::restcache::__private::TypeId>) -> bool {
@@ -139,17 +129,24 @@ pub fn schema_items(input: &Input) -> TokenStream {
     }
 }
 
+/// How a record notes the fields it left out: by its pk, with `all` the
+/// bits of every field that may be absent.
+struct Noted<'a, 'f> {
+    pk: &'f Field<'a>,
+    all: u64,
+}
+
 /// The light pass over one JSON object of this type: the bits (`bit`) of
 /// the fields it carries, skipping their values, and the pass over each
-/// nested field's value. `all` has a bit for every field that may be
-/// absent.
-fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, all: u64) -> TokenStream {
-    let nested: Vec<&Field> = input.nested().collect();
+/// nested field's value; for a record (`noted`), its pk, and a note of the
+/// fields it left out.
+fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, noted: Option<Noted>) -> TokenStream {
+    let pk = noted.as_ref().map(|noted| noted.pk.ident);
     let watched: Vec<&Field> = input
         .fields
         .iter()
         .flatten()
-        .filter(|f| bit(f).is_some() || f.attrs.nested.is_some())
+        .filter(|f| bit(f).is_some() || f.attrs.nested.is_some() || Some(f.ident) == pk)
         .collect();
     // Every name a watched field is read under (its aliases too), with
     // the field it names.
@@ -164,22 +161,37 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, all: u64) -> TokenSt
     let names = named.iter().map(|(name, _)| name);
     let arms = named.iter().enumerate().map(|(k, (_, field))| {
         let seen = bit(field).map(|b| quote!(present |= 1u64 << #b;));
-        let read = match nested.iter().position(|n| n.ident == field.ident) {
-            Some(j) => {
-                let ty = field.ty;
-                quote_spanned! {ty.span()=>
-                    found[#j] = <#ty as ::restcache::Schema>::scan_entry(&mut map)?;
-                }
+        let read = if Some(field.ident) == pk {
+            quote!(pk = map.next_value_seed(::restcache::__private::PkSeed)?;)
+        } else if field.attrs.nested.is_some() {
+            let ty = field.ty;
+            quote_spanned! {ty.span()=>
+                <#ty as ::restcache::__private::SchemaParts>::scan_entry(&mut map, found)?;
             }
-            None => quote!(map.next_value::<::restcache::__private::IgnoredAny>()?;),
+        } else {
+            quote!(map.next_value::<::restcache::__private::IgnoredAny>()?;)
         };
         quote!(::restcache::__private::Some(#k) => { #seen #read })
     });
-    let count = nested.len();
+    let ident = input.ident;
+    let (track, note) = match &noted {
+        Some(Noted { all, .. }) => (
+            quote! {
+                let mut present: u64 = 0;
+                let mut pk: ::restcache::__private::Option<::restcache::Pk> = ::restcache::__private::None;
+            },
+            quote! {
+                if let ::restcache::__private::Some(pk) = pk {
+                    found.note::<#ident>(pk, #all & !present);
+                }
+            },
+        ),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
-        struct __Scan;
-        impl<'de> ::restcache::__private::serde::de::Visitor<'de> for __Scan {
-            type Value = ::restcache::__private::Presence;
+        struct __Scan<'a>(&'a mut ::restcache::__private::Presence);
+        impl<'de> ::restcache::__private::serde::de::Visitor<'de> for __Scan<'_> {
+            type Value = ();
 
             fn expecting(&self, f: &mut ::restcache::__private::fmt::Formatter<'_>) -> ::restcache::__private::fmt::Result {
                 f.write_str("a JSON object")
@@ -188,12 +200,10 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, all: u64) -> TokenSt
             fn visit_map<__A: ::restcache::__private::serde::de::MapAccess<'de>>(
                 self,
                 mut map: __A,
-            ) -> ::restcache::__private::Result<::restcache::__private::Presence, __A::Error> {
+            ) -> ::restcache::__private::Result<(), __A::Error> {
                 const NAMES: &[&str] = &[#(#names),*];
-                let mut present: u64 = 0;
-                let mut found: ::restcache::__private::Vec<::restcache::__private::Presence> =
-                    ::restcache::__private::Vec::with_capacity(#count);
-                found.resize_with(#count, ::std::default::Default::default);
+                let found = self.0;
+                #track
                 while let ::restcache::__private::Some(key) =
                     map.next_key_seed(::restcache::__private::KeyIndex(NAMES))?
                 {
@@ -204,35 +214,21 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, all: u64) -> TokenSt
                         }
                     }
                 }
-                ::restcache::__private::Ok(::restcache::__private::Presence::Record {
-                    absent: #all & !present,
-                    nested: found,
-                })
+                let _ = &found;
+                #note
+                ::restcache::__private::Ok(())
             }
         }
-        deserializer.deserialize_map(__Scan)
+        deserializer.deserialize_map(__Scan(found))
     }
 }
 
-/// Notes, for each nested field, what the pass found in it.
-fn marks(input: &Input) -> TokenStream {
-    let marks = input.nested().enumerate().map(|(j, field)| {
-        let (member, ty) = (field.ident, field.ty);
-        quote_spanned! {ty.span()=>
-            if let ::restcache::__private::Some(found) = nested.get(#j) {
-                <#ty as ::restcache::Schema>::mark_presence(&self.#member, found);
-            }
-        }
-    });
-    quote!(#(#marks)*)
-}
-
-/// `|| <F as Schema>::may_be_partial(seen)` for each nested field.
+/// `|| may_be_partial::<F>(seen)` for each nested field.
 fn nested_partial(input: &Input) -> TokenStream {
     let checks = input.nested().map(|field| {
         let ty = field.ty;
         quote_spanned! {ty.span()=>
-            || <#ty as ::restcache::Schema>::may_be_partial(seen)
+            || <#ty as ::restcache::__private::SchemaParts>::may_be_partial(seen)
         }
     });
     quote!(#(#checks)*)

@@ -2,7 +2,7 @@
 
 use syn::{Data, DeriveInput, Fields, Ident};
 
-use crate::ast::{Field, Input, Kind};
+use crate::ast::{Derive, Field, Input};
 use crate::errors::Errors;
 
 /// What a checked input expands to.
@@ -25,12 +25,12 @@ pub fn check<'a>(
     errors: &mut Errors,
 ) -> Option<Checked<'a>> {
     let Some(fields) = &parsed.fields else {
-        shape(input, parsed.kind, errors);
+        shape(input, parsed.derive, errors);
         return None;
     };
-    match parsed.kind {
-        Kind::Schema => Some(Checked::Schema),
-        Kind::Entity => {
+    match parsed.derive {
+        Derive::Schema => Some(Checked::Schema),
+        Derive::Entity => {
             let pk = primary_key(parsed.ident, fields, errors)?;
             pk_is_not_nested(pk, errors);
             let version = version_field(fields, errors);
@@ -51,25 +51,25 @@ fn pk_is_not_nested(pk: &Field, errors: &mut Errors) {
 }
 
 /// Reports an input that is not a struct with named fields.
-fn shape(input: &DeriveInput, kind: Kind, errors: &mut Errors) {
-    let derive = kind.derive_name();
+fn shape(input: &DeriveInput, derive: Derive, errors: &mut Errors) {
+    let name = derive.derive_name();
     match &input.data {
         Data::Enum(data) => errors.at(
             data.enum_token,
-            format!("`#[derive({derive})]` is for structs with named fields, not enums"),
+            format!("`#[derive({name})]` is for structs with named fields, not enums"),
         ),
         Data::Union(data) => errors.at(
             data.union_token,
-            format!("`#[derive({derive})]` is for structs with named fields, not unions"),
+            format!("`#[derive({name})]` is for structs with named fields, not unions"),
         ),
         Data::Struct(data) => match &data.fields {
             Fields::Unnamed(fields) => errors.at(
                 fields,
-                format!("`#[derive({derive})]` needs named fields: a tuple struct has no field names to read from JSON"),
+                format!("`#[derive({name})]` needs named fields: a tuple struct has no field names to read from JSON"),
             ),
             _ => errors.at(
                 &input.ident,
-                format!("`#[derive({derive})]` needs a struct with named fields"),
+                format!("`#[derive({name})]` needs a struct with named fields"),
             ),
         },
     }

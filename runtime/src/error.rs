@@ -97,7 +97,7 @@ impl SchemaError {
             *message = crate::text::masked(message, secrets);
             if let Some(record) = record {
                 let masked = crate::text::masked(record, secrets);
-                *record = crate::text::one_line(&masked, crate::json::RECORD_CHARS);
+                *record = crate::text::one_line(&masked, crate::text::RECORD_CHARS);
             }
         }
         self
@@ -133,7 +133,20 @@ impl SchemaError {
 }
 
 /// Why params could not make a URL.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::rest::UrlError;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// let err = TodoResource::get().url("http://h", &TodoResourceParams { id: "..".into() }).unwrap_err();
+/// assert!(matches!(err, UrlError::Unsafe { .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum UrlError {
     /// The params have no value for a placeholder of the path.
     #[error(

@@ -57,10 +57,9 @@ fn locate<T: DeserializeOwned>(
     }
 }
 
-/// The most characters of the record an error quotes (an error of a
-/// request masks its secrets, then cuts it to `RECORD_CHARS`).
-pub(crate) const RECORD_CHARS: usize = 160;
-const RECORD_ROOM: usize = RECORD_CHARS + 256;
+/// The most characters of the record an error quotes before its secrets
+/// are masked (then it is cut to [`text::RECORD_CHARS`]).
+const RECORD_ROOM: usize = text::RECORD_CHARS + 256;
 
 /// The record at fault, quoted: the innermost JSON object that holds the
 /// value at `path` (one record of a list, say), written compactly and

@@ -8,9 +8,10 @@
 //!    primary keys, fetch times and expiry, field paths, the errors of
 //!    storing a response and of making a URL, JSON decoding that says
 //!    where it failed, bounded error text, and wire-format helpers.
-//! 2. **`cache`**: the normalized cache, with no HTTP in it. The visitor
-//!    traits [`Schema`] and [`Entity`], normalizing and denormalizing, the
-//!    [`Store`] (tables, results, writes and optimistic layers), the [`Memo`] and
+//! 2. **`cache`**: the normalized cache, with no HTTP in it. The store's
+//!    tables and results at its bottom; above them the walks that
+//!    normalize and denormalize values, the traits [`Schema`] and
+//!    [`Entity`] they walk, the [`Store`]'s typed API, the [`Memo`] and
 //!    memoized reads, and [`EntityQuery`].
 //! 3. **`http`**: the [`Client`](http::Client) and its shared fetch
 //!    helper, methods, bodies and the one [`Error`](http::Error) of a
@@ -55,26 +56,24 @@ pub mod legacy;
 #[cfg(feature = "yew")]
 pub mod yew;
 
-pub use cache::denormalize::{Denorm, Denormalizer};
 pub use cache::entity::Entity;
-pub use cache::filter;
 pub use cache::memo::Memo;
-pub use cache::normalize::Normalizer;
-pub use cache::page::Page;
 pub use cache::partial::{Absent, replace_whole};
 pub use cache::query::EntityQuery;
-pub use cache::schema::{Schema, from_json};
+pub use cache::schema::{Decoded, Schema, from_json};
 pub use cache::store::{Lookup, Store};
 pub use controller::{
     Cached, Clock, Collected, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY,
     DEFAULT_ERROR_EXPIRY, ExpiryStatus, ManualClock, Retention, Retry, Subscription, SystemClock,
+    WriteError,
 };
 pub use error::SchemaError;
 pub use meta::{Meta, Timestamp};
 pub use path::{FieldPath, Segment};
 pub use pk::{Pk, PkValue};
 
-/// What the derive macros expand to. Not public API.
+/// What the derive and declaration macros expand to. Not public API: it
+/// may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use std::borrow::Cow;
@@ -85,8 +84,12 @@ pub mod __private {
 
     pub use serde;
 
+    pub use crate::cache::denormalize::{Denorm, Denormalizer};
+    pub use crate::cache::entity::EntityParts;
     pub use crate::cache::filter::field as filter_field;
-    pub use crate::cache::partial::{KeyIndex, Presence, first_visit, skip};
+    pub use crate::cache::normalize::Normalizer;
+    pub use crate::cache::partial::{KeyIndex, PkSeed, Presence, first_visit, skip};
+    pub use crate::cache::schema::SchemaParts;
     pub use crate::cache::store::registry::TypeIndex;
     pub use crate::rest::declared::Declared;
     pub use serde::de::IgnoredAny;

@@ -2,6 +2,9 @@
 //! response puts in them, an error's text stays short, on one line, and
 //! free of credentials.
 
+/// The most characters of the record a decode error quotes.
+pub(crate) const RECORD_CHARS: usize = 160;
+
 /// `text` on one line (control characters and runs of whitespace become
 /// one space), cut to at most `limit` characters with an ellipsis.
 pub(crate) fn one_line(text: &str, limit: usize) -> String {

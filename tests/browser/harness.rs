@@ -51,10 +51,10 @@ pub fn controller_on(clock: &ManualClock) -> Controller {
 }
 
 /// Calls a control route of the demo API.
-async fn control(method: &str, path: &str, body: Option<serde_json::Value>) -> String {
+async fn control(method: Method, path: &str, body: Option<serde_json::Value>) -> String {
     let client = Client::new(DEMO);
     let response = client
-        .fetch(method, &format!("{DEMO}{path}"), body.map(Body::from))
+        .request(method, &format!("{DEMO}{path}"), body.map(Body::from))
         .await
         .unwrap_or_else(|e| {
             panic!("the demo API at {DEMO} does not answer (scripts/test.sh starts it): {e}")
@@ -65,12 +65,12 @@ async fn control(method: &str, path: &str, body: Option<serde_json::Value>) -> S
 /// The demo API back to its seeded records, with no hits and the switches
 /// off.
 pub async fn reset_demo() {
-    control("post", "/__demo/reset", None).await;
+    control(Method::Post, "/__demo/reset", None).await;
 }
 
 /// How many requests `route` (`METHOD /path`) has had.
 pub async fn hits(route: &str) -> u64 {
-    let text = control("get", "/__demo/hits", None).await;
+    let text = control(Method::Get, "/__demo/hits", None).await;
     let hits: serde_json::Value = serde_json::from_str(&text).unwrap();
     hits[route].as_u64().unwrap_or(0)
 }
@@ -78,7 +78,7 @@ pub async fn hits(route: &str) -> u64 {
 /// Turns the demo API's outage on or off (every route answers 503).
 pub async fn outage(on: bool) {
     control(
-        "put",
+        Method::Put,
         "/__demo/switches",
         Some(serde_json::json!({ "outage": on })),
     )
@@ -88,7 +88,7 @@ pub async fn outage(on: bool) {
 /// Holds every answer of the demo API back by `ms` milliseconds.
 pub async fn set_delay(ms: u64) {
     control(
-        "put",
+        Method::Put,
         "/__demo/switches",
         Some(serde_json::json!({ "delayMs": ms })),
     )

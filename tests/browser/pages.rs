@@ -2,8 +2,8 @@
 //! next page to the list a `use_suspense` view shows, without suspending,
 //! one request a page, until the last page hides the button.
 
-use restcache::Page;
 use restcache::prelude::*;
+use restcache::rest::Page;
 use restcache::yew::{AsyncBoundary, CacheProvider, NextPageLoader, use_next_page, use_suspense};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;

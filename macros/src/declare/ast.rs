@@ -144,7 +144,9 @@ pub struct Route {
     pub invalid_if_stale: Option<Expr>,
     pub poll_frequency: Option<Expr>,
     pub timeout: Option<Expr>,
-    pub side_effect: Option<Expr>,
+    /// Whether the endpoint mutates (`side_effect: true`) or reads
+    /// (`false`); by default, whether its method is not `GET`.
+    pub side_effect: Option<bool>,
     /// A decoder of the whole response (`decode: Page::from_headers`).
     pub decode: Option<Expr>,
     /// The page param and the page-size param, as the server names them.

@@ -127,9 +127,9 @@ fn declared_impl(route: &Route, list: &Template) -> TokenStream {
             const DETAIL: ::restcache::rest::PathTemplate = #detail_template;
             const LIST: ::restcache::rest::PathTemplate = #list_template;
 
-            fn settings<P: ::restcache::__private::serde::Serialize, S>(
-                endpoint: ::restcache::rest::Endpoint<P, S>,
-            ) -> ::restcache::rest::Endpoint<P, S> {
+            fn settings<P: ::restcache::__private::serde::Serialize, S, E: ::restcache::rest::Effect>(
+                endpoint: ::restcache::rest::Endpoint<P, S, E>,
+            ) -> ::restcache::rest::Endpoint<P, S, E> {
                 #settings
             }
         }
@@ -147,9 +147,15 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
         quote!(::std::vec::Vec<::std::rc::Rc<#schema>>),
     );
     let deleted = quote!(::restcache::rest::Deleted<#schema>);
+    let (read, mutate, create, delete) = (
+        quote!(::restcache::rest::Read),
+        quote!(::restcache::rest::Mutate),
+        quote!(::restcache::rest::Create),
+        quote!(::restcache::rest::Delete),
+    );
     let (path, list_path) = (&route.path.source, &list.source);
     let functions = [
-        ("get", "GET", path, ": one record.", detail, &one),
+        ("get", "GET", path, ": one record.", detail, &one, &read),
         (
             "get_list",
             "GET",
@@ -157,6 +163,7 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
             ": the list of records.",
             list_params,
             &many,
+            &read,
         ),
         (
             "create",
@@ -165,6 +172,7 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
             ": creates a record from the body; it joins the cached lists.",
             list_params,
             &one,
+            &create,
         ),
         (
             "update",
@@ -173,6 +181,7 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
             ": replaces a record with the body. The server drops what the body leaves out; the cache updates each field the answer carries and keeps one it leaves out.",
             detail,
             &one,
+            &mutate,
         ),
         (
             "partial_update",
@@ -181,6 +190,7 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
             ": changes some fields of a record.",
             detail,
             &one,
+            &mutate,
         ),
         (
             "delete",
@@ -189,10 +199,11 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
             ": deletes a record; it leaves every cached list.",
             detail,
             &deleted,
+            &delete,
         ),
     ]
     .into_iter()
-    .map(|(function, verb, path, what, params, result)| {
+    .map(|(function, verb, path, what, params, result, effect)| {
         let doc = format!("`{verb} {path}`{what}");
         let target = quote! {
             |params: &#params| ::restcache::PkValue::to_pk(&params.#pk)
@@ -218,7 +229,7 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
         let function = Ident::new(function, Span::call_site());
         quote! {
             #[doc = #doc]
-            #vis fn #function() -> ::restcache::rest::Endpoint<#params, #result> {
+            #vis fn #function() -> ::restcache::rest::Endpoint<#params, #result, #effect> {
                 #body
             }
         }
@@ -249,15 +260,14 @@ fn endpoint(route: &Route) -> TokenStream {
     } = route;
     let (params, params_def) = endpoint_params(route);
     let variant = method_variant(method);
-    let kind = route.side_effect.as_ref().map(|expr| {
-        quote! {
-            let endpoint = endpoint.with_kind(if #expr {
-                ::restcache::rest::Kind::Mutate
-            } else {
-                ::restcache::rest::Kind::Read
-            });
-        }
-    });
+    let mutates = route.side_effect.unwrap_or_else(|| *method != "GET");
+    let (effect, converted) = match mutates {
+        true => (
+            quote!(::restcache::rest::Mutate),
+            Some(quote!(let endpoint = endpoint.with_effect::<::restcache::rest::Mutate>();)),
+        ),
+        false => (quote!(::restcache::rest::Read), None),
+    };
     let settings = settings(route);
     let paging = paging(route);
     let tpl = template(route, path);
@@ -265,12 +275,12 @@ fn endpoint(route: &Route) -> TokenStream {
     let function = quote! {
         #(#attrs)*
         #[doc = #doc]
-        #vis fn #name() -> ::restcache::rest::Endpoint<#params, #schema> {
+        #vis fn #name() -> ::restcache::rest::Endpoint<#params, #schema, #effect> {
             let endpoint = ::restcache::rest::Endpoint::<#params, #schema>::new(
-                ::restcache::rest::Method::#variant,
+                ::restcache::http::Method::#variant,
                 #tpl,
             );
-            #kind
+            #converted
             #paging
             #settings
         }

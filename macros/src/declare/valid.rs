@@ -134,7 +134,9 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         invalid_if_stale: options.take("invalid_if_stale"),
         poll_frequency: options.take("poll_frequency"),
         timeout: options.take("timeout"),
-        side_effect: options.take("side_effect"),
+        side_effect: options
+            .take("side_effect")
+            .and_then(|expr| side_effect(expr, errors)),
         decode: options.take("decode"),
         paginated_by: options
             .take("paginated_by")
@@ -160,6 +162,23 @@ fn page_param(expr: Expr, option: &str, errors: &mut Errors) -> Option<LitStr> {
     errors.at(
         &expr,
         format!("`{option}` takes the param's name as the server names it, a string: `{option}: \"_page\"`"),
+    );
+    None
+}
+
+/// Whether an endpoint mutates is part of its type: `side_effect` is a
+/// `true` or a `false`, decided where it is written.
+fn side_effect(expr: Expr, errors: &mut Errors) -> Option<bool> {
+    if let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Bool(lit),
+        ..
+    }) = &expr
+    {
+        return Some(lit.value);
+    }
+    errors.at(
+        &expr,
+        "`side_effect` is part of the endpoint's type: write `true` (a mutation) or `false` (a read)",
     );
     None
 }

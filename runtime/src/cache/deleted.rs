@@ -7,7 +7,7 @@ use std::rc::Rc;
 use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
 use crate::cache::normalize::Normalizer;
-use crate::cache::schema::Schema;
+use crate::cache::schema::{Schema, SchemaParts};
 use crate::error::SchemaError;
 use crate::path::Segment;
 use crate::pk::Pk;
@@ -62,7 +62,9 @@ impl<E: Entity> Schema for Deleted<E> {
     fn into_handle(value: Rc<Self>) -> Rc<Self> {
         value
     }
+}
 
+impl<E: Entity> SchemaParts for Deleted<E> {
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         cx.invalidate::<E>(&self.pk)
     }

@@ -1,15 +1,21 @@
 //! Denormalizing: walking a stored value and joining the current copies of
-//! its entities back in. What to keep from one read to the next is the
-//! memo's business (`memo/read.rs`); this module walks.
+//! its entities back in, remembering what each read handed out when it
+//! reads through a memo (a value that holds the same entities as last time
+//! is handed out again, the same `Rc`; a read whose tables were not
+//! written since is answered without a walk), and the store's reads that
+//! do it ([`Store::read`], [`Store::get_entity`]).
 
+use std::any::Any;
 use std::rc::Rc;
 
 use crate::cache::entity::Entity;
-use crate::cache::memo::MemoState;
+use crate::cache::memo::entries::{EntityMemo, MemoState, ResultMemo};
+use crate::cache::schema::Schema;
 use crate::cache::store::registry::stamp_bit;
 use crate::cache::store::table::{EntityRef, Slot};
 use crate::cache::store::{Lookup, Store};
-use crate::pk::Pk;
+use crate::meta::Meta;
+use crate::pk::{Pk, PkValue};
 
 /// How a value compares with the store.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,8 +28,8 @@ pub enum Denorm<T> {
     Missing,
 }
 
-/// The state of one read, handed to [`Schema::denormalize`](crate::Schema::denormalize):
-/// the entity references of the stored value being walked, in the order
+/// The state of one read, handed to each schema's walk: the entity
+/// references of the stored value being walked, in the order
 /// its schema visits them.
 pub struct Denormalizer<'r, 's> {
     reader: &'r mut Reader<'s>,
@@ -43,8 +49,8 @@ impl Denormalizer<'_, '_> {
 
 /// One read over a store, remembering into a memo when it has one.
 pub(crate) struct Reader<'s> {
-    pub(in crate::cache) store: &'s Store,
-    pub(in crate::cache) memo: Option<&'s mut MemoState>,
+    store: &'s Store,
+    memo: Option<&'s mut MemoState>,
     /// Stamps of the tables the value being read touched so far.
     mask: u64,
 }
@@ -66,14 +72,14 @@ impl<'s> Reader<'s> {
 
     /// Adds the stamps `mask` to those the reads so far touched.
     #[inline]
-    pub(in crate::cache) fn add_stamps(&mut self, mask: u64) {
+    fn add_stamps(&mut self, mask: u64) {
         self.mask |= mask;
     }
 
     /// Runs `denormalize` over a stored value whose references are `refs`,
     /// starting from the stamps `own`; returns its outcome and the stamps
     /// of every table it touched.
-    pub(in crate::cache) fn walk<T>(
+    fn walk<T>(
         &mut self,
         refs: &[EntityRef],
         own: u64,
@@ -115,7 +121,7 @@ impl<'s> Reader<'s> {
     #[inline(always)]
     pub fn entity_by_pk<E: Entity>(&mut self, pk: Option<&Pk>) -> Lookup<E> {
         let tables = self.store.tables();
-        let Some(table) = tables.find::<E>() else {
+        let Some(table) = tables.find(E::type_index(), std::any::TypeId::of::<E>()) else {
             return Lookup::Absent;
         };
         let Some(records) = tables.get::<E>(table) else {
@@ -132,5 +138,180 @@ impl<'s> Reader<'s> {
             Some(value) => Lookup::Found(value, slot.meta),
             None => Lookup::Invalid,
         }
+    }
+}
+
+/// The output of a walk over the stored value `stored`: the previous
+/// output when it holds the same entities (so it keeps its identity), else
+/// the stored value or the rebuilt one.
+fn settle<T>(
+    outcome: Denorm<T>,
+    stored: &Rc<T>,
+    previous: Option<Rc<T>>,
+    same: impl Fn(&T, &T) -> bool,
+) -> Option<Rc<T>> {
+    let fresh = match outcome {
+        Denorm::Missing => return None,
+        Denorm::Same => {
+            if let Some(previous) = previous.filter(|p| Rc::ptr_eq(p, stored) || same(p, stored)) {
+                return Some(previous);
+            }
+            return Some(Rc::clone(stored));
+        }
+        Denorm::Changed(value) => value,
+    };
+    match previous {
+        Some(previous) if same(&previous, &fresh) => Some(previous),
+        _ => Some(Rc::new(fresh)),
+    }
+}
+
+impl<'s> Reader<'s> {
+    /// A record with nested entities, joined: from the memo while none of
+    /// the tables it depends on was written, else walked and remembered.
+    fn nested_in<E: Entity>(
+        &mut self,
+        at: EntityRef,
+        slot: &'s Slot<E>,
+        record: &'s Rc<E>,
+    ) -> Option<Rc<E>> {
+        let store = self.store;
+        let Some(memo) = self.memo.as_deref_mut() else {
+            let (outcome, _) = self.walk(&slot.refs, 0, |cx| record.denormalize_nested(cx));
+            return settle(outcome, record, None, E::same_nested);
+        };
+        let previous = memo
+            .entity::<E>(at.table, at.slot)
+            .filter(|entry| entry.version == slot.version)
+            .map(|entry| (Rc::clone(&entry.output), entry.mask, entry.at));
+        if let Some((output, mask, checked)) = &previous
+            && store.unchanged_since(*mask, *checked)
+        {
+            self.add_stamps(*mask);
+            return Some(Rc::clone(output));
+        }
+        let (outcome, mask) = self.walk(&slot.refs, stamp_bit(at.table), |cx| {
+            record.denormalize_nested(cx)
+        });
+        let output = settle(outcome, record, previous.map(|p| p.0), E::same_nested);
+        let entry = output.as_ref().map(|output| EntityMemo {
+            output: Rc::clone(output),
+            version: slot.version,
+            mask,
+            at: store.last_write(),
+        });
+        self.memo_mut().entities::<E>(at.table).put(at.slot, entry);
+        output
+    }
+
+    fn memo_mut(&mut self) -> &mut MemoState {
+        self.memo
+            .as_deref_mut()
+            .unwrap_or_else(|| unreachable!("only memo reads remember"))
+    }
+
+    /// The result stored under `key`, its entities joined.
+    pub fn result<S: Schema>(mut self, key: &str) -> Lookup<S> {
+        let store = self.store;
+        let Some(slot) = store.result_slot(key) else {
+            return Lookup::Absent;
+        };
+        let Some(stored) = slot
+            .value
+            .as_ref()
+            .and_then(|v| Rc::clone(v).downcast::<S>().ok())
+        else {
+            return Lookup::Invalid;
+        };
+        let Some(memo) = self.memo.as_deref_mut() else {
+            let (outcome, _) = self.walk(&slot.refs, 0, |cx| stored.denormalize(cx));
+            return match settle(outcome, &stored, None, S::same_entities) {
+                Some(value) => Lookup::Found(value, slot.meta),
+                None => Lookup::Invalid,
+            };
+        };
+        let previous = memo
+            .results
+            .get(key)
+            .filter(|entry| entry.version == slot.version)
+            .and_then(|entry| {
+                Some((
+                    Rc::clone(&entry.output).downcast::<S>().ok()?,
+                    entry.mask,
+                    entry.at,
+                ))
+            });
+        if let Some((output, mask, checked)) = &previous
+            && store.unchanged_since(*mask, *checked)
+        {
+            return Lookup::Found(Rc::clone(output), slot.meta);
+        }
+        let (outcome, mask) = self.walk(&slot.refs, 0, |cx| stored.denormalize(cx));
+        let Some(output) = settle(outcome, &stored, previous.map(|p| p.0), S::same_entities) else {
+            self.memo_mut().results.remove(key);
+            return Lookup::Invalid;
+        };
+        let entry = ResultMemo {
+            output: Rc::clone(&output) as Rc<dyn Any>,
+            version: slot.version,
+            mask,
+            at: store.last_write(),
+        };
+        let results = &mut self.memo_mut().results;
+        match results.get_mut(key) {
+            Some(existing) => *existing = entry,
+            None => drop(results.insert(key.to_owned(), entry)),
+        }
+        Lookup::Found(output, slot.meta)
+    }
+}
+
+impl Store {
+    /// Reads the result under `key` as `S`, joining its entities back in,
+    /// without remembering anything: an unchanged store gives back the
+    /// records it holds, a changed one gives freshly built values. Use a
+    /// [`Memo`](crate::Memo) for reads that keep their identity.
+    ///
+    /// A result stored with another schema type reads as `Invalid`.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set("one", Rc::new(Todo { id: 1 }), Meta::default())?;
+    /// assert_eq!(store.read::<Rc<Todo>>("one").value().map(|t| t.id), Some(1));
+    /// assert!(matches!(store.read::<Rc<Todo>>("two"), Lookup::Absent));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn read<S: Schema>(&self, key: &str) -> Lookup<S> {
+        Reader::new(self, None).result::<S>(key)
+    }
+
+    /// Reads one record by pk, joining its nested entities back in.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set_entity(Todo { id: 7 }, Meta::default())?;
+    /// assert!(store.get_entity::<Todo>("7").value().is_some()); // "7" and 7 are one pk
+    /// assert!(matches!(store.get_entity::<Todo>(8u64), Lookup::Absent));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    #[inline]
+    pub fn get_entity<E: Entity>(&self, pk: impl PkValue) -> Lookup<E> {
+        Reader::new(self, None).entity_by_pk::<E>(pk.to_pk().as_ref())
+    }
+
+    /// The meta of one record (also when invalidated).
+    pub fn entity_meta<E: Entity>(&self, pk: impl PkValue) -> Option<Meta> {
+        self.entity_meta_by_key(E::KEY, pk)
     }
 }

@@ -8,7 +8,15 @@
 //! type, or a param no field answers (`?q=milk`, a full-text search),
 //! cannot be judged, and the list is fetched again rather than left wrong.
 
-/// A record's field, as a query string would write it.
+/// A record's field, as a query string would write it: what a list's
+/// filter (`?userId=2`) compares with, when a created record may join the
+/// list. See [`QueryText`].
+///
+/// ```
+/// use restcache::rest::{FieldText, QueryText};
+/// assert_eq!(7u32.query_text(), FieldText::Text("7".into()));
+/// assert_eq!(None::<u32>.query_text(), FieldText::Null);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum FieldText {
     /// The value, written as in a query string (`2`, `tea`, `true`).
@@ -25,7 +33,7 @@ pub enum FieldText {
 
 /// What a filter says of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Every filter holds: the record belongs in the list.
     Joins,
     /// A filter does not hold.
@@ -36,31 +44,7 @@ pub enum Verdict {
 
 /// Judges a record, whose fields `field_text` reads, against `pairs`, the
 /// list's query (a name given twice holds when any of its values does).
-///
-/// ```
-/// use restcache::filter::{FieldText, Verdict, judge};
-///
-/// let todo = |field: &str| match field {
-///     "userId" => FieldText::Text("2".into()),
-///     "title" => FieldText::Text("tea".into()),
-///     _ => FieldText::NoField,
-/// };
-/// let pairs = |list: &[(&str, &str)]| list.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect::<Vec<_>>();
-/// assert_eq!(judge(todo, &pairs(&[])), Verdict::Joins);
-/// assert_eq!(judge(todo, &pairs(&[("userId", "2")])), Verdict::Joins);
-/// assert_eq!(judge(todo, &pairs(&[("userId", "1"), ("userId", "2")])), Verdict::Joins);
-/// assert_eq!(judge(todo, &pairs(&[("userId", "1")])), Verdict::Stays);
-/// assert_eq!(judge(todo, &pairs(&[("q", "tea")])), Verdict::Unknown);
-///
-/// let product = |field: &str| match field {
-///     "price" => FieldText::Number(1.0),
-///     _ => FieldText::NoField,
-/// };
-/// assert_eq!(judge(product, &pairs(&[("price", "1.0")])), Verdict::Joins);
-/// assert_eq!(judge(product, &pairs(&[("price", "1")])), Verdict::Joins);
-/// assert_eq!(judge(product, &pairs(&[("price", "1.5")])), Verdict::Stays);
-/// ```
-pub fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, String)]) -> Verdict {
+pub(crate) fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, String)]) -> Verdict {
     let mut verdict = Verdict::Joins;
     let mut names: Vec<&str> = pairs.iter().map(|(name, _)| name.as_str()).collect();
     names.sort_unstable();
@@ -87,7 +71,22 @@ pub fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, String)])
 }
 
 /// A value with a query-string form: what a filter on a field of this
-/// type compares with.
+/// type compares with. Numbers, text, bools and `Option`s of them have
+/// one; a field type of one's own (an id newtype) gets one by
+/// implementing it, so that lists filtered by it take created records
+/// instead of being fetched again.
+///
+/// ```
+/// use restcache::rest::{FieldText, QueryText};
+///
+/// struct UserId(u64);
+/// impl QueryText for UserId {
+///     fn query_text(&self) -> FieldText {
+///         self.0.query_text()
+///     }
+/// }
+/// assert_eq!(UserId(2).query_text(), FieldText::Text("2".into()));
+/// ```
 pub trait QueryText {
     /// The value as a query string writes it, or [`FieldText::Null`].
     fn query_text(&self) -> FieldText;
@@ -150,13 +149,15 @@ impl<T: QueryText + ?Sized> QueryText for &T {
 /// query-string form gives it, any other field is opaque. (`Field(&x)`
 /// picks `ByText` when `x: QueryText`, else falls back to `Opaque`
 /// through one more reference.)
-#[doc(hidden)]
 pub mod field {
     use super::{FieldText, QueryText};
 
+    /// A field of a record, to read as a filter compares it.
     pub struct Field<'a, T: ?Sized>(pub &'a T);
 
+    /// A field whose type has a query-string form.
     pub trait ByText {
+        /// The field's text.
         fn field_text(&self) -> FieldText;
     }
 
@@ -166,7 +167,9 @@ pub mod field {
         }
     }
 
+    /// Any other field: opaque.
     pub trait Opaque {
+        /// [`FieldText::Opaque`].
         fn field_text(&self) -> FieldText;
     }
 
@@ -174,5 +177,44 @@ pub mod field {
         fn field_text(&self) -> FieldText {
             FieldText::Opaque
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_record_joins_when_every_filter_holds() {
+        let todo = |field: &str| match field {
+            "userId" => FieldText::Text("2".into()),
+            "title" => FieldText::Text("tea".into()),
+            _ => FieldText::NoField,
+        };
+        assert_eq!(judge(todo, &pairs(&[])), Verdict::Joins);
+        assert_eq!(judge(todo, &pairs(&[("userId", "2")])), Verdict::Joins);
+        assert_eq!(
+            judge(todo, &pairs(&[("userId", "1"), ("userId", "2")])),
+            Verdict::Joins
+        );
+        assert_eq!(judge(todo, &pairs(&[("userId", "1")])), Verdict::Stays);
+        assert_eq!(judge(todo, &pairs(&[("q", "tea")])), Verdict::Unknown);
+    }
+
+    #[test]
+    fn a_float_compares_as_a_number() {
+        let product = |field: &str| match field {
+            "price" => FieldText::Number(1.0),
+            _ => FieldText::NoField,
+        };
+        assert_eq!(judge(product, &pairs(&[("price", "1.0")])), Verdict::Joins);
+        assert_eq!(judge(product, &pairs(&[("price", "1")])), Verdict::Joins);
+        assert_eq!(judge(product, &pairs(&[("price", "1.5")])), Verdict::Stays);
     }
 }

@@ -1,13 +1,19 @@
 //! The normalized cache: schemas and entities, normalizing and
 //! denormalizing, the store, memoized reads and entity queries. No HTTP.
+//!
+//! The store (`store/`) is the bottom: it keeps records and results
+//! without knowing their traits. The walks into it and out of it
+//! (`normalize.rs`, `denormalize.rs`) and the traits of what they walk
+//! (`entity.rs`, `schema/`, with `partial.rs` and `filter.rs` for what a
+//! record carries and how a list's filters judge it) sit on it; the memo
+//! (`memo/`) and entity queries (`query.rs`) read through them.
 
 pub(crate) mod deleted;
 pub(crate) mod denormalize;
 pub(crate) mod entity;
-pub mod filter;
+pub(crate) mod filter;
 pub(crate) mod memo;
 pub(crate) mod normalize;
-pub(crate) mod page;
 pub(crate) mod partial;
 pub(crate) mod query;
 pub(crate) mod schema;

@@ -1,18 +1,23 @@
-//! Normalizing: splitting the entities of a response out into their tables.
+//! Normalizing: splitting the entities of a response out into their
+//! tables, and the store's writes that do it ([`Store::set`],
+//! [`Store::set_json`], [`Store::set_entity`]).
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::rc::Rc;
 
+use serde::de::DeserializeOwned;
 use smallvec::SmallVec;
 
-use crate::cache::entity::Entity;
-use crate::cache::partial::{Absent, take_absent};
+use crate::cache::entity::{Entity, type_key};
+use crate::cache::partial::{Absent, Presence};
+use crate::cache::schema::{Decoded, Schema, from_json};
 use crate::cache::store::registry::Registry;
-use crate::cache::store::table::{EntityRef, EntityRefs};
+use crate::cache::store::table::{EntityRef, EntityRefs, Slot};
+use crate::cache::store::{Joined, Layer, ResultSlot, Store};
 use crate::error::SchemaError;
-use crate::meta::Meta;
+use crate::meta::{Meta, Timestamp};
 use crate::path::FieldPath;
-use crate::pk::Pk;
+use crate::pk::{Pk, PkValue};
 
 /// A table the write in progress touched.
 pub(crate) struct Touched {
@@ -29,7 +34,7 @@ pub(crate) struct Touched {
 /// The tables one write touched; responses hold few entity types.
 pub(crate) type TouchedTables = SmallVec<[Touched; 4]>;
 
-/// The state of one write into the store, handed to [`Schema::normalize`](crate::Schema::normalize).
+/// The state of one write into the store, handed to each schema's walk.
 ///
 /// Each record goes to its table, which keeps the slots it replaces aside
 /// until the write ends; the store then commits the write, rolls it back
@@ -37,6 +42,8 @@ pub(crate) type TouchedTables = SmallVec<[Touched; 4]>;
 /// replaced to take it back later.
 pub struct Normalizer<'s> {
     tables: &'s mut Registry,
+    /// Which fields the response's records left out.
+    presence: &'s Presence,
     meta: Meta,
     version: u64,
     /// Whether the write is an optimistic layer.
@@ -59,8 +66,9 @@ impl<'s> Normalizer<'s> {
     /// fetched as `meta` (with `layer`, an optimistic value). Returns the entity references of the top value,
     /// or the error that stopped the walk, with the tables it touched: the
     /// caller ends the write on each of them.
-    pub(crate) fn run(
+    fn run(
         tables: &'s mut Registry,
+        presence: &'s Presence,
         meta: Meta,
         version: u64,
         layer: bool,
@@ -68,6 +76,7 @@ impl<'s> Normalizer<'s> {
     ) -> (Result<Vec<EntityRef>, SchemaError>, TouchedTables) {
         let mut cx = Normalizer {
             tables,
+            presence,
             meta,
             version,
             layer,
@@ -86,7 +95,7 @@ impl<'s> Normalizer<'s> {
         if let Some(touched) = self.touched.iter().find(|t| t.ty == ty) {
             return Ok(touched.table);
         }
-        let (table, created) = self.tables.register::<E>()?;
+        let (table, created) = self.tables.register::<E>(type_key::<E>())?;
         let len = self.tables.any(table).slot_count();
         self.touched.push(Touched {
             ty,
@@ -146,7 +155,8 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let (slot, changed) = records.merge(&pk, record, refs, meta, version, layer);
+        let (slot, changed) =
+            records.merge(&pk, record, refs, meta, version, layer, keeps_stored::<E>);
         if changed {
             self.tables.stamp(table, version);
         }
@@ -176,7 +186,7 @@ impl<'s> Normalizer<'s> {
     /// A record whose response left fields out takes them from its stored
     /// copy; returns the fields it took.
     fn merge_partial<E: Entity>(&mut self, table: u32, pk: &Pk, record: &mut Rc<E>) -> u64 {
-        let absent = take_absent(record);
+        let absent = self.presence.absent::<E>(pk);
         if absent == 0 {
             return 0;
         }
@@ -205,8 +215,7 @@ impl<'s> Normalizer<'s> {
     }
 
     /// The fields the record being merged kept from its stored copy (bits
-    /// of `Entity::MAY_BE_ABSENT`), read once by its nested walk.
-    #[doc(hidden)]
+    /// of `EntityParts::MAY_BE_ABSENT`), read once by its nested walk.
     pub fn kept_fields(&mut self) -> u64 {
         std::mem::take(&mut self.kept)
     }
@@ -226,5 +235,194 @@ impl<'s> Normalizer<'s> {
             self.tables.stamp(table, version);
         }
         Ok(())
+    }
+}
+
+/// Whether `slot` keeps its record against `incoming`, fetched as `meta`:
+/// when the entity's versions say the stored copy is newer, or (when they
+/// say nothing) when its request started later.
+#[inline(always)]
+fn keeps_stored<E: Entity>(slot: &Slot<E>, incoming: &E, meta: &Meta) -> bool {
+    if E::HAS_VERSION
+        && let Some(stored) = &slot.record
+    {
+        match incoming.compare_version(stored) {
+            Some(std::cmp::Ordering::Less) => return true,
+            Some(std::cmp::Ordering::Greater) => return false,
+            Some(std::cmp::Ordering::Equal) | None => {}
+        }
+    }
+    slot.meta.fetched_at > meta.fetched_at
+}
+
+/// What [`Store::write`] hands back.
+pub(crate) struct Written<S> {
+    /// The value as stored: its entities are the store's copies.
+    pub value: Rc<S>,
+    /// Its entity references.
+    pub refs: Vec<EntityRef>,
+    /// The write as an optimistic layer, when asked for.
+    pub layer: Option<Layer>,
+}
+
+/// Joins `record`, a value of a create's record schema, to `list`, a
+/// stored value of the schema `S`.
+fn join_as<S: Schema>(list: &dyn Any, record: &dyn Any, at_start: bool) -> Option<Joined> {
+    list.downcast_ref::<S>()?.join(record, at_start)
+}
+
+impl Store {
+    /// Stores `value` under `key`: its entities are merged into their
+    /// tables, the result keeps references to them.
+    ///
+    /// On error nothing changes. A result whose stored copy started later
+    /// than `meta.fetched_at` is kept (its entities still merge by their own
+    /// fetch times).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set("todos", vec![Rc::new(Todo { id: 1 }), Rc::new(Todo { id: 2 })], Meta::default())?;
+    /// assert_eq!(store.entity_count("Todo"), 2);
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn set<S: Schema>(
+        &mut self,
+        key: &str,
+        value: S,
+        meta: Meta,
+    ) -> Result<Rc<S>, SchemaError> {
+        self.write(Some(key), Decoded::from(value), meta, false)
+            .map(|w| w.value)
+    }
+
+    /// Parses `text` as the schema `S` and stores it under `key`.
+    ///
+    /// JSON that does not fit `S` gives [`SchemaError::Decode`] naming the
+    /// entity and the field path; the store is unchanged.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// assert!(store.set_json::<Vec<Rc<Todo>>>("todos", "<html>oops</html>", Meta::default()).is_err());
+    /// assert!(matches!(store.read::<Vec<Rc<Todo>>>("todos"), Lookup::Absent));
+    /// ```
+    pub fn set_json<S: Schema + DeserializeOwned>(
+        &mut self,
+        key: &str,
+        text: &str,
+        meta: Meta,
+    ) -> Result<Rc<S>, SchemaError> {
+        let value = from_json::<S>(text)?;
+        self.write(Some(key), value, meta, false).map(|w| w.value)
+    }
+
+    /// Merges one record (and its nested entities) into its table, without
+    /// a result; returns the store's copy.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    ///
+    /// let mut store = Store::new();
+    /// let stored = store.set_entity(Todo { id: 3, title: "x".into() }, Meta::default())?;
+    /// assert!(Rc::ptr_eq(&stored, &store.get_entity::<Todo>(3u64).into_value().unwrap()));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn set_entity<E: Entity>(&mut self, record: E, meta: Meta) -> Result<Rc<E>, SchemaError> {
+        let written = self.write(None, Decoded::from(Rc::new(record)), meta, false)?;
+        Ok(Rc::unwrap_or_clone(written.value))
+    }
+
+    /// Invalidates one record as of `at`: direct reads of it are `Invalid`,
+    /// lists that hold it drop it on their next read, and responses whose
+    /// request started before `at` do not bring it back. Returns whether the
+    /// record was known.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Default, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let mut store = Store::new();
+    /// store.set("todos", vec![Rc::new(Todo { id: 1 }), Rc::new(Todo { id: 2 })], Meta::default())?;
+    /// assert!(store.invalidate_entity::<Todo>(1u64, Timestamp::from_millis(5)));
+    /// assert!(matches!(store.get_entity::<Todo>(1u64), Lookup::Invalid));
+    /// assert_eq!(store.read::<Vec<Rc<Todo>>>("todos").into_value().unwrap().len(), 1);
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn invalidate_entity<E: Entity>(&mut self, pk: impl PkValue, at: Timestamp) -> bool {
+        self.invalidate_entity_key(E::KEY, pk, at)
+    }
+
+    /// Normalizes `value` (with what its decoding read of its records)
+    /// and, with a `key`, stores it as that key's result (unless the
+    /// stored one started later). The write is whole or nothing: on error
+    /// every table it touched is put back as it was. With `layer` (an
+    /// optimistic value), the write goes on show as a layer over the
+    /// confirmed data, removed later with
+    /// [`remove_layer`](Store::remove_layer).
+    pub(crate) fn write<S: Schema>(
+        &mut self,
+        key: Option<&str>,
+        value: Decoded<S>,
+        meta: Meta,
+        layer: bool,
+    ) -> Result<Written<S>, SchemaError> {
+        let (mut value, presence) = value.into_parts();
+        let version = self.tick();
+        let (outcome, touched) =
+            Normalizer::run(self.tables_mut(), &presence, meta, version, layer, |cx| {
+                value.normalize(cx)
+            });
+        let refs = match outcome {
+            Ok(refs) => refs,
+            Err(error) => {
+                let tables = self.tables_mut();
+                for table in touched.iter().rev() {
+                    tables.any_mut(table.table).rollback(table.len);
+                    if table.created {
+                        tables.unregister_last(table.table);
+                    }
+                }
+                return Err(error);
+            }
+        };
+        let mut layer = layer.then(|| Layer::new(version));
+        let tables = self.tables_mut();
+        for table in touched.iter().rev() {
+            let records = tables.any_mut(table.table);
+            match &mut layer {
+                Some(layer) => layer.covers(table.table, records.commit_layer(version, table.len)),
+                None => records.commit(),
+            }
+        }
+        let value = Rc::new(value);
+        if let Some(key) = key {
+            let slot = ResultSlot {
+                value: Some(Rc::clone(&value) as Rc<dyn Any>),
+                refs: refs.clone(),
+                meta,
+                version,
+                join: join_as::<S>,
+            };
+            self.put_written(key, slot, layer.as_mut());
+        }
+        Ok(Written { value, refs, layer })
     }
 }

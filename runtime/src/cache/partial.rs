@@ -4,22 +4,21 @@
 //! carried (even as `null`) replaces it.
 //!
 //! Which fields a response carried is read from its JSON by a second,
-//! light pass beside the typed decoding (it reads keys and skips values),
-//! for schemas whose records have fields that may be absent (`Option`s and
-//! fields with a serde default): the absent ones are noted per record, and
-//! the store consults the note when the record is merged.
+//! light pass beside the typed decoding (`schema/scan.rs`: it reads keys
+//! and skips values), for schemas whose records have fields that may be
+//! absent (`Option`s and fields with a serde default). It notes, for each
+//! record by type and pk, the fields it left out ([`Presence`]); the
+//! notes travel with the decoded value ([`Decoded`](super::schema::Decoded))
+//! into the write that merges the records.
 
-use std::any::{Any, TypeId};
-use std::cell::RefCell;
+use std::any::TypeId;
 use std::fmt;
-use std::marker::PhantomData;
-use std::rc::{Rc, Weak};
 
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, Visitor};
 
-use crate::cache::schema::Schema;
+use crate::pk::Pk;
 
 /// The fields a response left out of one record, by wire name: what a
 /// merge keeps from the stored copy.
@@ -41,11 +40,21 @@ pub struct Absent {
 impl Absent {
     /// The fields among `fields` whose bit is set in `mask` (bit `i` for
     /// `fields[i]`).
+    ///
+    /// ```
+    /// use restcache::Absent;
+    /// assert!(Absent::new(&["a"], 0).is_empty());
+    /// ```
     pub fn new(fields: &'static [&'static str], mask: u64) -> Self {
         Absent { fields, mask }
     }
 
     /// Whether the field `name` was left out.
+    ///
+    /// ```
+    /// use restcache::Absent;
+    /// assert!(Absent::new(&["a", "b"], 0b10).contains("b"));
+    /// ```
     pub fn contains(&self, name: &str) -> bool {
         self.iter().any(|field| field == name)
     }
@@ -57,6 +66,11 @@ impl Absent {
     }
 
     /// The fields left out, in declaration order.
+    ///
+    /// ```
+    /// use restcache::Absent;
+    /// assert_eq!(Absent::new(&["a", "b", "c"], 0b110).iter().collect::<Vec<_>>(), ["b", "c"]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.fields
             .iter()
@@ -67,50 +81,50 @@ impl Absent {
     }
 
     /// Whether nothing was left out.
+    ///
+    /// ```
+    /// use restcache::Absent;
+    /// assert!(!Absent::new(&["a"], 1).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.mask == 0
     }
 }
 
-/// What the light pass over a response's JSON found, in the shape of the
-/// value: for each record, the fields it left out, and the same for the
-/// records nested in it.
+/// What the light pass over a response's JSON found: for each record
+/// that left out fields it may leave out, by its type and pk, the bits of
+/// `EntityParts::MAY_BE_ABSENT` it left out. A record with no note is
+/// whole. Of two copies of one record in a response, the first one's note
+/// stands (the first copy is the one stored).
 #[doc(hidden)]
-#[derive(Debug, Default)]
-pub enum Presence {
-    /// Nothing to note (not a record, or not read).
-    #[default]
-    Unknown,
-    /// A record: the bits of `Entity::MAY_BE_ABSENT` it left out, and what
-    /// was found in its nested fields, in declaration order.
-    Record { absent: u64, nested: Vec<Presence> },
-    /// A list, item by item.
-    List(Vec<Presence>),
-    /// A map, entry by entry.
-    Keyed(Vec<(String, Presence)>),
-}
+#[derive(Clone, Debug, Default)]
+pub struct Presence(Option<Box<FxHashMap<(TypeId, Pk), u64>>>);
 
-/// Reads the JSON of one value of `S` for which fields its records carry.
-#[doc(hidden)]
-pub struct ScanSeed<S>(PhantomData<fn() -> S>);
-
-impl<S> ScanSeed<S> {
-    pub fn new() -> Self {
-        ScanSeed(PhantomData)
+impl Presence {
+    /// Notes that the record `pk` of `E` left out the fields `absent`.
+    pub fn note<E: 'static>(&mut self, pk: Pk, absent: u64) {
+        if absent == 0 {
+            return;
+        }
+        let notes = self.0.get_or_insert_with(Box::default);
+        notes.entry((TypeId::of::<E>(), pk)).or_insert(absent);
     }
-}
 
-impl<S> Default for ScanSeed<S> {
-    fn default() -> Self {
-        ScanSeed::new()
+    /// The fields the record `pk` of `E` left out.
+    #[inline]
+    pub(crate) fn absent<E: 'static>(&self, pk: &Pk) -> u64 {
+        match &self.0 {
+            Some(notes) => notes
+                .get(&(TypeId::of::<E>(), pk.clone()))
+                .copied()
+                .unwrap_or(0),
+            None => 0,
+        }
     }
-}
 
-impl<'de, S: Schema> DeserializeSeed<'de> for ScanSeed<S> {
-    type Value = Presence;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Presence, D::Error> {
-        S::scan_presence(deserializer)
+    /// How many records left fields out.
+    pub(crate) fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |notes| notes.len())
     }
 }
 
@@ -139,84 +153,72 @@ impl Visitor<'_> for KeyIndex {
     }
 }
 
-/// The light pass over a list: each item's presence.
-pub(crate) fn scan_list<'de, S: Schema, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Presence, D::Error> {
-    struct List<S>(PhantomData<fn() -> S>);
-    impl<'de, S: Schema> Visitor<'de> for List<S> {
-        type Value = Presence;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a list")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Presence, A::Error> {
-            let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-            while let Some(item) = seq.next_element_seed(ScanSeed::<S>::new())? {
-                items.push(item);
-            }
-            Ok(Presence::List(items))
-        }
+/// Reads a record's pk as its JSON holds it (`7` and `"7"` alike): what
+/// the light pass notes a record by. Anything else (null, a list) is no
+/// pk.
+#[doc(hidden)]
+pub struct PkSeed;
+
+impl<'de> DeserializeSeed<'de> for PkSeed {
+    type Value = Option<Pk>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Pk>, D::Error> {
+        deserializer.deserialize_any(self)
     }
-    deserializer.deserialize_seq(List::<S>(PhantomData))
 }
 
-/// The light pass over a map: each entry's presence.
-pub(crate) fn scan_map<'de, S: Schema, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Presence, D::Error> {
-    struct Keyed<S>(PhantomData<fn() -> S>);
-    impl<'de, S: Schema> Visitor<'de> for Keyed<S> {
-        type Value = Presence;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a map")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Presence, A::Error> {
-            let mut entries = Vec::new();
-            while let Some(key) = map.next_key::<String>()? {
-                entries.push((key, map.next_value_seed(ScanSeed::<S>::new())?));
-            }
-            Ok(Presence::Keyed(entries))
-        }
-    }
-    deserializer.deserialize_map(Keyed::<S>(PhantomData))
-}
+impl<'de> Visitor<'de> for PkSeed {
+    type Value = Option<Pk>;
 
-/// The light pass over an optional value.
-pub(crate) fn scan_option<'de, S: Schema, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Presence, D::Error> {
-    struct Maybe<S>(PhantomData<fn() -> S>);
-    impl<'de, S: Schema> Visitor<'de> for Maybe<S> {
-        type Value = Presence;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a value or null")
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Presence, E> {
-            Ok(Presence::Unknown)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Presence, E> {
-            Ok(Presence::Unknown)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Presence, D::Error> {
-            S::scan_presence(deserializer)
-        }
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a primary key")
     }
-    deserializer.deserialize_option(Maybe::<S>(PhantomData))
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Option<Pk>, E> {
+        Ok(Some(Pk::from(n)))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Option<Pk>, E> {
+        Ok(Pk::parse(&n.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Option<Pk>, E> {
+        Ok(Pk::parse(&n.to_string()))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Option<Pk>, E> {
+        Ok(Pk::parse(text))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<Pk>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<Pk>, E> {
+        Ok(None)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<Pk>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Pk>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Option<Pk>, A::Error> {
+        IgnoredAny.visit_seq(seq).map(|_| None)
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Option<Pk>, A::Error> {
+        IgnoredAny.visit_map(map).map(|_| None)
+    }
 }
 
 /// Skips a value the light pass does not look into.
 #[doc(hidden)]
-pub fn skip<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Presence, D::Error> {
-    IgnoredAny::deserialize(deserializer).map(|_| Presence::Unknown)
-}
-
-type Notes = FxHashMap<usize, (Weak<dyn Any>, u64)>;
-
-thread_local! {
-    /// The absent fields of records decoded and not merged yet, by the
-    /// record's allocation (the weak reference keeps the address from
-    /// being reused while the note stands).
-    static NOTES: RefCell<(Notes, usize)> = RefCell::new((FxHashMap::default(), 64));
+pub fn skip<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(), D::Error> {
+    IgnoredAny::deserialize(deserializer).map(|_| ())
 }
 
 /// A merge for records a response always carries whole (a server that
@@ -240,56 +242,6 @@ thread_local! {
 /// ```
 pub fn replace_whole<E>(incoming: &mut E, stored: &E, absent: &Absent) {
     let _ = (incoming, stored, absent);
-}
-
-/// Notes that `record`'s fields `mask` were absent from its response.
-#[doc(hidden)]
-pub fn note_absent<E: 'static>(record: &Rc<E>, mask: u64) {
-    if mask == 0 {
-        return;
-    }
-    let weak: Weak<dyn Any> = Rc::downgrade(record) as Weak<dyn Any>;
-    NOTES.with(|notes| {
-        let (notes, purge_at) = &mut *notes.borrow_mut();
-        if notes.len() >= *purge_at {
-            // Records decoded and dropped without being stored.
-            notes.retain(|_, (weak, _)| weak.strong_count() > 0);
-            *purge_at = (notes.len() * 2).max(64);
-        }
-        notes.insert(Rc::as_ptr(record) as *const () as usize, (weak, mask));
-    });
-}
-
-/// The absent fields noted for `record`, forgetting the note.
-pub(crate) fn take_absent<E: 'static>(record: &Rc<E>) -> u64 {
-    let address = Rc::as_ptr(record) as *const () as usize;
-    NOTES.with(|notes| {
-        let (notes, _) = &mut *notes.borrow_mut();
-        if notes.is_empty() {
-            return 0; // typed data stored as it is: nothing was noted
-        }
-        match notes.remove(&address) {
-            Some((weak, mask)) if weak.strong_count() > 0 => mask,
-            _ => 0,
-        }
-    })
-}
-
-thread_local! {
-    static PARTIAL: RefCell<FxHashMap<TypeId, bool>> = RefCell::new(FxHashMap::default());
-}
-
-/// Whether a value of `S` may hold a record with fields that may be
-/// absent: only then is a response's JSON read for which fields it
-/// carried. Worked out once per schema type.
-pub(crate) fn may_be_partial<S: Schema>() -> bool {
-    let ty = TypeId::of::<S>();
-    if let Some(known) = PARTIAL.with(|known| known.borrow().get(&ty).copied()) {
-        return known;
-    }
-    let partial = S::may_be_partial(&mut Vec::new());
-    PARTIAL.with(|known| known.borrow_mut().insert(ty, partial));
-    partial
 }
 
 /// Whether a schema holding records of a type not yet in `seen` may be

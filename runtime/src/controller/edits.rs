@@ -5,11 +5,40 @@ use serde::Serialize;
 
 use super::Controller;
 use super::request::Delivery;
-use crate::cache::schema::Schema;
+use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Store;
+use crate::error::{SchemaError, UrlError};
 use crate::http::Error;
 use crate::meta::Timestamp;
-use crate::rest::Endpoint;
+use crate::rest::{Effect, Endpoint, Readable};
+
+/// Why a value given by hand ([`Controller::set_response`]) could not be
+/// stored. No request was made; the cache is as it was.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::WriteError;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Draft { id: Option<u64> }
+/// resource!(pub DraftResource { path: "/drafts/:id", schema: Draft });
+///
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let err = ctrl.set_response(&DraftResource::get(), &DraftResourceParams { id: 1 }, Rc::new(Draft { id: None }));
+/// assert!(matches!(err, Err(WriteError::Schema(SchemaError::MissingPk { .. }))));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The params make no URL, so no key to store the value under.
+    #[error("the params make no URL: {0}")]
+    Url(#[source] UrlError),
+    /// The value does not fit the store (a record without its pk, an
+    /// entity key two types claim).
+    #[error("the value cannot be stored: {0}")]
+    Schema(#[source] SchemaError),
+}
 
 impl Controller {
     /// Invalidates the read `endpoint` with `params`: its next read
@@ -27,9 +56,13 @@ impl Controller {
     /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
     /// assert!(ctrl.invalidate(&TodoResource::get(), &params));
     /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), restcache::WriteError>(())
     /// ```
-    pub fn invalidate<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> bool {
+    pub fn invalidate<P: Serialize, S, E: Readable>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+    ) -> bool {
         let Ok((key, _)) = self.locate(endpoint, params) else {
             return false;
         };
@@ -88,7 +121,7 @@ impl Controller {
     /// let cached = ctrl.read(&TodoResource::get(), &params);
     /// assert_eq!(cached.status, ExpiryStatus::Stale);
     /// assert_eq!(cached.data.unwrap().title, "a"); // still on show
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
         let count = {
@@ -122,7 +155,7 @@ impl Controller {
     /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
     /// ctrl.reset();
     /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn reset(&self) {
         {
@@ -139,28 +172,44 @@ impl Controller {
     }
 
     /// Stores `value` as the response of `endpoint` with `params`, as if
-    /// fetched now (a mutation's effects included). Returns the result as
-    /// stored.
-    pub fn set_response<P, S>(
+    /// fetched now (a mutation's effects included: a create joins the
+    /// cached lists, a delete leaves them). Returns the result as stored.
+    /// A value that cannot be stored changes nothing.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let todo = Rc::new(Todo { id: 1, title: "a".into() });
+    /// let stored = ctrl.set_response(&TodoResource::get(), &TodoResourceParams { id: 1 }, todo)?;
+    /// assert_eq!(stored.title, "a");
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn set_response<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         value: S,
-    ) -> Result<S::Handle, Error>
+    ) -> Result<S::Handle, WriteError>
     where
         P: Serialize,
         S: Schema,
+        E: Effect,
     {
-        let (key, url) = self.locate(endpoint, params)?;
+        let (key, url) = self.place(endpoint, params).map_err(WriteError::Url)?;
         let now = self.start_now();
         let stored = {
             let mut state = self.state_mut();
             let delivery = Delivery::at(&key, &url, now);
-            let stored = self.store_success(&mut state, endpoint, params, value, delivery, false);
-            if let Err(error) = &stored {
-                self.store_error(&mut state, endpoint, error.clone(), delivery);
-            }
-            stored.map(|(value, _)| S::into_handle(value))
+            let value = Decoded::from(value);
+            self.store_success(&mut state, endpoint, params, value, delivery, false)
+                .map(|(value, _)| S::into_handle(value))
+                .map_err(WriteError::Schema)
         };
         self.notify();
         stored
@@ -180,12 +229,17 @@ impl Controller {
     /// let params = TodoResourceParams { id: 1 };
     /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
     /// let url = "http://127.0.0.1:8080/todos/1";
-    /// ctrl.set_error(&TodoResource::get(), &params, restcache::http::Error::http_status("GET", url, 503, "down"));
+    /// ctrl.set_error(&TodoResource::get(), &params, restcache::http::Error::http_status(Method::Get, url, 503, "down"));
     /// let cached = ctrl.read(&TodoResource::get(), &params);
     /// assert!(cached.data.is_some() && cached.error.is_some()); // soft: data stays
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), restcache::WriteError>(())
     /// ```
-    pub fn set_error<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>, params: &P, error: Error) {
+    pub fn set_error<P: Serialize, S, E: Readable>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        error: Error,
+    ) {
         let Ok((key, url)) = self.locate(endpoint, params) else {
             return;
         };

@@ -31,7 +31,7 @@ use crate::meta::{Meta, Timestamp};
 /// assert_eq!(ctrl.read(&list, &()).status, ExpiryStatus::Valid);
 /// clock.advance(Duration::from_secs(61));
 /// assert_eq!(ctrl.read(&list, &()).status, ExpiryStatus::Stale);
-/// # Ok::<(), restcache::http::Error>(())
+/// # Ok::<(), restcache::WriteError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExpiryStatus {

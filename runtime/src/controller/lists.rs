@@ -14,8 +14,9 @@ use crate::cache::filter::{Verdict, judge};
 use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Layer, Store};
+use crate::http::Method;
 use crate::meta::Timestamp;
-use crate::rest::{Endpoint, JoinAt, Method, Pagination};
+use crate::rest::{Effect, Endpoint, JoinAt, Pagination};
 
 /// A cached list under a create's URL: its key, and its filters.
 pub(super) struct List {
@@ -27,10 +28,10 @@ pub(super) struct List {
 /// `params`: keyed as the `GET` of that URL, with any query.
 /// A paginated list's page params (`pages`) filter nothing: they are left
 /// out of its filters.
-pub(super) fn lists_under<P: Serialize, S>(
+pub(super) fn lists_under<P: Serialize, S, E: Effect>(
     store: &Store,
     pages: &FxHashMap<String, Pagination>,
-    endpoint: &Endpoint<P, S>,
+    endpoint: &Endpoint<P, S, E>,
     params: &P,
     url: &str,
 ) -> Vec<List> {
@@ -65,10 +66,10 @@ pub(super) fn lists_under<P: Serialize, S>(
 /// invalidated as of `started`, unless the write is an optimistic `layer`
 /// (the real response will judge it).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn join_lists<P: Serialize, S: Schema>(
+pub(super) fn join_lists<P: Serialize, S: Schema, E: Effect>(
     store: &mut Store,
     pages: &FxHashMap<String, Pagination>,
-    endpoint: &Endpoint<P, S>,
+    endpoint: &Endpoint<P, S, E>,
     params: &P,
     url: &str,
     item: &Rc<S>,
@@ -81,7 +82,7 @@ pub(super) fn join_lists<P: Serialize, S: Schema>(
         match judge(|field| item.field_text(field), &list.filters) {
             Verdict::Joins => store.append(
                 &list.key,
-                Rc::clone(item),
+                Rc::clone(item) as Rc<dyn std::any::Any>,
                 refs.to_vec(),
                 at_start,
                 layer.as_deref_mut(),

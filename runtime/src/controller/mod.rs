@@ -37,10 +37,12 @@ use crate::cache::schema::Schema;
 use crate::cache::store::{Lookup, Store};
 use crate::http::{Body, Client, Error};
 use crate::meta::Timestamp;
-use crate::rest::{Endpoint, Kind};
+use crate::rest::effect::Action;
+use crate::rest::{Effect, Endpoint, Readable};
 
 pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use edits::WriteError;
 pub use expiry::{Cached, ExpiryStatus};
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
@@ -413,12 +415,13 @@ impl Controller {
     /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
     /// ctrl.set_response(&TodoResource::get(), &params, std::rc::Rc::new(Todo { id: 1, title: "a".into() }))?;
     /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), restcache::WriteError>(())
     /// ```
-    pub fn read<P, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> Cached<S>
+    pub fn read<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P) -> Cached<S>
     where
         P: Serialize,
         S: Schema,
+        E: Readable,
     {
         match self.key(endpoint, params) {
             Ok(key) => self.read_key(endpoint, &key),
@@ -431,9 +434,9 @@ impl Controller {
     }
 
     /// [`read`](Self::read) for a caller that already made the key.
-    pub(crate) fn read_key<P: Serialize, S: Schema>(
+    pub(crate) fn read_key<P: Serialize, S: Schema, E: Effect>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         key: &str,
     ) -> Cached<S> {
         let now = self.now();
@@ -467,9 +470,9 @@ impl Controller {
     }
 
     /// The cache key of `endpoint` with `params`.
-    pub(crate) fn key<P: Serialize, S>(
+    pub(crate) fn key<P: Serialize, S, E: Effect>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
     ) -> Result<String, Error> {
         self.locate(endpoint, params).map(|(key, _)| key)
@@ -478,7 +481,7 @@ impl Controller {
     /// Makes `endpoint`'s request for `params` (and `body`) and stores the
     /// response; resolves to the result as the cache now shows it.
     ///
-    /// - A read (`Kind::Read`) is stored under its key. While one is on its
+    /// - A read ([`Read`](crate::rest::Read)) is stored under its key. While one is on its
     ///   way, every other read of the same key waits for it instead of
     ///   making its own request. A failure is kept beside the cached data
     ///   for the error expiry; the data stays.
@@ -511,20 +514,21 @@ impl Controller {
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub async fn fetch<P, S>(
+    pub async fn fetch<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         body: Option<Body>,
     ) -> Result<S::Handle, Error>
     where
         P: Serialize + Clone + 'static,
         S: Schema,
+        E: Effect,
     {
         let (key, url) = self.locate(endpoint, params)?;
-        let fetched = match endpoint.kind() {
-            Kind::Read => self.fetch_read(endpoint, params, body, key, url).await,
-            Kind::Mutate | Kind::Create | Kind::Delete => {
+        let fetched = match E::ACTION {
+            Action::Read => self.fetch_read(endpoint, params, body, key, url).await,
+            Action::Mutate | Action::Create | Action::Delete => {
                 let started = self.start_mutation(endpoint, params, &key, &url, None)?;
                 self.finish_mutation(endpoint, params, body, key, url, started)
                     .await
@@ -570,9 +574,9 @@ impl Controller {
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn fetch_optimistic<P, S>(
+    pub fn fetch_optimistic<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         body: Option<Body>,
         optimistic: S,
@@ -580,6 +584,7 @@ impl Controller {
     where
         P: Serialize + Clone + 'static,
         S: Schema,
+        E: Effect,
     {
         let started = self.locate(endpoint, params).and_then(|(key, url)| {
             let started = self.start_mutation(endpoint, params, &key, &url, Some(optimistic))?;
@@ -593,10 +598,12 @@ impl Controller {
         }
     }
 
-    /// The cached data when it is Valid; otherwise (Invalid, Stale) a
+    /// The read's data, fetched only when the cache has no fresh copy:
+    /// the cached data when it is Valid; otherwise (Invalid, Stale) a
     /// [`fetch`](Self::fetch). A read whose last request failed, while the
     /// error has not expired, gives the error unless it is soft and data
     /// is cached.
+    ///
     /// ```
     /// use restcache::prelude::*;
     /// use std::rc::Rc;
@@ -609,22 +616,23 @@ impl Controller {
     /// let params = TodoResourceParams { id: 1 };
     /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
     /// # answered_at_once(async {
-    /// let todo = ctrl.fetch_if_stale(&TodoResource::get(), &params).await?; // fresh: no request
+    /// let todo = ctrl.ensure(&TodoResource::get(), &params).await?; // fresh: no request
     /// assert_eq!(todo.title, "a");
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # fn answered_at_once<F: std::future::Future>(f: F) -> F::Output {
     /// #     futures_util::FutureExt::now_or_never(f).expect("answered from the cache")
     /// # }
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub async fn fetch_if_stale<P, S>(
+    pub async fn ensure<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
     ) -> Result<S::Handle, Error>
     where
         P: Serialize + Clone + 'static,
         S: Schema,
+        E: Readable,
     {
         let cached = self.read(endpoint, params);
         if cached.status == ExpiryStatus::Valid

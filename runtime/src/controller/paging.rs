@@ -2,6 +2,7 @@
 //! cached list: one list, grown page by page, whose records are stored
 //! once like any others.
 
+use std::any::Any;
 use std::rc::{Rc, Weak};
 
 use futures_util::FutureExt;
@@ -10,9 +11,9 @@ use serde::Serialize;
 use super::{Controller, Inner};
 use crate::cache::schema::Schema;
 use crate::cache::store::Lookup;
-use crate::http::{Attempt, Error, ErrorKind};
+use crate::http::{Attempt, Error, ErrorKind, Request};
 use crate::meta::Meta;
-use crate::rest::{Endpoint, NextPage, Paged, Request, with_param};
+use crate::rest::{Endpoint, NextPage, Paged, Readable, with_param};
 
 impl Controller {
     /// Fetches the page after the last one of the list `endpoint` caches
@@ -31,7 +32,7 @@ impl Controller {
     ///
     /// ```
     /// use restcache::prelude::*;
-    /// use restcache::Page;
+    /// use restcache::rest::Page;
     ///
     /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
     /// #[serde(rename_all = "camelCase")]
@@ -57,14 +58,15 @@ impl Controller {
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub async fn fetch_next_page<P, S>(
+    pub async fn fetch_next_page<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
     ) -> Result<bool, Error>
     where
         P: Serialize + Clone + 'static,
         S: Schema + Paged,
+        E: Readable,
     {
         let (key, url) = self.locate(endpoint, params)?;
         // This list's next page is on its way: wait for it.
@@ -81,20 +83,13 @@ impl Controller {
         let Some(next) = list.next_page() else {
             return Ok(false);
         };
+        let attempt = Attempt::new(endpoint.method(), &url);
         let next_url = match next {
-            NextPage::Url(next) => link_target(&url, &next).ok_or_else(|| {
-                let message = format!(
-                    "the next page `{next}` is on another origin than the list: not followed"
-                );
-                Attempt::new(endpoint.method().as_str(), &url).failed(ErrorKind::Request(message))
-            })?,
+            NextPage::Url(next) => link_target(&url, &next)
+                .ok_or_else(|| attempt.failed(ErrorKind::ForeignNextPage { next }))?,
             NextPage::Param(value) => match endpoint.pagination() {
                 Some(pagination) => with_param(&url, pagination.field, &value),
-                None => {
-                    let message = "the list names its next page by a param value, but the endpoint has no page param: declare it with `paginated_by`";
-                    let attempt = Attempt::new(endpoint.method().as_str(), &url);
-                    return Err(attempt.failed(ErrorKind::Request(message.into())));
-                }
+                None => return Err(attempt.failed(ErrorKind::NoPageParam)),
             },
         };
         let page = {
@@ -121,7 +116,7 @@ impl Controller {
     ///
     /// ```
     /// use restcache::prelude::*;
-    /// use restcache::Page;
+    /// use restcache::rest::Page;
     ///
     /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
     /// struct Todo { id: u64, title: String }
@@ -146,10 +141,11 @@ impl Controller {
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn has_next_page<P, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> bool
+    pub fn has_next_page<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P) -> bool
     where
         P: Serialize,
         S: Schema + Paged,
+        E: Readable,
     {
         let Ok((key, _)) = self.locate(endpoint, params) else {
             return false;
@@ -160,9 +156,9 @@ impl Controller {
 
     /// Fetches the page at `url` and appends it to the list cached under
     /// `key`. Resolves to whether another page follows.
-    async fn append_page<P, S>(
+    async fn append_page<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         key: &str,
         url: String,
@@ -170,17 +166,18 @@ impl Controller {
     where
         P: Serialize + Clone + 'static,
         S: Schema + Paged,
+        E: Readable,
     {
         let (started, generation) = (self.start_now(), self.inner.state.borrow().generation);
-        let request = Request {
-            method: endpoint.method(),
-            url: url.clone(),
-            body: None,
-        };
-        let page: S = self.inner.client.send(endpoint, params, request).await?;
+        let request = Request::new(endpoint.method(), url.clone());
+        let page = self
+            .inner
+            .client
+            .call_with(endpoint, params, request)
+            .await?;
         let more = page.next_page().is_some();
         let arrived = self.now();
-        let attempt = || Attempt::new(endpoint.method().as_str(), &url);
+        let attempt = || Attempt::new(endpoint.method(), &url);
         if self.inner.state.borrow().generation != generation || self.cached::<S>(key).is_none() {
             return Ok(more); // reset, or collected, meanwhile: nothing to grow
         }
@@ -191,12 +188,16 @@ impl Controller {
                 .store
                 .write(None, page, meta, false)
                 .map_err(|e| attempt().failed(ErrorKind::Decode(e)))?;
+            let page = &*written.value;
+            let grow = |stored: &dyn Any, keep: &[bool]| {
+                let longer = stored.downcast_ref::<S>()?.extend_page(page, keep)?;
+                Some(Rc::new(longer) as Rc<dyn Any>)
+            };
             if !state
                 .store
-                .extend_result(key, &*written.value, &written.refs)
+                .extend_result(key, &written.refs, S::LIST_OF_RECORDS, grow)
             {
-                let message = "the cached list cannot grow by pages: its schema is not a list, a `Page`, or an envelope with one nested list";
-                return Err(attempt().failed(ErrorKind::Request(message.into())));
+                return Err(attempt().failed(ErrorKind::NotPageable));
             }
         }
         self.notify();

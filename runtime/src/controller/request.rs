@@ -11,32 +11,43 @@ use serde::Serialize;
 
 use super::lists::{join_lists, lists_under};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
-use crate::cache::schema::Schema;
+use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;
 use crate::cache::store::Lookup;
-use crate::http::{Attempt, Body, Client, Error, ErrorKind};
+use crate::error::{SchemaError, UrlError};
+use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
 use crate::meta::{Meta, Timestamp};
-use crate::rest::{Endpoint, Kind, Request};
+use crate::rest::effect::Action;
+use crate::rest::{Effect, Endpoint};
 
 impl Controller {
     /// The cache key and the URL of a request, each made once.
-    pub(super) fn locate<P: Serialize, S>(
+    pub(super) fn locate<P: Serialize, S, E: Effect>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
     ) -> Result<(String, String), Error> {
-        let base = self.inner.client.base_url();
-        let failed = |e| endpoint.attempt_without_url().failed(ErrorKind::Url(e));
-        let url = endpoint.url(base, params).map_err(failed)?;
+        self.place(endpoint, params)
+            .map_err(|e| endpoint.attempt_without_url().failed(ErrorKind::Url(e)))
+    }
+
+    /// [`locate`](Self::locate), failing with the reason params made no
+    /// URL.
+    pub(super) fn place<P: Serialize, S, E: Effect>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+    ) -> Result<(String, String), UrlError> {
+        let url = endpoint.url(self.inner.client.base_url(), params)?;
         let key = endpoint.key_for_url(&url, params);
         Ok((key, url))
     }
 
     /// A read: joins the request for its key that is on its way, or makes
     /// it.
-    pub(super) async fn fetch_read<P, S>(
+    pub(super) async fn fetch_read<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         body: Option<Body>,
         key: String,
@@ -45,6 +56,7 @@ impl Controller {
     where
         P: Serialize + Clone + 'static,
         S: Schema,
+        E: Effect,
     {
         let (response, _waiting) = {
             let mut state = self.state_mut();
@@ -62,11 +74,7 @@ impl Controller {
                         at: state.start_at(now),
                         generation: state.generation,
                     };
-                    let request = Request {
-                        method: endpoint.method(),
-                        url: url.clone(),
-                        body,
-                    };
+                    let request = Request::new(endpoint.method(), url.clone()).with_body(body);
                     let request = request_read(
                         Rc::downgrade(&self.inner),
                         self.inner.client.clone(),
@@ -99,19 +107,17 @@ impl Controller {
         }
         // Not stored (started before a reset, or its records were deleted
         // since): hand out the response itself.
-        response.downcast::<S>().map_err(|_| {
-            let message = format!("two endpoints with different schemas share the key `{key}`");
-            let attempt = Attempt::new(endpoint.method().as_str(), &url);
-            attempt.failed(ErrorKind::Request(message))
-        })
+        response
+            .downcast::<S>()
+            .map_err(|_| Attempt::new(endpoint.method(), &url).failed(ErrorKind::KeyClash { key }))
     }
 
     /// Starts a mutation: notes when it starts and, with an `optimistic`
     /// value, stores it at once (every view of its records shows it) so
     /// that [`finish_mutation`](Self::finish_mutation) can take it back.
-    pub(super) fn start_mutation<P, S>(
+    pub(super) fn start_mutation<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         key: &str,
         url: &str,
@@ -120,6 +126,7 @@ impl Controller {
     where
         P: Serialize,
         S: Schema,
+        E: Effect,
     {
         let mut started = Started {
             at: self.start_now(),
@@ -130,8 +137,12 @@ impl Controller {
         if let Some(value) = optimistic {
             let mut state = self.state_mut();
             let expected = Delivery::at(key, url, started.at);
-            let (_, layer) =
-                self.store_success(&mut state, endpoint, params, value, expected, true)?;
+            let value = Decoded::from(value);
+            let (_, layer) = self
+                .store_success(&mut state, endpoint, params, value, expected, true)
+                .map_err(|e| {
+                    Attempt::new(endpoint.method(), url).failed(ErrorKind::Optimistic(e))
+                })?;
             started.layer = layer;
             drop(state);
             self.notify();
@@ -141,9 +152,9 @@ impl Controller {
 
     /// Makes a started mutation's request and stores its response (an
     /// optimistic value it stored is taken back first).
-    pub(super) async fn finish_mutation<P, S>(
+    pub(super) async fn finish_mutation<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         body: Option<Body>,
         key: String,
@@ -153,19 +164,16 @@ impl Controller {
     where
         P: Serialize,
         S: Schema,
+        E: Effect,
     {
-        let request = Request {
-            method: endpoint.method(),
-            url: url.clone(),
-            body,
-        };
-        let response = self.inner.client.send(endpoint, params, request).await;
+        let request = Request::new(endpoint.method(), url.clone()).with_body(body);
+        let response = self.inner.client.call_with(endpoint, params, request).await;
         let arrived = self.now();
         let outcome = {
             let mut state = self.state_mut();
             let layer = started.layer.take();
             if state.generation != started.generation {
-                response.map(Rc::new)
+                response.map(|value| Rc::new(value.into_value()))
             } else {
                 if let Some(layer) = layer {
                     state.store.remove_layer(layer);
@@ -179,6 +187,7 @@ impl Controller {
                 let stored = response.and_then(|value| {
                     self.store_success(&mut state, endpoint, params, value, delivery, false)
                         .map(|(value, _)| value)
+                        .map_err(|e| stored_failed(endpoint, &url, e))
                 });
                 if let Err(error) = &stored
                     && may_have_applied(error.kind())
@@ -193,25 +202,26 @@ impl Controller {
     }
 
     /// How long `endpoint`'s responses stay fresh.
-    pub(super) fn data_expiry<P: Serialize, S>(&self, endpoint: &Endpoint<P, S>) -> Duration {
+    pub(super) fn data_expiry<P, S, E: Effect>(&self, endpoint: &Endpoint<P, S, E>) -> Duration {
         endpoint
             .options()
             .data_expiry
             .unwrap_or(self.inner.data_expiry)
     }
 
-    /// Stores a successful response by its endpoint's kind. With
+    /// Stores a successful response by its endpoint's effect. With
     /// `layered` (an optimistic value), it goes on show as a layer over the
-    /// confirmed data, handed back to remove when the request ends.
-    pub(super) fn store_success<P: Serialize, S: Schema>(
+    /// confirmed data, handed back to remove when the request ends. A
+    /// value the store refuses changes nothing.
+    pub(super) fn store_success<P: Serialize, S: Schema, E: Effect>(
         &self,
         state: &mut State,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
-        value: S,
+        value: Decoded<S>,
         delivery: Delivery<'_>,
         layered: bool,
-    ) -> Result<(Rc<S>, Option<Layer>), Error> {
+    ) -> Result<(Rc<S>, Option<Layer>), SchemaError> {
         let Delivery {
             key,
             url,
@@ -220,18 +230,11 @@ impl Controller {
         } = delivery;
         let expiry = self.data_expiry(endpoint);
         let meta = Meta::fetched(started, arrived, expiry);
-        let kind = endpoint.kind();
-        let result_key = (kind == Kind::Read).then_some(key);
-        let written = state
-            .store
-            .write(result_key, value, meta, layered)
-            .map_err(|e| {
-                let attempt = Attempt::new(endpoint.method().as_str(), url);
-                attempt.failed(ErrorKind::Decode(e))
-            })?;
+        let result_key = (E::ACTION == Action::Read).then_some(key);
+        let written = state.store.write(result_key, value, meta, layered)?;
         let mut layer = written.layer;
-        match kind {
-            Kind::Read => {
+        match E::ACTION {
+            Action::Read => {
                 state.note_use(key, arrived, expiry);
                 if let Some(pagination) = endpoint.pagination() {
                     state.pages.insert(key.to_owned(), pagination);
@@ -244,7 +247,7 @@ impl Controller {
                     state.errors.remove(key);
                 }
             }
-            Kind::Create => {
+            Action::Create => {
                 let (item, refs) = (&written.value, &written.refs);
                 let State { store, pages, .. } = &mut *state;
                 join_lists(
@@ -259,17 +262,17 @@ impl Controller {
                     layer.as_mut(),
                 );
             }
-            Kind::Mutate | Kind::Delete => {}
+            Action::Mutate | Action::Delete => {}
         }
         Ok((written.value, layer))
     }
 
     /// Keeps `error` as the outcome of the read `delivery.key`, unless a
     /// response that started later is stored.
-    pub(super) fn store_error<P: Serialize, S>(
+    pub(super) fn store_error<P, S, E: Effect>(
         &self,
         state: &mut State,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         error: Error,
         delivery: Delivery<'_>,
     ) {
@@ -300,6 +303,16 @@ impl Controller {
     }
 }
 
+/// The error of a response the store refused (a record without its pk):
+/// the request happened, and its answer could not be stored.
+fn stored_failed<P, S, E: Effect>(
+    endpoint: &Endpoint<P, S, E>,
+    url: &str,
+    error: SchemaError,
+) -> Error {
+    Attempt::new(endpoint.method(), url).failed(ErrorKind::Decode(error))
+}
+
 /// Whether a mutation that failed this way may have changed the server's
 /// data all the same: it answered but the answer cannot be read, or it
 /// did not answer in time.
@@ -314,9 +327,9 @@ fn may_have_applied(kind: &ErrorKind) -> bool {
 /// could not store: the record it names is invalidated (its reads refetch
 /// before showing it again) and every result holding it expires; after a
 /// create, the list it would have joined is invalidated.
-fn forget_targets<P: Serialize, S>(
+fn forget_targets<P: Serialize, S, E: Effect>(
     state: &mut State,
-    endpoint: &Endpoint<P, S>,
+    endpoint: &Endpoint<P, S, E>,
     params: &P,
     delivery: Delivery<'_>,
 ) {
@@ -328,7 +341,7 @@ fn forget_targets<P: Serialize, S>(
             .store
             .invalidate_entity_key(target.entity, pk, delivery.started);
     }
-    if endpoint.kind() == Kind::Create {
+    if E::ACTION == Action::Create {
         for list in lists_under(&state.store, &state.pages, endpoint, params, delivery.url) {
             state.store.invalidate_result(&list.key, delivery.started);
         }
@@ -452,10 +465,10 @@ impl Drop for Started {
 /// controller dropped while the request is on its way is freed, and the
 /// response is handed out without being stored.
 #[allow(clippy::too_many_arguments)]
-async fn request_read<P, S>(
+async fn request_read<P, S, E>(
     inner: Weak<Inner>,
     client: Client,
-    endpoint: Endpoint<P, S>,
+    endpoint: Endpoint<P, S, E>,
     params: P,
     request: Request,
     key: String,
@@ -465,9 +478,10 @@ async fn request_read<P, S>(
 where
     P: Serialize,
     S: Schema,
+    E: Effect,
 {
     let url = request.url.clone();
-    let mut response = client.send(&endpoint, &params, request.clone()).await;
+    let mut response = client.call_with(&endpoint, &params, request.clone()).await;
     for attempt in 0..retry.attempts {
         match &response {
             Err(error) if error.is_soft() => {}
@@ -475,10 +489,10 @@ where
         }
         let seed = started.id ^ (u64::from(attempt) << 32) ^ started.at.as_micros();
         Delay::new(retry.delay(attempt, seed)).await;
-        response = client.send(&endpoint, &params, request.clone()).await;
+        response = client.call_with(&endpoint, &params, request.clone()).await;
     }
     let Some(inner) = inner.upgrade() else {
-        return response.map(|value| Rc::new(value) as Rc<dyn Any>);
+        return response.map(|value| Rc::new(value.into_value()) as Rc<dyn Any>);
     };
     let ctrl = Controller { inner };
     let arrived = ctrl.now();
@@ -492,7 +506,7 @@ where
             state.in_flight.remove(&key);
         }
         if state.generation != started.generation {
-            response.map(|value| Rc::new(value) as Rc<dyn Any>)
+            response.map(|value| Rc::new(value.into_value()) as Rc<dyn Any>)
         } else {
             let delivery = Delivery {
                 key: &key,
@@ -502,6 +516,7 @@ where
             };
             let stored = response.and_then(|value| {
                 ctrl.store_success(&mut state, &endpoint, &params, value, delivery, false)
+                    .map_err(|e| stored_failed(&endpoint, &url, e))
             });
             match stored {
                 // What the cache shows now (a record deleted since the

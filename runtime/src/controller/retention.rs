@@ -161,7 +161,7 @@ impl Controller {
     /// ctrl.set_response(&TodoResource::get(), &TodoResourceParams { id: 1 }, Rc::new(Todo { id: 1 }))?;
     /// clock.advance(Duration::from_secs(121));
     /// assert_eq!(ctrl.collect_garbage(), Collected { results: 1, records: 1 });
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn collect_garbage(&self) -> Collected {
         let subscribers = self.inner.subscribers.borrow();

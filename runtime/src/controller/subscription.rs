@@ -9,7 +9,7 @@ use super::{Controller, State};
 use crate::cache::entity::Entity;
 use crate::cache::schema::Schema;
 use crate::pk::{Pk, PkValue};
-use crate::rest::Endpoint;
+use crate::rest::{Endpoint, Readable};
 
 /// Re-reads one subscribed read and says whether it changed since the last
 /// look.
@@ -139,17 +139,18 @@ impl Controller {
     /// assert_eq!(calls.get(), 1);
     /// ctrl.set_response(&TodoResource::get(), &TodoResourceParams { id: 2 }, Rc::new(Todo { id: 2, title: "b".into() }))?;
     /// assert_eq!(calls.get(), 1); // todo 2 is not in the list
-    /// # Ok::<(), restcache::http::Error>(())
+    /// # Ok::<(), restcache::WriteError>(())
     /// ```
-    pub fn subscribe<P, S>(
+    pub fn subscribe<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         on_change: impl Fn() + 'static,
     ) -> Subscription
     where
         P: Serialize,
         S: Schema,
+        E: Readable,
     {
         self.subscribe_read(endpoint, params, false, on_change)
     }
@@ -169,22 +170,23 @@ impl Controller {
     /// let _subscription = ctrl.subscribe_fetching(&TodoResource::get_list(), &(), || {});
     /// assert_eq!(ctrl.subscriber_count(), 1);
     /// ```
-    pub fn subscribe_fetching<P, S>(
+    pub fn subscribe_fetching<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         on_change: impl Fn() + 'static,
     ) -> Subscription
     where
         P: Serialize,
         S: Schema,
+        E: Readable,
     {
         self.subscribe_read(endpoint, params, true, on_change)
     }
 
-    fn subscribe_read<P, S>(
+    fn subscribe_read<P, S, E>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         with_fetching: bool,
         on_change: impl Fn() + 'static,
@@ -192,6 +194,7 @@ impl Controller {
     where
         P: Serialize,
         S: Schema,
+        E: Readable,
     {
         let key = self.locate(endpoint, params).map(|(key, _)| key).ok();
         let holds = key.clone().map_or(Holds::Nothing, Holds::Result);

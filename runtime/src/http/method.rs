@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+
 use super::Body;
 
 /// An HTTP method.
@@ -21,6 +23,11 @@ pub enum Method {
 
 impl Method {
     /// The method as HTTP spells it: `"GET"`.
+    ///
+    /// ```
+    /// use restcache::http::Method;
+    /// assert_eq!(Method::Patch.as_str(), "PATCH");
+    /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
@@ -31,21 +38,10 @@ impl Method {
         }
     }
 
-    /// The lowercase name the shared fetch helper takes: `"get"`.
-    pub const fn lowercase(self) -> &'static str {
-        match self {
-            Method::Get => "get",
-            Method::Post => "post",
-            Method::Put => "put",
-            Method::Patch => "patch",
-            Method::Delete => "delete",
-        }
-    }
-
     /// The method named `name`, in any case.
     ///
     /// ```
-    /// use restcache::rest::Method;
+    /// use restcache::http::Method;
     /// assert_eq!(Method::from_name("post"), Some(Method::Post));
     /// assert_eq!(Method::from_name("BREW"), None);
     /// ```
@@ -68,13 +64,55 @@ impl fmt::Display for Method {
     }
 }
 
-/// One request to make: what an endpoint's fetch function is asked for.
+/// One request to make: what an endpoint hands its fetch function, and
+/// what [`Client::send`](super::Client::send) sends.
+///
+/// Its headers go beside the client's own (`Accept`, and those its header
+/// hook sets); no error ever shows their values.
+///
+/// ```
+/// use restcache::http::{Body, HeaderName, HeaderValue, Method, Request};
+///
+/// let request = Request::new(Method::Post, "/current_user/")
+///     .with_body(Body::text("hi"))
+///     .with_header(HeaderName::from_static("x-trace"), HeaderValue::from_static("42"));
+/// assert_eq!(request.method, Method::Post);
+/// assert_eq!(request.headers["x-trace"], "42");
+/// ```
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Request {
     /// The method.
     pub method: Method,
-    /// The full URL.
+    /// The URL: absolute, or a path on the client's base address.
     pub url: String,
     /// The body, if the call has one.
     pub body: Option<Body>,
+    /// Headers of this request alone.
+    pub headers: HeaderMap,
+}
+
+impl Request {
+    /// A request with `method` to `url`, with no body and no headers of
+    /// its own.
+    pub fn new(method: Method, url: impl Into<String>) -> Self {
+        Request {
+            method,
+            url: url.into(),
+            body: None,
+            headers: HeaderMap::new(),
+        }
+    }
+
+    /// This request with `body` (or none).
+    pub fn with_body(mut self, body: impl Into<Option<Body>>) -> Self {
+        self.body = body.into();
+        self
+    }
+
+    /// This request with the header `name` set to `value`.
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers.insert(name, value);
+        self
+    }
 }

@@ -14,7 +14,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::time::Duration;
 
-pub use reqwest::header::{self, HeaderMap, HeaderValue};
+pub use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 pub use body::Body;
 pub use error::{EXCERPT_CHARS, Error, ErrorKind};
@@ -22,9 +22,10 @@ pub use method::{Method, Request};
 pub use response::Response;
 
 pub(crate) use error::Attempt;
+pub(crate) use response::Sent;
 
 /// What a fetch function returns: a successful response, or the error.
-pub type FetchFuture = Pin<Box<dyn Future<Output = Result<Response, Error>>>>;
+pub type ResponseFuture = Pin<Box<dyn Future<Output = Result<Response, Error>>>>;
 
 /// Adds headers to every request (an auth token, say).
 type HeaderHook = Rc<dyn Fn(&mut HeaderMap)>;
@@ -32,6 +33,10 @@ type HeaderHook = Rc<dyn Fn(&mut HeaderMap)>;
 /// Makes the HTTP requests of endpoints: a reqwest client, the base
 /// address endpoints without their own `url_prefix` use, and an optional
 /// hook that adds headers to every request. Cheap to clone (shared).
+///
+/// No error shows the value of a header the client sent beside its own
+/// `Accept` (the hook's, a request's own): an auth token stays out of
+/// logs, whatever the server echoes back.
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -72,6 +77,11 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 impl Client {
     /// A client whose endpoints live under `base_url` (unless they have a
     /// `url_prefix` of their own).
+    ///
+    /// ```
+    /// use restcache::http::Client;
+    /// assert_eq!(Client::new("http://127.0.0.1:8080/").base_url(), "http://127.0.0.1:8080");
+    /// ```
     pub fn new(base_url: impl AsRef<str>) -> Self {
         Client {
             http: reqwest::Client::new(),
@@ -97,6 +107,11 @@ impl Client {
     }
 
     /// The limit on the body of a response.
+    ///
+    /// ```
+    /// use restcache::http::{Client, DEFAULT_MAX_BODY};
+    /// assert_eq!(Client::new("http://127.0.0.1:8080").max_body(), DEFAULT_MAX_BODY);
+    /// ```
     pub fn max_body(&self) -> usize {
         self.max_body
     }
@@ -118,45 +133,103 @@ impl Client {
     }
 
     /// The time limit on a request.
+    ///
+    /// ```
+    /// use restcache::http::{Client, DEFAULT_TIMEOUT};
+    /// assert_eq!(Client::new("http://127.0.0.1:8080").timeout(), DEFAULT_TIMEOUT);
+    /// ```
     pub fn timeout(&self) -> Duration {
         self.timeout
     }
 
-    /// This client with `hook` run on the headers of every request.
+    /// This client with `hook` run on the headers of every request, once
+    /// per request.
+    ///
+    /// ```
+    /// use restcache::http::{Client, HeaderValue, header};
+    /// let client = Client::new("http://127.0.0.1:8080").with_headers(|headers| {
+    ///     headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer secret"));
+    /// });
+    /// # let _ = client;
+    /// ```
     pub fn with_headers(mut self, hook: impl Fn(&mut HeaderMap) + 'static) -> Self {
         self.headers = Some(Rc::new(hook));
         self
     }
 
-    /// This client over a reqwest client of your own (timeouts, proxies).
+    /// This client over a reqwest client of your own (proxies, TLS
+    /// settings).
+    ///
+    /// ```
+    /// use restcache::http::Client;
+    /// let client = Client::new("http://127.0.0.1:8080").with_http(reqwest::Client::new());
+    /// # let _ = client;
+    /// ```
     pub fn with_http(mut self, http: reqwest::Client) -> Self {
         self.http = http;
         self
     }
 
     /// The base address.
+    ///
+    /// ```
+    /// use restcache::http::Client;
+    /// assert_eq!(Client::new("http://127.0.0.1:8080").base_url(), "http://127.0.0.1:8080");
+    /// ```
     pub fn base_url(&self) -> &str {
         &self.base_url
     }
 
-    /// The shared fetch helper, which fetch functions call: a
-    /// request with a lowercase method name, a URL (absolute, or a path
-    /// on the base address) and an optional body.
-    /// Resolves to a successful response (a 204's body is empty); any
-    /// other status, or no response, is an [`Error`].
-    pub fn fetch(&self, method: &str, url: &str, body: Option<Body>) -> FetchFuture {
-        let (method_name, url) = (method.to_owned(), resolve(&self.base_url, url));
-        let Some(method) = Method::from_name(method) else {
-            let message = format!("`{method}` is not an HTTP method this client makes");
-            let error = Attempt::new(&method_name, &url).failed(ErrorKind::Request(message));
-            return Box::pin(async move { Err(error) });
-        };
+    /// The shared fetch helper, which fetch functions call: one request
+    /// with `method` to `url` (absolute, or a path on the base address),
+    /// with an optional body. Resolves to a successful response (a 204's
+    /// body is empty); any other status, or no response, is an [`Error`].
+    ///
+    /// ```
+    /// use restcache::http::{Client, Method};
+    ///
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let client = Client::new(api.url());
+    /// let response = client.request(Method::Get, "/todos/1", None).await?;
+    /// assert_eq!(response.status, 200);
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn request(&self, method: Method, url: &str, body: Option<Body>) -> ResponseFuture {
+        self.send(Request::new(method, url).with_body(body))
+    }
+
+    /// Sends `request`, with its own headers beside the client's:
+    /// [`request`](Self::request) for a fetch function that adds headers.
+    ///
+    /// ```
+    /// use restcache::http::{Client, HeaderName, HeaderValue, Method, Request};
+    ///
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let client = Client::new(api.url());
+    /// let request = Request::new(Method::Get, "/todos/1")
+    ///     .with_header(HeaderName::from_static("x-trace"), HeaderValue::from_static("7"));
+    /// assert_eq!(client.send(request).await?.status, 200);
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn send(&self, request: Request) -> ResponseFuture {
+        let Request {
+            method,
+            url,
+            body,
+            headers: own,
+        } = request;
+        let url = resolve(&self.base_url, &url);
         let mut headers = HeaderMap::new();
-        headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
         if let Some(hook) = &self.headers {
             hook(&mut headers);
         }
+        headers.extend(own);
         let secrets = secrets_of(&headers);
+        headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
         let mut request = self
             .http
             .request(reqwest_method(method), &url)
@@ -168,13 +241,14 @@ impl Client {
                     Body::Json(text) | Body::Text(text) => text,
                 });
         }
+        let sent = Rc::new(Sent {
+            method,
+            url,
+            secrets,
+        });
         let max_body = self.max_body;
         Box::pin(async move {
-            let attempt = Attempt {
-                method: &method_name,
-                url: &url,
-                secrets: &secrets,
-            };
+            let attempt = Attempt::sent(&sent);
             let failed = |e: reqwest::Error| attempt.failed(ErrorKind::Network(cause(e)));
             let response = request.send().await.map_err(failed)?;
             let status = response.status().as_u16();
@@ -191,6 +265,7 @@ impl Client {
                     status,
                     headers,
                     body: text,
+                    sent: Some(Rc::clone(&sent)),
                 }),
                 Err(reading::ReadError::TooLarge) => {
                     Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }))
@@ -199,30 +274,17 @@ impl Client {
             }
         })
     }
-
-    /// The values the header hook sets, which no error may show.
-    pub(crate) fn secrets(&self) -> Vec<String> {
-        let mut headers = HeaderMap::new();
-        match &self.headers {
-            Some(hook) => {
-                hook(&mut headers);
-                secrets_of(&headers)
-            }
-            None => Vec::new(),
-        }
-    }
 }
 
 /// How much of an error response's body is read: enough for its excerpt.
 const ERROR_BODY_BYTES: usize = 4 * 1024;
 
-/// The values of `headers` other than the client's own `Accept`: what the
-/// header hook set (an auth token, say).
+/// The values of `headers` (those the client sends beside its own
+/// `Accept` and `Content-Type`): what no error may show.
 fn secrets_of(headers: &HeaderMap) -> Vec<String> {
     headers
-        .iter()
-        .filter(|(name, _)| *name != header::ACCEPT)
-        .filter_map(|(_, value)| value.to_str().ok())
+        .values()
+        .filter_map(|value| value.to_str().ok())
         .map(str::to_owned)
         .collect()
 }

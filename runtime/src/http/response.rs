@@ -1,20 +1,23 @@
 //! A successful response: status, headers and body, with what servers say
 //! in headers (pagination in `Link` and `X-Total-Count`, a created
-//! record's `Location`).
+//! record's `Location`), and what was sent for it.
+
+use std::rc::Rc;
 
 use reqwest::header::HeaderMap;
+
+use super::Method;
 
 /// A successful (2xx) response.
 ///
 /// ```
-/// use restcache::http::{HeaderMap, HeaderValue, Response};
+/// use restcache::http::{HeaderValue, Response};
 ///
-/// let mut headers = HeaderMap::new();
-/// headers.insert("x-total-count", HeaderValue::from_static("42"));
-/// headers.insert("link", HeaderValue::from_static(
+/// let mut response = Response::new(200, "[]");
+/// response.headers.insert("x-total-count", HeaderValue::from_static("42"));
+/// response.headers.insert("link", HeaderValue::from_static(
 ///     r#"</todos?_page=1>; rel="first", </todos?_page=3>; rel="next""#,
 /// ));
-/// let response = Response { status: 200, headers, body: "[]".into() };
 /// assert_eq!(response.total_count(), Some(42));
 /// assert_eq!(response.link("next"), Some("/todos?_page=3"));
 /// assert_eq!(response.link("prev"), None);
@@ -27,6 +30,19 @@ pub struct Response {
     pub headers: HeaderMap,
     /// The body's text; empty for a 204.
     pub body: String,
+    /// What the client sent for it (`None` for a response made by hand).
+    pub(crate) sent: Option<Rc<Sent>>,
+}
+
+/// The request a response answers, as it was sent: what an error about
+/// the response names, and the header values it must never show.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Sent {
+    pub method: Method,
+    pub url: String,
+    /// The values of the headers sent beside the client's own `Accept`
+    /// and `Content-Type` (the header hook's, the request's own).
+    pub secrets: Vec<String>,
 }
 
 impl Response {
@@ -41,6 +57,7 @@ impl Response {
             status,
             headers: HeaderMap::new(),
             body: body.into(),
+            sent: None,
         }
     }
 

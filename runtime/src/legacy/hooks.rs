@@ -9,7 +9,7 @@ use super::shape::FetchShape;
 use crate::cache::schema::Schema;
 use crate::controller::Controller;
 use crate::http::{Body, Error};
-use crate::rest::{Endpoint, Kind};
+use crate::rest::Read;
 use crate::yew::{ReadArgs, use_controller, use_suspense};
 
 /// Reads `shape` with `params`, exactly as [`use_suspense`] reads an
@@ -46,8 +46,7 @@ where
     S: Schema,
     A: ReadArgs<P>,
 {
-    let endpoint = shape.endpoint().with_kind(Kind::Read);
-    use_suspense(&endpoint, params)
+    use_suspense(&shape.endpoint::<Read>(), params)
 }
 
 /// What [`use_fetcher`] hands out: runs its shape's request through the
@@ -55,7 +54,6 @@ where
 pub struct Fetcher<P, S> {
     ctrl: Controller,
     shape: FetchShape<P, S>,
-    endpoint: Endpoint<P, S>,
 }
 
 impl<P, S> Clone for Fetcher<P, S> {
@@ -63,7 +61,6 @@ impl<P, S> Clone for Fetcher<P, S> {
         Fetcher {
             ctrl: self.ctrl.clone(),
             shape: self.shape,
-            endpoint: self.endpoint.clone(),
         }
     }
 }
@@ -87,7 +84,7 @@ where
     /// view of the record, a create joins the list under its URL, a delete
     /// leaves every list.
     pub async fn fetch(&self, params: P, body: Option<Body>) -> Result<S::Handle, Error> {
-        self.ctrl.fetch(&self.endpoint, &params, body).await
+        self.shape.call(&self.ctrl, &params, body).await
     }
 }
 
@@ -129,6 +126,5 @@ where
     Fetcher {
         ctrl: use_controller(),
         shape: *shape,
-        endpoint: shape.endpoint(),
     }
 }

@@ -1,4 +1,4 @@
-//! The older API generation (feature `legacy`, on by default): a
+//! The older API generation (feature `legacy`, off by default): a
 //! [`Resource`] hands out [`FetchShape`]s, and [`use_resource`] /
 //! [`use_fetcher`] read and run them. It works beside the current API, on
 //! the same cache: a record fetched through a shape and the same record
@@ -23,6 +23,7 @@
 //! | `use_resource(&shape, params)` | `use_suspense(&endpoint, params)` |
 //! | `use_fetcher(&shape)` then `fetcher.fetch(params, body)` | `use_controller()` then `ctrl.fetch(&endpoint, &params, body)` |
 //! | `shape.call(&ctrl, &params, body)` | `ctrl.fetch(&endpoint, &params, body)` |
+//! | a shape's `kind` (`ShapeKind`) | the endpoint's effect type (`Read`, `Mutate`, `Create`, `Delete`) |
 //!
 //! The shapes' URLs differ from `resource!`'s in one way: a list or create
 //! URL keeps the root's trailing `/` (`/api/birthdays/`), as that
@@ -36,4 +37,4 @@ mod shape;
 #[cfg(feature = "yew")]
 pub use hooks::{Fetcher, use_fetcher, use_resource};
 pub use resource::Resource;
-pub use shape::{FetchShape, Query, SchemaOf};
+pub use shape::{FetchShape, Query, SchemaOf, ShapeKind};

@@ -6,14 +6,15 @@ use std::rc::Rc;
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::de::DeserializeOwned;
 
-use super::shape::{FetchShape, Query, SchemaOf};
+use super::shape::{FetchShape, Query, SchemaOf, ShapeKind};
 use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
+use crate::cache::schema::Decoded;
 use crate::error::SchemaError;
-use crate::http::{Body, Client, FetchFuture, Response};
+use crate::http::{Body, Client, Method, Response, ResponseFuture};
 use crate::pk::{Pk, PkValue};
 use crate::rest::declared::deleted;
-use crate::rest::{Kind, Options, Target, decode_json};
+use crate::rest::{Options, Target, decode_json};
 
 /// An entity served under a URL root, with the older generation's six
 /// shapes:
@@ -57,13 +58,13 @@ pub trait Resource: Entity + DeserializeOwned {
 
     /// `GET {url_root}{pk}`: one record.
     fn detail_shape() -> FetchShape<Self::Id, Rc<Self>> {
-        one_shape(Kind::Read, get::<Self>)
+        one_shape(ShapeKind::Read, get::<Self>)
     }
 
     /// `GET {url_root}?{query}`: the list.
     fn list_shape() -> FetchShape<Query, Vec<Rc<Self>>> {
         FetchShape {
-            kind: Kind::Read,
+            kind: ShapeKind::Read,
             get_fetch_key: list_url::<Self>,
             fetch: get_list::<Self>,
             schema: decode_json::<Query, Vec<Rc<Self>>>,
@@ -76,7 +77,7 @@ pub trait Resource: Entity + DeserializeOwned {
     /// list under the same URL.
     fn create_shape() -> FetchShape<Query, Rc<Self>> {
         FetchShape {
-            kind: Kind::Create,
+            kind: ShapeKind::Create,
             get_fetch_key: list_url::<Self>,
             fetch: post::<Self>,
             schema: decode_json::<Query, Rc<Self>>,
@@ -87,18 +88,18 @@ pub trait Resource: Entity + DeserializeOwned {
 
     /// `PUT {url_root}{pk}` with the whole record.
     fn update_shape() -> FetchShape<Self::Id, Rc<Self>> {
-        one_shape(Kind::Mutate, put::<Self>)
+        one_shape(ShapeKind::Mutate, put::<Self>)
     }
 
     /// `PATCH {url_root}{pk}` with some fields.
     fn partial_update_shape() -> FetchShape<Self::Id, Rc<Self>> {
-        one_shape(Kind::Mutate, patch::<Self>)
+        one_shape(ShapeKind::Mutate, patch::<Self>)
     }
 
     /// `DELETE {url_root}{pk}`: the record leaves every list.
     fn delete_shape() -> FetchShape<Self::Id, Deleted<Self>> {
         FetchShape {
-            kind: Kind::Delete,
+            kind: ShapeKind::Delete,
             get_fetch_key: detail_url::<Self>,
             fetch: delete::<Self>,
             schema: deleted_by_id::<Self>,
@@ -115,8 +116,8 @@ pub trait Resource: Entity + DeserializeOwned {
 
 /// A shape of one record, by pk.
 fn one_shape<R: Resource>(
-    kind: Kind,
-    fetch: fn(&Client, &R::Id, Option<Body>) -> FetchFuture,
+    kind: ShapeKind,
+    fetch: fn(&Client, &R::Id, Option<Body>) -> ResponseFuture,
 ) -> FetchShape<R::Id, Rc<R>> {
     FetchShape {
         kind,
@@ -124,7 +125,7 @@ fn one_shape<R: Resource>(
         fetch,
         schema: decode_json::<R::Id, Rc<R>>,
         options: Options::default(),
-        target: (kind != Kind::Read).then(target::<R>),
+        target: (kind != ShapeKind::Read).then(target::<R>),
     }
 }
 
@@ -168,32 +169,35 @@ fn list_url<R: Resource>(query: &Query) -> String {
     format!("{}?{}", R::URL_ROOT, pairs.join("&"))
 }
 
-fn get<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
-    client.fetch("get", &detail_url::<R>(id), body)
+fn get<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Get, &detail_url::<R>(id), body)
 }
 
-fn put<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
-    client.fetch("put", &detail_url::<R>(id), body)
+fn put<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Put, &detail_url::<R>(id), body)
 }
 
-fn patch<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
-    client.fetch("patch", &detail_url::<R>(id), body)
+fn patch<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Patch, &detail_url::<R>(id), body)
 }
 
-fn delete<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> FetchFuture {
-    client.fetch("delete", &detail_url::<R>(id), body)
+fn delete<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Delete, &detail_url::<R>(id), body)
 }
 
-fn get_list<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> FetchFuture {
-    client.fetch("get", &list_url::<R>(query), body)
+fn get_list<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Get, &list_url::<R>(query), body)
 }
 
-fn post<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> FetchFuture {
-    client.fetch("post", &list_url::<R>(query), body)
+fn post<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Post, &list_url::<R>(query), body)
 }
 
 /// A delete's result names the record from its params: its body is
 /// often empty.
-fn deleted_by_id<R: Resource>(_: &Response, id: &R::Id) -> Result<Deleted<R>, SchemaError> {
+fn deleted_by_id<R: Resource>(
+    _: &Response,
+    id: &R::Id,
+) -> Result<Decoded<Deleted<R>>, SchemaError> {
     deleted::<R>(id)
 }

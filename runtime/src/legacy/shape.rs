@@ -10,8 +10,47 @@ use serde::de::DeserializeOwned;
 
 use crate::cache::schema::Schema;
 use crate::controller::{Cached, Controller};
-use crate::http::{Body, Client, Error, FetchFuture};
-use crate::rest::{ByParams, DecodeFn, Endpoint, Kind, Options, PathTemplate, Target, decode_json};
+use crate::http::{Body, Client, Error, Method, ResponseFuture};
+use crate::rest::{
+    Create, DecodeFn, Delete, Effect, Endpoint, KeyArgs, Mutate, Options, Read, Target, decode_json,
+};
+
+/// What a shape's response does to the cache, chosen when the shape is
+/// made: the older API's counterpart of an endpoint's effect type.
+///
+/// ```
+/// use restcache::legacy::{Resource, ShapeKind};
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+/// impl Resource for Todo { const URL_ROOT: &'static str = "/todos/"; }
+///
+/// assert_eq!(Todo::create_shape().kind, ShapeKind::Create);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeKind {
+    /// A read: cached under its key, shared with identical reads.
+    Read,
+    /// A mutation whose response's records are merged.
+    Mutate,
+    /// A create: its record joins the list under its URL.
+    Create,
+    /// A delete: its record leaves every list.
+    Delete,
+}
+
+impl ShapeKind {
+    /// The method an error names before a response says more (the fetch
+    /// function makes the request, with the method it picks).
+    fn method(self) -> Method {
+        match self {
+            ShapeKind::Read => Method::Get,
+            ShapeKind::Create | ShapeKind::Mutate => Method::Post,
+            ShapeKind::Delete => Method::Delete,
+        }
+    }
+}
 
 /// The query of a list shape: sent as the query string, sorted by name.
 ///
@@ -35,7 +74,7 @@ pub type Query = BTreeMap<String, String>;
 /// shape"). [`with_schema`](Self::with_schema) changes the result's type.
 ///
 /// ```
-/// use restcache::http::{Body, Client, FetchFuture};
+/// use restcache::http::{Body, Client, Method, ResponseFuture};
 /// use restcache::legacy::{FetchShape, Query, Resource};
 /// use restcache::prelude::*;
 ///
@@ -46,8 +85,8 @@ pub type Query = BTreeMap<String, String>;
 /// fn current_user_key(_: &Query) -> String {
 ///     "/current_user/".to_owned()
 /// }
-/// fn post_current_user(client: &Client, _: &Query, body: Option<Body>) -> FetchFuture {
-///     client.fetch("post", "/current_user/", body)
+/// fn post_current_user(client: &Client, _: &Query, body: Option<Body>) -> ResponseFuture {
+///     client.request(Method::Post, "/current_user/", body)
 /// }
 /// let current_user = FetchShape {
 ///     get_fetch_key: current_user_key,
@@ -60,14 +99,14 @@ pub struct FetchShape<P, S> {
     /// What the response does to the cache: a read is cached under its
     /// key; a mutation's records are merged; a create's record joins the
     /// list under its URL; a delete's record leaves every list.
-    pub kind: Kind,
+    pub kind: ShapeKind,
     /// The URL that names the request (absolute, or a path on the
     /// client's base address): its cache key. It takes the same params as
     /// `fetch`.
     pub get_fetch_key: fn(&P) -> String,
     /// Makes the request, with the params and the body: usually the shared
-    /// fetch helper, `client.fetch("post", url, body)`.
-    pub fetch: fn(&Client, &P, Option<Body>) -> FetchFuture,
+    /// fetch helper, `client.request(Method::Post, url, body)`.
+    pub fetch: fn(&Client, &P, Option<Body>) -> ResponseFuture,
     /// How a response body becomes the result (`"null"` for an empty
     /// body).
     pub schema: DecodeFn<P, S>,
@@ -107,14 +146,9 @@ impl<P, S> Copy for FetchShape<P, S> {}
 /// ```
 impl<P, S> PartialEq for FetchShape<P, S> {
     fn eq(&self, other: &Self) -> bool {
-        let same_target = match (&self.target, &other.target) {
-            (Some(a), Some(b)) => a.entity == b.entity && std::ptr::fn_addr_eq(a.pk, b.pk),
-            (None, None) => true,
-            _ => false,
-        };
         self.kind == other.kind
             && self.options == other.options
-            && same_target
+            && self.target == other.target
             && std::ptr::fn_addr_eq(self.get_fetch_key, other.get_fetch_key)
             && std::ptr::fn_addr_eq(self.fetch, other.fetch)
             && std::ptr::fn_addr_eq(self.schema, other.schema)
@@ -200,18 +234,28 @@ impl<P: Serialize, S> FetchShape<P, S> {
             target: self.target,
         }
     }
+}
 
-    /// The endpoint that makes this shape's requests through a controller.
-    pub(crate) fn endpoint(&self) -> Endpoint<P, S> {
-        let by_params = ByParams {
-            url: self.get_fetch_key,
-            fetch: self.fetch,
-        };
-        let name = PathTemplate::new("a FetchShape", &[]);
-        Endpoint::by_params(self.kind, name, by_params, self.schema)
+impl<P: 'static, S> FetchShape<P, S> {
+    /// The endpoint that makes this shape's requests, with the effect
+    /// `E`: its URL and key are the shape's fetch key, its fetch function
+    /// the shape's.
+    pub(crate) fn endpoint<E: Effect>(&self) -> Endpoint<P, S, E> {
+        let fetch = self.fetch;
+        Endpoint::by_url(self.kind.method(), self.get_fetch_key, self.schema)
+            .with_key(url_key::<P>)
+            .with_fetch(move |client: &Client, params: &P, request| {
+                fetch(client, params, request.body)
+            })
             .with_options(self.options)
             .with_target_of(self.target)
+            .with_effect::<E>()
     }
+}
+
+/// The key of a shape's request: its URL.
+fn url_key<P>(args: &KeyArgs<'_, P>) -> String {
+    args.url.to_owned()
 }
 
 impl<P, S> FetchShape<P, S>
@@ -246,7 +290,12 @@ where
         params: &P,
         body: Option<Body>,
     ) -> Result<S::Handle, Error> {
-        ctrl.fetch(&self.endpoint(), params, body).await
+        match self.kind {
+            ShapeKind::Read => ctrl.fetch(&self.endpoint::<Read>(), params, body).await,
+            ShapeKind::Mutate => ctrl.fetch(&self.endpoint::<Mutate>(), params, body).await,
+            ShapeKind::Create => ctrl.fetch(&self.endpoint::<Create>(), params, body).await,
+            ShapeKind::Delete => ctrl.fetch(&self.endpoint::<Delete>(), params, body).await,
+        }
     }
 
     /// What `ctrl`'s cache holds for this shape's read with `params`, as
@@ -264,6 +313,6 @@ where
     /// assert_eq!(Todo::detail_shape().read(&ctrl, &1).status, ExpiryStatus::Invalid);
     /// ```
     pub fn read(&self, ctrl: &Controller, params: &P) -> Cached<S> {
-        ctrl.read(&self.endpoint(), params)
+        ctrl.read(&self.endpoint::<Read>(), params)
     }
 }

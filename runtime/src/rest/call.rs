@@ -1,66 +1,91 @@
 //! Calling an endpoint through a client: its request made, its response
-//! decoded into its schema.
+//! decoded into its schema. Nothing is cached: the controller does that.
 
 use futures_timer::Delay;
 use futures_util::future::{Either, select};
 use serde::Serialize;
 
+use crate::cache::schema::Decoded;
 use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
-use crate::rest::Endpoint;
+use crate::rest::{Effect, Endpoint};
 
 impl Client {
     /// Makes `endpoint`'s request for `params` (and `body`) and decodes
-    /// the response into its schema. An empty body decodes as JSON `null`,
-    /// so an endpoint whose schema allows nothing (a delete, an RPC that
-    /// answers 204) accepts it and one that needs a record says so.
-    pub async fn call<P: Serialize, S>(
+    /// the response into its schema, within the endpoint's time limit
+    /// (else the client's). An empty body decodes as JSON `null`, so an
+    /// endpoint whose schema allows nothing (a delete, an RPC that answers
+    /// 204) accepts it and one that needs a record says so.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let client = Client::new(api.url());
+    /// let todo = client.call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None).await?;
+    /// assert_eq!(todo.id, 1);
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub async fn call<P: Serialize, S, E: Effect>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         body: Option<Body>,
     ) -> Result<S, Error> {
         let request = endpoint
             .request(self.base_url(), params, body)
             .map_err(|e| endpoint.attempt_without_url().failed(ErrorKind::Url(e)))?;
-        self.send(endpoint, params, request).await
+        self.call_with(endpoint, params, request)
+            .await
+            .map(Decoded::into_value)
     }
 
     /// [`call`](Self::call) for a caller that already made the request,
-    /// within the endpoint's time limit (else the client's). A fetch or
-    /// decode function that panics fails this request only.
-    pub(crate) async fn send<P: Serialize, S>(
+    /// handing on what the decoding read of the response beside its
+    /// value. A fetch or decode function that panics fails this request
+    /// only.
+    pub(crate) async fn call_with<P, S, E: Effect>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         request: Request,
-    ) -> Result<S, Error> {
-        let method = endpoint.method().as_str();
+    ) -> Result<Decoded<S>, Error> {
+        let method = request.method;
         let url = request.url.clone();
         let limit = endpoint.options().timeout.unwrap_or(self.timeout());
         let exchange = guarded(self.exchange(endpoint, params, request), method, &url);
         match select(Box::pin(exchange), Delay::new(limit)).await {
             Either::Left((outcome, _)) => outcome,
             Either::Right(((), _)) => {
+                let url = crate::http::resolve(self.base_url(), &url);
                 Err(Attempt::new(method, &url).failed(ErrorKind::Timeout(limit)))
             }
         }
     }
 
-    /// The request made and its body decoded.
-    async fn exchange<P: Serialize, S>(
+    /// The request made and its body decoded. An error about the body
+    /// names the request as it was sent, and masks what was sent with it.
+    async fn exchange<P, S, E: Effect>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         request: Request,
-    ) -> Result<S, Error> {
-        let url = request.url.clone();
-        let response = endpoint.fetch_for(self, params, request).await?;
+    ) -> Result<Decoded<S>, Error> {
+        let (method, url) = (request.method, request.url.clone());
+        let response = endpoint.send(self, params, request).await?;
         endpoint.decode(&response, params).map_err(|e| {
-            let secrets = self.secrets();
-            let attempt = Attempt {
-                method: endpoint.method().as_str(),
-                url: &url,
-                secrets: &secrets,
+            let resolved;
+            let attempt = match &response.sent {
+                Some(sent) => Attempt::sent(sent),
+                None => {
+                    resolved = crate::http::resolve(self.base_url(), &url);
+                    Attempt::new(method, &resolved)
+                }
             };
             attempt.answered(response.status, &response.body, ErrorKind::Decode(e))
         })
@@ -72,7 +97,7 @@ impl Client {
 #[cfg(not(target_arch = "wasm32"))]
 async fn guarded<T>(
     exchange: impl Future<Output = Result<T, Error>>,
-    method: &str,
+    method: crate::http::Method,
     url: &str,
 ) -> Result<T, Error> {
     use futures_util::FutureExt;
@@ -84,8 +109,7 @@ async fn guarded<T>(
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("a panic");
-            let message = format!("the request panicked: {what}");
-            Err(Attempt::new(method, url).failed(ErrorKind::Request(message)))
+            Err(Attempt::new(method, url).failed(ErrorKind::Panicked(what.to_owned())))
         }
     }
 }
@@ -94,7 +118,7 @@ async fn guarded<T>(
 #[cfg(target_arch = "wasm32")]
 async fn guarded<T>(
     exchange: impl Future<Output = Result<T, Error>>,
-    method: &str,
+    method: crate::http::Method,
     url: &str,
 ) -> Result<T, Error> {
     let _ = (method, url);

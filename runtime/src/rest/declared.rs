@@ -8,9 +8,10 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{DecodeFn, Endpoint, Kind, PathTemplate};
+use super::{Create, DecodeFn, Delete, Effect, Endpoint, Mutate, PathTemplate};
 use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
+use crate::cache::schema::Decoded;
 use crate::error::SchemaError;
 use crate::http::Method;
 use crate::path::FieldPath;
@@ -18,7 +19,6 @@ use crate::pk::{Pk, PkValue};
 
 /// A resource as `resource!` declares it. Not public API: implement it
 /// through the macro.
-#[doc(hidden)]
 pub trait Declared {
     /// The path of one record, e.g. `/todos/:id`.
     const DETAIL: PathTemplate;
@@ -26,7 +26,7 @@ pub trait Declared {
     const LIST: PathTemplate;
 
     /// `endpoint` with the declared settings (url prefix, expiry).
-    fn settings<P: Serialize, S>(endpoint: Endpoint<P, S>) -> Endpoint<P, S>;
+    fn settings<P: Serialize, S, E: Effect>(endpoint: Endpoint<P, S, E>) -> Endpoint<P, S, E>;
 }
 
 /// `GET` one record.
@@ -41,8 +41,9 @@ pub fn get_list<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> En
 }
 
 /// `POST` to the list: the new record joins the cached lists.
-pub fn create<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endpoint<P, Rc<E>> {
-    R::settings(Endpoint::new(Method::Post, R::LIST).with_kind(Kind::Create))
+pub fn create<R: Declared, P: Serialize, E: Entity + DeserializeOwned>()
+-> Endpoint<P, Rc<E>, Create> {
+    R::settings(Endpoint::new(Method::Post, R::LIST).with_effect::<Create>())
 }
 
 /// `PUT` one record, the one whose pk `pk` reads from the params: a full
@@ -51,15 +52,17 @@ pub fn create<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endp
 /// keeps its cached value (see [`Entity`]'s partial records).
 pub fn update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>(
     pk: fn(&P) -> Option<Pk>,
-) -> Endpoint<P, Rc<E>> {
-    R::settings(Endpoint::new(Method::Put, R::DETAIL).with_target::<E>(pk))
+) -> Endpoint<P, Rc<E>, Mutate> {
+    let endpoint = Endpoint::new(Method::Put, R::DETAIL).with_effect::<Mutate>();
+    R::settings(endpoint.with_target::<E>(pk))
 }
 
 /// `PATCH` one record, the one whose pk `pk` reads from the params.
 pub fn partial_update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>(
     pk: fn(&P) -> Option<Pk>,
-) -> Endpoint<P, Rc<E>> {
-    R::settings(Endpoint::new(Method::Patch, R::DETAIL).with_target::<E>(pk))
+) -> Endpoint<P, Rc<E>, Mutate> {
+    let endpoint = Endpoint::new(Method::Patch, R::DETAIL).with_effect::<Mutate>();
+    R::settings(endpoint.with_target::<E>(pk))
 }
 
 /// `DELETE` one record, the one whose pk `pk` reads from the params;
@@ -68,15 +71,15 @@ pub fn partial_update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>(
 pub fn delete<R: Declared, P: Serialize, E: Entity>(
     pk: fn(&P) -> Option<Pk>,
     decode: DecodeFn<P, Deleted<E>>,
-) -> Endpoint<P, Deleted<E>> {
+) -> Endpoint<P, Deleted<E>, Delete> {
     let endpoint = Endpoint::decoded_by(Method::Delete, R::DETAIL, decode);
-    R::settings(endpoint.with_kind(Kind::Delete).with_target::<E>(pk))
+    R::settings(endpoint.with_effect::<Delete>().with_target::<E>(pk))
 }
 
 /// The deletion of the record whose pk param is `id`.
-pub fn deleted<E: Entity>(id: &impl PkValue) -> Result<Deleted<E>, SchemaError> {
+pub fn deleted<E: Entity>(id: &impl PkValue) -> Result<Decoded<Deleted<E>>, SchemaError> {
     match id.to_pk() {
-        Some(pk) => Ok(Deleted::new(pk)),
+        Some(pk) => Ok(Decoded::from(Deleted::new(pk))),
         None => Err(SchemaError::MissingPk {
             entity: E::KEY,
             field: E::PK_FIELD,

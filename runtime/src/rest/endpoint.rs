@@ -1,25 +1,35 @@
-//! Endpoints: one kind of request (method, path template, schema), with
-//! the key that names it in the cache.
+//! Endpoints: one kind of request (method, address, schema, effect), with
+//! the key that names it in the cache and the hooks that make and decode
+//! its request.
 
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
+use std::rc::Rc;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::cache::entity::Entity;
-use crate::cache::schema::{Schema, from_json};
+use crate::cache::schema::{Decoded, Schema, from_json};
 use crate::error::{SchemaError, UrlError};
-use crate::http::{Attempt, Body, Client, FetchFuture, Method, Request, Response};
+use crate::http::{Attempt, Body, Client, Method, Request, Response, ResponseFuture};
 use crate::pk::Pk;
-use crate::rest::effect::{JoinAt, Kind, Target};
+use crate::rest::effect::{Effect, JoinAt, Read, Target};
 use crate::rest::page::{Pagination, without_param};
 use crate::rest::template::PathTemplate;
 
 /// Expiry and polling settings of an endpoint; an expiry of `None` takes
 /// the controller's.
+///
+/// ```
+/// use restcache::rest::Options;
+/// use std::time::Duration;
+///
+/// let options = Options { data_expiry: Some(Duration::from_secs(30)), ..Options::default() };
+/// assert!(!options.invalid_if_stale);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// How long a response stays fresh (the controller's default: 60 s).
@@ -28,8 +38,8 @@ pub struct Options {
     pub error_expiry: Option<Duration>,
     /// Whether stale data counts as Invalid (fetch and suspend).
     pub invalid_if_stale: bool,
-    /// How often a subscribed read refetches (`use_subscription`,
-    /// `use_live`); `None`: never.
+    /// How often a polled read refetches (`use_poll`, `use_live`); `None`:
+    /// never.
     pub poll_frequency: Option<Duration>,
     /// How long a request may take, from its start to the end of its body
     /// (the client's limit when `None`).
@@ -51,19 +61,50 @@ pub struct KeyArgs<'a, P> {
 /// to make and returns its key (by default `METHOD url`).
 pub type KeyFn<P> = fn(&KeyArgs<'_, P>) -> String;
 
-/// Makes the request: usually a call
-/// of the shared helper [`Client::fetch`].
-pub type FetchFn = fn(&Client, Request) -> FetchFuture;
+/// Makes an endpoint's request: it gets the client, the params, and the
+/// request the endpoint made from them (method, URL, body), and usually
+/// calls the shared helper [`Client::send`] with it, changed or not.
+pub type FetchFn<P> = Rc<dyn Fn(&Client, &P, Request) -> ResponseFuture>;
 
 /// Turns a response (its body, and its status and headers when the result
 /// needs them: a page's total from `X-Total-Count`, its next page from
-/// `Link`) into the endpoint's result.
-pub type DecodeFn<P, S> = fn(&Response, &P) -> Result<S, SchemaError>;
+/// `Link`) into the endpoint's result. A decoder that reads records from
+/// JSON with [`from_json`](crate::from_json) hands its [`Decoded`] on, so
+/// that a field the JSON left out keeps its cached value.
+pub type DecodeFn<P, S> = fn(&Response, &P) -> Result<Decoded<S>, SchemaError>;
 
-/// One kind of request: a method, a path template, the schema of its
-/// response and the type of its params. `resource!` and `endpoint!`
-/// declare them; the builder methods derive one endpoint from another
-/// (the Rust form of "spread a base shape and override").
+/// Where an endpoint's requests go.
+enum Address<P> {
+    /// A path template filled in with the params.
+    Path(PathTemplate),
+    /// A URL (absolute, or a path on the base address) from the params.
+    Url(fn(&P) -> String),
+}
+
+impl<P> Clone for Address<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for Address<P> {}
+
+impl<P> PartialEq for Address<P> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Address::Path(a), Address::Path(b)) => a == b,
+            (Address::Url(a), Address::Url(b)) => std::ptr::fn_addr_eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+/// One kind of request: a method, where it goes (a path template, or a
+/// URL computed from the params), the schema of its response, the type of
+/// its params, and what its response does to the cache (`E`, an
+/// [`Effect`]: a [`Read`] unless said otherwise). `resource!` and
+/// `endpoint!` declare them; the builder methods derive one endpoint from
+/// another (the Rust form of "spread a base shape and override").
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -86,134 +127,197 @@ pub type DecodeFn<P, S> = fn(&Response, &P) -> Result<S, SchemaError>;
 /// assert_eq!(by_url.key("http://h", &TodoResourceParams { id: 1 })?, "http://h/todos/1");
 /// # Ok::<(), restcache::rest::UrlError>(())
 /// ```
-pub struct Endpoint<P, S> {
+pub struct Endpoint<P, S, E = Read> {
     method: Method,
-    path: PathTemplate,
+    address: Address<P>,
     url_prefix: Option<Cow<'static, str>>,
-    kind: Kind,
     options: Options,
     key: KeyFn<P>,
-    fetch: FetchFn,
+    /// `None`: the client's shared helper, as the endpoint made the request.
+    fetch: Option<FetchFn<P>>,
     decode: DecodeFn<P, S>,
-    /// Set for an endpoint whose URL and request come from functions of
-    /// its params instead of its path template.
-    by_params: Option<ByParams<P>>,
     /// The record a mutation changes, named from its params.
     target: Option<Target<P>>,
     /// Where a created record joins the cached lists.
     join_at: JoinAt,
     /// How the endpoint pages, if it does.
     pagination: Option<Pagination>,
-    types: PhantomData<fn(&P) -> S>,
+    types: Types<P, S, E>,
 }
 
-/// The URL and the request of an endpoint, as functions of its params:
-/// the older API's FetchShapes build endpoints this way.
-#[cfg_attr(not(feature = "legacy"), allow(dead_code))]
-pub(crate) struct ByParams<P> {
-    /// The URL: absolute, or a path on the client's base address.
-    pub url: fn(&P) -> String,
-    /// Makes the request, with the params and the body.
-    pub fetch: fn(&Client, &P, Option<Body>) -> FetchFuture,
-}
-
-impl<P> Clone for ByParams<P> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<P> Copy for ByParams<P> {}
+/// The types an endpoint is about: its params in, its schema and effect
+/// out (as a function type: the endpoint holds no value of them).
+type Types<P, S, E> = PhantomData<fn(&P) -> (S, E)>;
 
 impl<P: Serialize, S: Schema + DeserializeOwned> Endpoint<P, S> {
-    /// An endpoint with the default key (`METHOD url`), fetch (the shared
-    /// helper with this method) and decoding (JSON of `S`); its kind
-    /// follows the method.
+    /// A read of `path` with `method`, with the default key (`METHOD
+    /// url`), fetch (the client's shared helper) and decoding (JSON of
+    /// `S`). [`with_effect`](Self::with_effect) makes it a mutation.
+    ///
+    /// ```
+    /// use restcache::http::Method;
+    /// use restcache::rest::{Endpoint, Part, PathTemplate};
+    ///
+    /// const TODOS: PathTemplate = PathTemplate::new("/todos", &[Part::Static("/todos")]);
+    /// let todos = Endpoint::<(), serde_json::Value>::new(Method::Get, TODOS);
+    /// assert_eq!(todos.url("http://h", &()).unwrap(), "http://h/todos");
+    /// ```
     pub fn new(method: Method, path: PathTemplate) -> Self {
         Endpoint::decoded_by(method, path, decode_json::<P, S>)
     }
 }
 
-impl<P: Serialize, S> Endpoint<P, S> {
-    /// An endpoint whose body is turned into its result by `decode` (a
-    /// delete, whose result comes from its params, is one).
+impl<P, S> Endpoint<P, S> {
+    /// A read of `path` with `method` whose response `decode` turns into
+    /// its result (a delete's result comes from its params, say).
+    ///
+    /// ```
+    /// use restcache::http::{Method, Response};
+    /// use restcache::rest::{Endpoint, Part, PathTemplate};
+    /// use restcache::{Decoded, SchemaError};
+    ///
+    /// fn status(response: &Response, _: &()) -> Result<Decoded<serde_json::Value>, SchemaError> {
+    ///     Ok(serde_json::json!(response.status).into())
+    /// }
+    /// const PING: PathTemplate = PathTemplate::new("/ping", &[Part::Static("/ping")]);
+    /// let ping = Endpoint::decoded_by(Method::Get, PING, status);
+    /// assert_eq!(*ping.decode(&Response::new(204, ""), &())?, serde_json::json!(204));
+    /// # Ok::<(), SchemaError>(())
+    /// ```
     pub fn decoded_by(method: Method, path: PathTemplate, decode: DecodeFn<P, S>) -> Self {
+        Endpoint::at(method, Address::Path(path), decode)
+    }
+
+    /// A read whose URL `url` makes from its params (absolute, or a path
+    /// on the client's base address) instead of a path template, and
+    /// whose response `decode` turns into its result.
+    ///
+    /// ```
+    /// use restcache::http::Method;
+    /// use restcache::rest::{Endpoint, decode_json};
+    ///
+    /// fn url(id: &u64) -> String { format!("/todos/{id}") }
+    /// let todo = Endpoint::<u64, serde_json::Value>::by_url(Method::Get, url, decode_json);
+    /// assert_eq!(todo.url("http://h", &7).unwrap(), "http://h/todos/7");
+    /// assert!(todo.path().is_none());
+    /// ```
+    pub fn by_url(method: Method, url: fn(&P) -> String, decode: DecodeFn<P, S>) -> Self {
+        Endpoint::at(method, Address::Url(url), decode)
+    }
+
+    fn at(method: Method, address: Address<P>, decode: DecodeFn<P, S>) -> Self {
         Endpoint {
             method,
-            path,
+            address,
             url_prefix: None,
-            kind: Kind::of(method),
             options: Options::default(),
             key: default_key::<P>,
-            fetch: default_fetch,
+            fetch: None,
             decode,
-            by_params: None,
             target: None,
             join_at: JoinAt::End,
             pagination: None,
             types: PhantomData,
         }
     }
+}
 
-    /// An endpoint whose URL and request are `by_params`' functions of its
-    /// params; its key is its URL. `path` names it in errors.
-    #[cfg(feature = "legacy")]
-    pub(crate) fn by_params(
-        kind: Kind,
-        path: PathTemplate,
-        by_params: ByParams<P>,
-        decode: DecodeFn<P, S>,
-    ) -> Self {
-        let method = match kind {
-            Kind::Read => Method::Get,
-            Kind::Create | Kind::Mutate => Method::Post,
-            Kind::Delete => Method::Delete,
-        };
-        Endpoint {
-            kind,
-            key: url_key::<P>,
-            by_params: Some(by_params),
-            ..Endpoint::decoded_by(method, path, decode)
-        }
-    }
-
+impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// The HTTP method.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::partial_update().method(), Method::Patch);
+    /// ```
     pub fn method(&self) -> Method {
         self.method
     }
 
-    /// The path template.
-    pub fn path(&self) -> PathTemplate {
-        self.path
+    /// The path template, unless the URL is a function of the params
+    /// ([`by_url`](Endpoint::by_url)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::get().path().unwrap().source(), "/todos/:id");
+    /// ```
+    pub fn path(&self) -> Option<PathTemplate> {
+        match self.address {
+            Address::Path(path) => Some(path),
+            Address::Url(_) => None,
+        }
     }
 
     /// The endpoint's own base address, if it has one.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo, url_prefix: "http://api" });
+    /// assert_eq!(TodoResource::get().url_prefix(), Some("http://api"));
+    /// ```
     pub fn url_prefix(&self) -> Option<&str> {
         self.url_prefix.as_deref()
     }
 
-    /// What the response does to the cache.
-    pub fn kind(&self) -> Kind {
-        self.kind
-    }
-
     /// The expiry settings.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::time::Duration;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo, data_expiry: Duration::from_secs(5) });
+    /// assert_eq!(TodoResource::get().options().data_expiry, Some(Duration::from_secs(5)));
+    /// ```
     pub fn options(&self) -> Options {
         self.options
     }
 
     /// The full URL for `params`: the endpoint's own prefix, else `base`
     /// (the client's base address), then the filled-in path and query.
-    pub fn url(&self, base: &str, params: &P) -> Result<String, UrlError> {
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let url = TodoResource::get().url("http://h", &TodoResourceParams { id: 3 })?;
+    /// assert_eq!(url, "http://h/todos/3");
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
+    pub fn url(&self, base: &str, params: &P) -> Result<String, UrlError>
+    where
+        P: Serialize,
+    {
         let base = self.url_prefix.as_deref().unwrap_or(base);
-        match &self.by_params {
-            Some(by_params) => Ok(crate::http::resolve(base, &(by_params.url)(params))),
-            None => self.path.url(base, params),
+        match self.address {
+            Address::Path(path) => path.url(base, params),
+            Address::Url(url) => Ok(crate::http::resolve(base, &url(params))),
         }
     }
 
     /// The cache and dedup key for `params`: equal params give equal keys.
-    pub fn key(&self, base: &str, params: &P) -> Result<String, UrlError> {
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let key = TodoResource::get().key("http://h", &TodoResourceParams { id: 3 })?;
+    /// assert_eq!(key, "GET http://h/todos/3");
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
+    pub fn key(&self, base: &str, params: &P) -> Result<String, UrlError>
+    where
+        P: Serialize,
+    {
         let url = self.url(base, params)?;
         Ok(self.key_for_url(&url, params))
     }
@@ -221,7 +325,11 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// What an error about a request of this endpoint says when params
     /// made no URL: its method and its path template.
     pub(crate) fn attempt_without_url(&self) -> Attempt<'static> {
-        Attempt::new(self.method.as_str(), self.path.source())
+        let path = match self.address {
+            Address::Path(path) => path.source(),
+            Address::Url(_) => "(a URL from the params)",
+        };
+        Attempt::new(self.method, path)
     }
 
     /// [`key`](Self::key) for a caller that already made the URL. A
@@ -243,70 +351,166 @@ impl<P: Serialize, S> Endpoint<P, S> {
         })
     }
 
+    /// Whether `other` names its requests as this endpoint does: the same
+    /// method, address, prefix, key function and page param, so that equal
+    /// params give equal keys. (A view asks, render after render, whether
+    /// it must make its key again.)
+    #[cfg_attr(not(feature = "yew"), allow(dead_code))]
+    pub(crate) fn keys_like<S2, E2>(&self, other: &Endpoint<P, S2, E2>) -> bool {
+        self.method == other.method
+            && self.address == other.address
+            && self.url_prefix == other.url_prefix
+            && std::ptr::fn_addr_eq(self.key, other.key)
+            && self.pagination.map(|p| p.field) == other.pagination.map(|p| p.field)
+    }
+
     /// The request for `params` and `body`, as the fetch function gets it.
-    pub fn request(&self, base: &str, params: &P, body: Option<Body>) -> Result<Request, UrlError> {
-        Ok(Request {
-            method: self.method,
-            url: self.url(base, params)?,
-            body,
-        })
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let request = TodoResource::delete().request("http://h", &TodoResourceParams { id: 3 }, None)?;
+    /// assert_eq!((request.method, request.url.as_str()), (Method::Delete, "http://h/todos/3"));
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
+    pub fn request(&self, base: &str, params: &P, body: Option<Body>) -> Result<Request, UrlError>
+    where
+        P: Serialize,
+    {
+        Ok(Request::new(self.method, self.url(base, params)?).with_body(body))
     }
 
-    /// Makes `request` with this endpoint's fetch function.
-    pub fn fetch(&self, client: &Client, request: Request) -> FetchFuture {
-        (self.fetch)(client, request)
-    }
-
-    /// Makes `request`, for `params`: with the endpoint's function of its
-    /// params when it has one, else as [`fetch`](Self::fetch).
-    pub(crate) fn fetch_for(&self, client: &Client, params: &P, request: Request) -> FetchFuture {
-        match &self.by_params {
-            Some(by_params) => (by_params.fetch)(client, params, request.body),
-            None => self.fetch(client, request),
+    /// Makes `request` for `params` with the endpoint's fetch function
+    /// (the client's shared helper unless one was given).
+    pub(crate) fn send(&self, client: &Client, params: &P, request: Request) -> ResponseFuture {
+        match &self.fetch {
+            Some(fetch) => fetch(client, params, request),
+            None => client.send(request),
         }
     }
 
     /// Decodes a response into the endpoint's result.
-    pub fn decode(&self, response: &Response, params: &P) -> Result<S, SchemaError> {
+    ///
+    /// ```
+    /// use restcache::http::Response;
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let todo = TodoResource::get().decode(&Response::new(200, r#"{"id": 3}"#), &TodoResourceParams { id: 3 })?;
+    /// assert_eq!(todo.id, 3);
+    /// # Ok::<(), SchemaError>(())
+    /// ```
+    pub fn decode(&self, response: &Response, params: &P) -> Result<Decoded<S>, SchemaError> {
         (self.decode)(response, params)
     }
 
     /// This endpoint with its own base address (a `url_prefix`).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let elsewhere = TodoResource::get().with_url_prefix("http://other");
+    /// assert_eq!(elsewhere.url("http://h", &TodoResourceParams { id: 1 })?, "http://other/todos/1");
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
     pub fn with_url_prefix(mut self, prefix: impl Into<Cow<'static, str>>) -> Self {
         self.url_prefix = Some(prefix.into());
         self
     }
 
-    /// This endpoint with another method; the kind is kept.
+    /// This endpoint with another method; its effect is kept.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::get().with_method(Method::Post).method(), Method::Post);
+    /// ```
     pub fn with_method(mut self, method: Method) -> Self {
         self.method = method;
         self
     }
 
-    /// This endpoint with another kind (a `POST` that reads, say).
-    pub fn with_kind(mut self, kind: Kind) -> Self {
-        self.kind = kind;
-        self
+    /// This endpoint with another effect: a `POST` that reads, say
+    /// (`.with_effect::<Read>()`), or a `GET` with a side effect.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::rest::{Mutate, Read};
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64 }
+    /// endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User> });
+    ///
+    /// let mutation: Endpoint<(), Rc<User>, Mutate> = current_user();
+    /// let read: Endpoint<(), Rc<User>, Read> = mutation.with_effect::<Read>();
+    /// # let _ = read;
+    /// ```
+    pub fn with_effect<E2: Effect>(self) -> Endpoint<P, S, E2> {
+        Endpoint {
+            method: self.method,
+            address: self.address,
+            url_prefix: self.url_prefix,
+            options: self.options,
+            key: self.key,
+            fetch: self.fetch,
+            decode: self.decode,
+            target: self.target,
+            join_at: self.join_at,
+            pagination: self.pagination,
+            types: PhantomData,
+        }
     }
 
     /// This endpoint with other expiry settings.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::rest::Options;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let strict = TodoResource::get().with_options(Options { invalid_if_stale: true, ..Options::default() });
+    /// assert!(strict.options().invalid_if_stale);
+    /// ```
     pub fn with_options(mut self, options: Options) -> Self {
         self.options = options;
         self
     }
 
     /// This endpoint with another key function.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let by_url = TodoResource::get().with_key(|args| args.url.to_owned());
+    /// assert_eq!(by_url.key("http://h", &TodoResourceParams { id: 1 })?, "http://h/todos/1");
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
     pub fn with_key(mut self, key: KeyFn<P>) -> Self {
         self.key = key;
         self
     }
 
-    /// This endpoint with another fetch function.
+    /// This endpoint with another fetch function: it gets the client, the
+    /// params and the request the endpoint made from them, and makes it
+    /// (usually through [`Client::send`] or [`Client::request`], with
+    /// another method, URL, body or headers). It may capture what it
+    /// needs.
     ///
     /// ```
     /// use restcache::prelude::*;
-    /// use restcache::http::{Client, FetchFuture};
-    /// use restcache::rest::Request;
+    /// use restcache::http::{Client, HeaderName, HeaderValue, Request, ResponseFuture};
+    /// use restcache::rest::Read;
     /// use std::rc::Rc;
     ///
     /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
@@ -314,20 +518,25 @@ impl<P: Serialize, S> Endpoint<P, S> {
     ///
     /// endpoint!(pub current_user { path: "/current_user/", schema: Rc<User> });
     ///
-    /// // Read it, but with a POST, through the shared fetch helper.
-    /// fn post(client: &Client, request: Request) -> FetchFuture {
-    ///     client.fetch("post", &request.url, request.body)
-    /// }
-    /// let endpoint = current_user().with_fetch(post);
-    /// assert_eq!(endpoint.kind(), restcache::rest::Kind::Read);
+    /// // Read it with a POST that names the tenant in a header.
+    /// let tenant = HeaderValue::from_static("acme");
+    /// let endpoint = current_user().with_fetch(move |client: &Client, _: &(), request: Request| {
+    ///     let request = Request::new(Method::Post, request.url)
+    ///         .with_header(HeaderName::from_static("x-tenant"), tenant.clone());
+    ///     client.send(request)
+    /// });
+    /// let _: Endpoint<(), Rc<User>, Read> = endpoint;
     /// ```
-    pub fn with_fetch(mut self, fetch: FetchFn) -> Self {
-        self.fetch = fetch;
+    pub fn with_fetch(
+        mut self,
+        fetch: impl Fn(&Client, &P, Request) -> ResponseFuture + 'static,
+    ) -> Self {
+        self.fetch = Some(Rc::new(fetch));
         self
     }
 
-    /// This endpoint, a mutation of the record of `E` whose pk `pk` takes
-    /// from the params: when its answer does not decode (the server
+    /// This endpoint, a mutation of the record of `T` whose pk `pk` takes
+    /// from the params: when its answer cannot be read (the server
     /// changed the record; the cache cannot read how), that record is
     /// invalidated, so that no read shows its old copy as fresh.
     /// `resource!` sets it on update, partial update and delete.
@@ -343,14 +552,22 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// let endpoint = make_manager().with_target::<User>(|p| p.id.to_pk());
     /// assert_eq!(endpoint.target().map(|t| t.entity), Some("User"));
     /// ```
-    pub fn with_target<E: Entity>(mut self, pk: fn(&P) -> Option<Pk>) -> Self {
-        self.target = Some(Target { entity: E::KEY, pk });
+    pub fn with_target<T: Entity>(mut self, pk: fn(&P) -> Option<Pk>) -> Self {
+        self.target = Some(Target { entity: T::KEY, pk });
         self
     }
 
     /// This endpoint with `target` as the record it changes (or none).
-    #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
-    pub(crate) fn with_target_of(mut self, target: Option<Target<P>>) -> Self {
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let blind = TodoResource::update().with_target_of(None);
+    /// assert!(blind.target().is_none());
+    /// ```
+    pub fn with_target_of(mut self, target: Option<Target<P>>) -> Self {
         self.target = target;
         self
     }
@@ -386,6 +603,16 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// This paginated endpoint with a page-size param `param`: a created
     /// record judging which cached lists it joins leaves it out, as it
     /// leaves the page param out.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// endpoint!(pub todos { path: "/todos", schema: Vec<Rc<Todo>>, params: { page: u32, size: u32 } });
+    /// let paged = todos().paginated_by("page").with_page_size("size");
+    /// assert_eq!(paged.pagination().unwrap().size, Some("size"));
+    /// ```
     pub fn with_page_size(mut self, param: &'static str) -> Self {
         if let Some(pagination) = &mut self.pagination {
             pagination.size = Some(param);
@@ -394,28 +621,86 @@ impl<P: Serialize, S> Endpoint<P, S> {
     }
 
     /// How this endpoint pages, if it does.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert!(TodoResource::get_list().pagination().is_none());
+    /// ```
     pub fn pagination(&self) -> Option<Pagination> {
         self.pagination
     }
 
     /// This endpoint, a create whose record joins the cached lists at
     /// `at` (see [`JoinAt`]).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::rest::JoinAt;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::create().join_at(JoinAt::Start).joins_at(), JoinAt::Start);
+    /// ```
     pub fn join_at(mut self, at: JoinAt) -> Self {
         self.join_at = at;
         self
     }
 
     /// Where a created record joins the cached lists.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::rest::JoinAt;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::create().joins_at(), JoinAt::End);
+    /// ```
     pub fn joins_at(&self) -> JoinAt {
         self.join_at
     }
 
     /// The record this mutation changes, if declared.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::delete().target().map(|t| t.entity), Some("Todo"));
+    /// ```
     pub fn target(&self) -> Option<&Target<P>> {
         self.target.as_ref()
     }
 
     /// This endpoint with another decoding of its body.
+    ///
+    /// ```
+    /// use restcache::http::Response;
+    /// use restcache::prelude::*;
+    /// use restcache::Decoded;
+    /// use restcache::rest::body_json;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// // The server wraps the record: `{"todo": {...}}`.
+    /// #[derive(Schema, Clone, Debug, Deserialize)]
+    /// struct Wrapped { #[schema(nested)] todo: Rc<Todo> }
+    ///
+    /// fn unwrap(response: &Response, _: &TodoResourceParams) -> Result<Decoded<Rc<Todo>>, SchemaError> {
+    ///     Ok(restcache::from_json::<Wrapped>(body_json(response))?.map(|wrapped| wrapped.todo))
+    /// }
+    /// let get = TodoResource::get().with_decode(unwrap);
+    /// let todo = get.decode(&Response::new(200, r#"{"todo": {"id": 2}}"#), &TodoResourceParams { id: 2 })?;
+    /// assert_eq!(todo.id, 2);
+    /// # Ok::<(), SchemaError>(())
+    /// ```
     pub fn with_decode(mut self, decode: DecodeFn<P, S>) -> Self {
         self.decode = decode;
         self
@@ -423,21 +708,26 @@ impl<P: Serialize, S> Endpoint<P, S> {
 
     /// This endpoint with another schema, decoded as JSON; everything else
     /// is kept.
-    pub fn with_schema<T: Schema + DeserializeOwned>(self) -> Endpoint<P, T> {
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let raw = TodoResource::get().with_schema::<serde_json::Value>();
+    /// # let _ = raw;
+    /// ```
+    pub fn with_schema<T: Schema + DeserializeOwned>(self) -> Endpoint<P, T, E> {
         self.with_decoder(decode_json::<P, T>)
     }
 
     /// This endpoint with another schema, which `decode` builds from the
     /// response (its body, status and headers); everything else is kept.
     ///
-    /// A record `from_json` decoded remembers which fields its JSON left
-    /// out, and takes them from its stored copy when it is merged: a
-    /// decoder that fills such a field itself should build the record
-    /// anew rather than change it in place.
-    ///
     /// ```
     /// use restcache::http::Response;
     /// use restcache::prelude::*;
+    /// use restcache::Decoded;
     /// use restcache::rest::body_json;
     /// use std::rc::Rc;
     ///
@@ -449,9 +739,10 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// #[derive(Schema, Clone, Debug)]
     /// struct Created { #[schema(nested)] todo: Rc<Todo>, location: Option<String> }
     ///
-    /// fn created(response: &Response, _: &()) -> Result<Created, SchemaError> {
-    ///     let todo = restcache::from_json(body_json(response))?;
-    ///     Ok(Created { todo, location: response.location().map(str::to_owned) })
+    /// fn created(response: &Response, _: &()) -> Result<Decoded<Created>, SchemaError> {
+    ///     let location = response.location().map(str::to_owned);
+    ///     // The todo's JSON travels with it: a field it left out keeps its cached value.
+    ///     Ok(restcache::from_json::<Rc<Todo>>(body_json(response))?.map(|todo| Created { todo, location }))
     /// }
     ///
     /// let create = TodoResource::create().with_decoder(created);
@@ -461,17 +752,15 @@ impl<P: Serialize, S> Endpoint<P, S> {
     /// assert_eq!((done.todo.id, done.location.as_deref()), (7, Some("/todos/7")));
     /// # Ok::<(), SchemaError>(())
     /// ```
-    pub fn with_decoder<T>(self, decode: DecodeFn<P, T>) -> Endpoint<P, T> {
+    pub fn with_decoder<T>(self, decode: DecodeFn<P, T>) -> Endpoint<P, T, E> {
         Endpoint {
             method: self.method,
-            path: self.path,
+            address: self.address,
             url_prefix: self.url_prefix,
-            kind: self.kind,
             options: self.options,
             key: self.key,
             fetch: self.fetch,
             decode,
-            by_params: self.by_params,
             target: self.target,
             join_at: self.join_at,
             pagination: self.pagination,
@@ -480,18 +769,16 @@ impl<P: Serialize, S> Endpoint<P, S> {
     }
 }
 
-impl<P, S> Clone for Endpoint<P, S> {
+impl<P, S, E> Clone for Endpoint<P, S, E> {
     fn clone(&self) -> Self {
         Endpoint {
             method: self.method,
-            path: self.path,
+            address: self.address,
             url_prefix: self.url_prefix.clone(),
-            kind: self.kind,
             options: self.options,
             key: self.key,
-            fetch: self.fetch,
+            fetch: self.fetch.clone(),
             decode: self.decode,
-            by_params: self.by_params,
             target: self.target,
             join_at: self.join_at,
             pagination: self.pagination,
@@ -500,40 +787,48 @@ impl<P, S> Clone for Endpoint<P, S> {
     }
 }
 
-impl<P, S> fmt::Debug for Endpoint<P, S> {
+impl<P, S, E: Effect> fmt::Debug for Endpoint<P, S, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Endpoint")
-            .field("method", &self.method)
-            .field("path", &self.path.source())
+        let mut debug = f.debug_struct("Endpoint");
+        debug.field("method", &self.method);
+        match self.address {
+            Address::Path(path) => debug.field("path", &path.source()),
+            Address::Url(_) => debug.field("url", &"(from the params)"),
+        };
+        debug
+            .field("effect", &E::NAME)
             .field("url_prefix", &self.url_prefix)
-            .field("kind", &self.kind)
             .field("options", &self.options)
             .finish_non_exhaustive()
     }
 }
 
 /// The default key: `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`.
+///
+/// ```
+/// use restcache::http::Method;
+/// use restcache::rest::{KeyArgs, default_key};
+/// let args = KeyArgs { method: Method::Get, url: "http://h/todos", params: &() };
+/// assert_eq!(default_key(&args), "GET http://h/todos");
+/// ```
 pub fn default_key<P>(args: &KeyArgs<'_, P>) -> String {
     format!("{} {}", args.method, args.url)
 }
 
-/// The key of an endpoint named by its URL alone.
-#[cfg(feature = "legacy")]
-fn url_key<P>(args: &KeyArgs<'_, P>) -> String {
-    args.url.to_owned()
-}
-
-/// The default fetch: the shared helper with the endpoint's method.
-pub fn default_fetch(client: &Client, request: Request) -> FetchFuture {
-    client.fetch(request.method.lowercase(), &request.url, request.body)
-}
-
 /// The default decoding: the body as JSON of `S` (an empty body as
 /// `null`).
+///
+/// ```
+/// use restcache::http::Response;
+/// use restcache::rest::decode_json;
+/// let value = decode_json::<(), serde_json::Value>(&Response::new(200, "[1, 2]"), &())?;
+/// assert_eq!(*value, serde_json::json!([1, 2]));
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
 pub fn decode_json<P, S: Schema + DeserializeOwned>(
     response: &Response,
     _params: &P,
-) -> Result<S, SchemaError> {
+) -> Result<Decoded<S>, SchemaError> {
     from_json(body_json(response))
 }
 

@@ -1,25 +1,21 @@
-//! REST endpoints: path templates filled in with typed params, and the
-//! endpoints `resource!` and `endpoint!` declare.
+//! REST endpoints: path templates filled in with typed params, the
+//! endpoints `resource!` and `endpoint!` declare (typed by what their
+//! response does to the cache), and pagination.
 
 mod call;
 pub(crate) mod declared;
-mod effect;
+pub(crate) mod effect;
 mod endpoint;
 mod page;
 mod template;
 
-pub use crate::cache::page::NextPage;
-pub use effect::{JoinAt, Kind, Target};
+pub use effect::{Create, Delete, Effect, JoinAt, Mutate, Read, Readable, Target};
 pub use endpoint::{
-    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Options, body_json, decode_json, default_fetch,
-    default_key,
+    DecodeFn, Endpoint, FetchFn, KeyArgs, KeyFn, Options, body_json, decode_json, default_key,
 };
-pub use page::{Paged, Pagination, with_param, without_param};
+pub use page::{NextPage, Page, Paged, Pagination, with_param, without_param};
 pub use template::{Part, PathTemplate};
 
-#[cfg(feature = "legacy")]
-pub(crate) use endpoint::ByParams;
-
 pub use crate::cache::deleted::Deleted;
+pub use crate::cache::filter::{FieldText, QueryText};
 pub use crate::error::UrlError;
-pub use crate::http::{Method, Request};

@@ -1,21 +1,183 @@
-//! Pagination: where the next page of a list is, and the URL that asks
-//! for it. A paginated endpoint names its page param; every page of one
-//! list shares one cache key (the key leaves the page param out), and
+//! Pagination: a page of a list ([`Page`]) and where the next one is
+//! ([`NextPage`], [`Paged`]), and the URL that asks for it. A paginated
+//! endpoint names its page param; every page of one list shares one cache
+//! key (the key leaves the page param out), and
 //! [`Controller::fetch_next_page`](crate::Controller::fetch_next_page)
 //! appends each next page to the cached list.
 
+use std::any::{Any, TypeId};
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use percent_encoding::{percent_decode_str, utf8_percent_encode};
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 
+use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
-use crate::cache::page::{NextPage, Page};
-use crate::cache::schema::from_json;
+use crate::cache::normalize::Normalizer;
+use crate::cache::partial::Presence;
+use crate::cache::schema::{Decoded, Schema, SchemaParts, from_json};
+use crate::cache::store::Joined;
 use crate::error::SchemaError;
 use crate::http::Response;
+use crate::path::Segment;
 use crate::rest::body_json;
 use crate::rest::template::SEGMENT;
+
+/// A page of records of `E`, with what the server says beside them: how
+/// many the whole collection holds, and where the next page is. A server
+/// that pages with headers (`X-Total-Count`, `Link`) is read by
+/// [`Page::from_headers`]; as JSON, a page is the array of its records (no
+/// total, no next).
+///
+/// Pages fetched with [`Controller::fetch_next_page`](crate::Controller::fetch_next_page)
+/// join the cached list in order: its `items` grow, and `total` and
+/// `next` become the last page's.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::rest::Page;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+///
+/// let page = restcache::from_json::<Page<Todo>>(r#"[{"id": 1}, {"id": 2}]"#)?;
+/// assert_eq!(page.items.len(), 2);
+/// assert_eq!((page.total, page.next.as_ref()), (None, None));
+/// # Ok::<(), SchemaError>(())
+/// ```
+#[derive(Debug)]
+pub struct Page<E> {
+    /// The records, in the server's order.
+    pub items: Vec<Rc<E>>,
+    /// How many records the whole collection holds, when the server says.
+    pub total: Option<u64>,
+    /// Where the next page is, `None` on the last page.
+    pub next: Option<NextPage>,
+}
+
+/// Where the next page of a list is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NextPage {
+    /// Its URL: absolute, or relative to the list's (what a `Link` header
+    /// gives). Only one on the list's origin is followed.
+    Url(String),
+    /// The value of the endpoint's page param (a page number, a cursor).
+    Param(String),
+}
+
+impl<E> Clone for Page<E> {
+    fn clone(&self) -> Self {
+        Page {
+            items: self.items.clone(),
+            total: self.total,
+            next: self.next.clone(),
+        }
+    }
+}
+
+impl<E> Default for Page<E> {
+    fn default() -> Self {
+        Page {
+            items: Vec::new(),
+            total: None,
+            next: None,
+        }
+    }
+}
+
+/// A JSON page is the array of its records.
+impl<'de, E: Deserialize<'de>> Deserialize<'de> for Page<E> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Page {
+            items: Vec::deserialize(deserializer)?,
+            total: None,
+            next: None,
+        })
+    }
+}
+
+impl<E: Entity> Schema for Page<E> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+}
+
+impl<E: Entity> SchemaParts for Page<E> {
+    const LIST_OF_RECORDS: bool = true;
+
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        self.items.normalize(cx)
+    }
+
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        match self.items.denormalize(cx) {
+            Denorm::Same => Denorm::Same,
+            Denorm::Changed(items) => Denorm::Changed(Page {
+                items,
+                ..self.clone()
+            }),
+            Denorm::Missing => Denorm::Missing,
+        }
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        self.items.same_entities(&other.items)
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        <Vec<Rc<E>>>::entity_at(path)
+    }
+
+    /// A created record joins at the start, or at the end once no page
+    /// is left to load (before that, it comes with its page); the total
+    /// counts it either way.
+    fn join(&self, record: &dyn Any, at_start: bool) -> Option<Joined> {
+        let record = record.downcast_ref::<Rc<E>>()?;
+        let total = self.total.map(|total| total + 1);
+        if !at_start && self.next.is_some() {
+            return Some(Joined {
+                list: Rc::new(Page {
+                    total,
+                    ..self.clone()
+                }),
+                holds_it: false,
+            });
+        }
+        let Joined { list, holds_it } = self.items.join(record, at_start)?;
+        let items = list.downcast::<Vec<Rc<E>>>().ok()?;
+        Some(Joined {
+            list: Rc::new(Page {
+                items: Rc::unwrap_or_clone(items),
+                total,
+                next: self.next.clone(),
+            }),
+            holds_it,
+        })
+    }
+
+    fn extend_page(&self, next: &Self, keep: &[bool]) -> Option<Self> {
+        let items = self.items.extend_page(&next.items, keep)?;
+        Some(Page {
+            items,
+            total: next.total,
+            next: next.next.clone(),
+        })
+    }
+
+    fn scan_presence<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        found: &mut Presence,
+    ) -> Result<(), D::Error> {
+        <Vec<Rc<E>>>::scan_presence(deserializer, found)
+    }
+
+    fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
+        <Vec<Rc<E>>>::may_be_partial(seen)
+    }
+}
 
 /// A list schema that knows where its next page is.
 ///
@@ -60,8 +222,7 @@ impl<E: Entity + DeserializeOwned> Page<E> {
     /// ```
     /// use restcache::http::{HeaderValue, Response};
     /// use restcache::prelude::*;
-    /// use restcache::Page;
-    /// use restcache::rest::NextPage;
+    /// use restcache::rest::{NextPage, Page};
     ///
     /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
     /// struct Todo { id: u64 }
@@ -74,14 +235,15 @@ impl<E: Entity + DeserializeOwned> Page<E> {
     /// assert_eq!(page.next, Some(NextPage::Url("/todos?_page=2&_limit=2".into())));
     /// # Ok::<(), SchemaError>(())
     /// ```
-    pub fn from_headers<P>(response: &Response, _params: &P) -> Result<Self, SchemaError> {
-        Ok(Page {
-            items: from_json(body_json(response))?,
+    pub fn from_headers<P>(response: &Response, _params: &P) -> Result<Decoded<Self>, SchemaError> {
+        let items = from_json::<Vec<Rc<E>>>(body_json(response))?;
+        Ok(items.map(|items| Page {
+            items,
             total: response.total_count(),
             next: response
                 .link("next")
                 .map(|link| NextPage::Url(link.to_owned())),
-        })
+        }))
     }
 }
 

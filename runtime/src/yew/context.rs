@@ -15,7 +15,7 @@ use yew::suspense::Suspension;
 use super::server::ServerPass;
 use crate::cache::schema::Schema;
 use crate::controller::{Controller, ExpiryStatus};
-use crate::rest::Endpoint;
+use crate::rest::{Endpoint, Readable};
 
 /// Whether hooks run on a server: Yew renders natively or on WASI only
 /// there (a browser app is wasm32-unknown-unknown). A server render
@@ -82,7 +82,12 @@ impl CacheContext {
     /// The suspension of the read `key`: the one its request already has,
     /// else a new one whose request starts now. It resumes once the
     /// response (or the error) is stored.
-    pub fn wait_for<P, S>(&self, key: &str, endpoint: &Endpoint<P, S>, params: &P) -> Suspension
+    pub fn wait_for<P, S, E: Readable>(
+        &self,
+        key: &str,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+    ) -> Suspension
     where
         P: Serialize + Clone + 'static,
         S: Schema,
@@ -120,7 +125,7 @@ impl CacheContext {
 
     /// Fetches the read `key` unless its request is on its way, for a
     /// component that does not wait for it.
-    pub fn fetch<P, S>(&self, key: &str, endpoint: &Endpoint<P, S>, params: &P)
+    pub fn fetch<P, S, E: Readable>(&self, key: &str, endpoint: &Endpoint<P, S, E>, params: &P)
     where
         P: Serialize + Clone + 'static,
         S: Schema,
@@ -130,7 +135,7 @@ impl CacheContext {
 
     /// Fetches the read in the background, as long as it is stale when
     /// the request starts; errors stay beside the data.
-    pub fn revalidate<P, S>(&self, endpoint: &Endpoint<P, S>, params: &P)
+    pub fn revalidate<P, S, E: Readable>(&self, endpoint: &Endpoint<P, S, E>, params: &P)
     where
         P: Serialize + Clone + 'static,
         S: Schema,
@@ -149,7 +154,7 @@ impl CacheContext {
 
     /// Registers a mounted read: [`revalidate_mounted`](Self::revalidate_mounted)
     /// refetches it when stale, until the guard is dropped.
-    pub fn mount<P, S>(&self, endpoint: &Endpoint<P, S>, params: &P) -> MountGuard
+    pub fn mount<P, S, E: Readable>(&self, endpoint: &Endpoint<P, S, E>, params: &P) -> MountGuard
     where
         P: Serialize + Clone + 'static,
         S: Schema,
@@ -189,10 +194,10 @@ impl CacheContext {
     /// Polls the read `key` every `every` while the guard lives; the
     /// shortest period among a key's subscribers wins, and polling stops
     /// when the last one is dropped. A period of zero does not poll.
-    pub fn poll<P, S>(
+    pub fn poll<P, S, E: Readable>(
         &self,
         key: &str,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         every: Duration,
     ) -> PollGuard

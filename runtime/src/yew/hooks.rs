@@ -16,7 +16,7 @@ use super::provider::use_cache_context;
 use super::read::{ReadState, Tracked, Watch};
 use crate::cache::schema::Schema;
 use crate::http::Error;
-use crate::rest::Endpoint;
+use crate::rest::{Endpoint, Readable};
 
 /// What every reading hook keeps between renders: the provider's cache,
 /// the read's state, and a handle that re-renders the component.
@@ -41,9 +41,9 @@ impl<P: Serialize + PartialEq + Clone + 'static> Reader<P> {
     /// Reads `endpoint` with `params` for this render, watching it as
     /// `watch` says, and hands the params back beside what it found.
     /// `None` params forget the read and find nothing.
-    fn read<'p, S: Schema>(
+    fn read<'p, S: Schema, E: Readable>(
         &self,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: Option<&'p P>,
         watch: Watch,
     ) -> Option<(&'p P, Result<Tracked<S>, Error>)> {
@@ -57,7 +57,7 @@ impl<P: Serialize + PartialEq + Clone + 'static> Reader<P> {
     }
 
     /// Polls the read at the endpoint's `poll_frequency`.
-    fn poll<S: Schema>(&self, endpoint: &Endpoint<P, S>) {
+    fn poll<S: Schema, E: Readable>(&self, endpoint: &Endpoint<P, S, E>) {
         self.state.borrow_mut().poll(&self.cache, endpoint);
     }
 
@@ -72,10 +72,10 @@ impl<P: Serialize + PartialEq + Clone + 'static> Reader<P> {
 /// What every suspending hook does: subscribe, revalidate when stale,
 /// fetch and wait when there is nothing to show, hand a failure to the
 /// boundary.
-fn suspend<P, S>(
+fn suspend<P, S, E: Readable>(
     reader: &Reader<P>,
     boundary: &BoundaryContext,
-    endpoint: &Endpoint<P, S>,
+    endpoint: &Endpoint<P, S, E>,
     params: Option<&P>,
 ) -> SuspensionResult<Option<S::Handle>>
 where
@@ -93,7 +93,7 @@ where
     let Tracked { key, cached } = match tracked {
         Ok(tracked) => tracked,
         Err(error) => {
-            let key = endpoint.path().source().to_owned();
+            let key = endpoint.path().map_or("", |path| path.source()).to_owned();
             return Err(reader.fail(boundary, key, error));
         }
     };
@@ -200,13 +200,14 @@ where
 /// or an [`ErrorBoundary`](super::ErrorBoundary) around a `<Suspense>`),
 /// with a message that says what to add.
 #[hook]
-pub fn use_suspense<P, S, A>(
-    endpoint: &Endpoint<P, S>,
+pub fn use_suspense<P, S, E, A>(
+    endpoint: &Endpoint<P, S, E>,
     params: A,
 ) -> SuspensionResult<A::Output<S::Handle>>
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
+    E: Readable,
     A: ReadArgs<P>,
 {
     let reader = use_reader::<P>("use_suspense");
@@ -216,7 +217,7 @@ where
 
 /// [`use_suspense`] that also polls the read at its endpoint's
 /// `poll_frequency` while the component is mounted (see
-/// [`use_subscription`]). It needs what `use_suspense` needs above it: a
+/// [`use_poll`]). It needs what `use_suspense` needs above it: a
 /// provider and an error boundary.
 ///
 /// ```
@@ -236,13 +237,14 @@ where
 /// }
 /// ```
 #[hook]
-pub fn use_live<P, S, A>(
-    endpoint: &Endpoint<P, S>,
+pub fn use_live<P, S, E, A>(
+    endpoint: &Endpoint<P, S, E>,
     params: A,
 ) -> SuspensionResult<A::Output<S::Handle>>
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
+    E: Readable,
     A: ReadArgs<P>,
 {
     let reader = use_reader::<P>("use_live");
@@ -274,10 +276,11 @@ where
 /// }
 /// ```
 #[hook]
-pub fn use_cache<P, S, A>(endpoint: &Endpoint<P, S>, params: A) -> Option<S::Handle>
+pub fn use_cache<P, S, E, A>(endpoint: &Endpoint<P, S, E>, params: A) -> Option<S::Handle>
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
+    E: Readable,
     A: ReadArgs<P>,
 {
     let reader = use_reader::<P>("use_cache");
@@ -340,10 +343,11 @@ impl<T> Default for Dle<T> {
 /// }
 /// ```
 #[hook]
-pub fn use_dle<P, S, A>(endpoint: &Endpoint<P, S>, params: A) -> Dle<S::Handle>
+pub fn use_dle<P, S, E, A>(endpoint: &Endpoint<P, S, E>, params: A) -> Dle<S::Handle>
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
+    E: Readable,
     A: ReadArgs<P>,
 {
     let reader = use_reader::<P>("use_dle");
@@ -382,7 +386,7 @@ where
 ///
 /// ```
 /// use restcache::prelude::*;
-/// use restcache::yew::use_fetch;
+/// use restcache::yew::use_prefetch;
 /// use yew::prelude::*;
 ///
 /// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -391,18 +395,19 @@ where
 ///
 /// #[component]
 /// fn Prefetch() -> Html {
-///     use_fetch(&TodoResource::get_list(), ());
+///     use_prefetch(&TodoResource::get_list(), ());
 ///     html! {}
 /// }
 /// ```
 #[hook]
-pub fn use_fetch<P, S, A>(endpoint: &Endpoint<P, S>, params: A)
+pub fn use_prefetch<P, S, E, A>(endpoint: &Endpoint<P, S, E>, params: A)
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
+    E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_fetch");
+    let reader = use_reader::<P>("use_prefetch");
     let watch = Watch {
         subscribe: false,
         revalidate: true,
@@ -424,7 +429,7 @@ where
 ///
 /// ```
 /// use restcache::prelude::*;
-/// use restcache::yew::use_subscription;
+/// use restcache::yew::use_poll;
 /// use std::time::Duration;
 /// use yew::prelude::*;
 ///
@@ -434,18 +439,19 @@ where
 ///
 /// #[component]
 /// fn KeepFresh() -> Html {
-///     use_subscription(&PriceResource::get(), PriceResourceParams { id: 1 });
+///     use_poll(&PriceResource::get(), PriceResourceParams { id: 1 });
 ///     html! {}
 /// }
 /// ```
 #[hook]
-pub fn use_subscription<P, S, A>(endpoint: &Endpoint<P, S>, params: A)
+pub fn use_poll<P, S, E, A>(endpoint: &Endpoint<P, S, E>, params: A)
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
+    E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_subscription");
+    let reader = use_reader::<P>("use_poll");
     let watch = Watch {
         subscribe: false,
         revalidate: false,
@@ -483,10 +489,11 @@ where
 /// }
 /// ```
 #[hook]
-pub fn use_error<P, S, A>(endpoint: &Endpoint<P, S>, params: A) -> Option<Error>
+pub fn use_error<P, S, E, A>(endpoint: &Endpoint<P, S, E>, params: A) -> Option<Error>
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
+    E: Readable,
     A: ReadArgs<P>,
 {
     let reader = use_reader::<P>("use_error");

@@ -10,8 +10,8 @@
 //! - [`ErrorBoundary`] and [`AsyncBoundary`] catch the reads that fail;
 //!   [`use_error`] tells a component about a soft error beside its data.
 //! - The rest of the family: [`use_cache`] (read, no fetch), [`use_dle`]
-//!   (data, loading, error; no suspense), [`use_fetch`] (fetch, no read),
-//!   [`use_subscription`] and [`use_live`] (polling), [`use_loading`]
+//!   (data, loading, error; no suspense), [`use_prefetch`] (fetch, no read),
+//!   [`use_poll`] and [`use_live`] (polling), [`use_loading`]
 //!   (a mutation's callback with its state), [`use_next_page`] (a "load
 //!   more" button over a paginated list).
 //! - Every reading hook takes the endpoint's params, or an `Option` of
@@ -39,8 +39,8 @@ pub use boundary::{
     AsyncBoundary, AsyncBoundaryProps, BoundaryError, ErrorBoundary, ErrorBoundaryProps,
 };
 pub use hooks::{
-    Dle, Loading, use_cache, use_dle, use_error, use_fetch, use_live, use_loading,
-    use_subscription, use_suspense,
+    Dle, Loading, use_cache, use_dle, use_error, use_live, use_loading, use_poll, use_prefetch,
+    use_suspense,
 };
 pub use pages::{NextPageLoader, use_next_page};
 pub use provider::{CacheProvider, CacheProviderProps, use_controller};

@@ -8,7 +8,7 @@ use super::hooks::{Loading, use_cache, use_loading};
 use super::provider::use_controller;
 use crate::cache::schema::Schema;
 use crate::http::Error;
-use crate::rest::{Endpoint, Paged};
+use crate::rest::{Endpoint, Paged, Readable};
 
 /// What [`use_next_page`] hands out: the state of a "load more" button.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,7 +44,7 @@ pub struct NextPageLoader {
 /// ```
 /// use restcache::prelude::*;
 /// use restcache::yew::{use_next_page, use_suspense, NextPageLoader};
-/// use restcache::Page;
+/// use restcache::rest::Page;
 /// use yew::prelude::*;
 ///
 /// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -76,10 +76,14 @@ pub struct NextPageLoader {
 /// }
 /// ```
 #[hook]
-pub fn use_next_page<P, S, A>(endpoint: &Endpoint<P, S>, params: A) -> A::Output<NextPageLoader>
+pub fn use_next_page<P, S, E, A>(
+    endpoint: &Endpoint<P, S, E>,
+    params: A,
+) -> A::Output<NextPageLoader>
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema + Paged,
+    E: Readable,
     A: ReadArgs<P>,
 {
     let ctrl = use_controller();

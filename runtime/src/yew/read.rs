@@ -11,8 +11,8 @@ use super::boundary::{BoundaryContext, Report};
 use super::context::{CacheContext, MountGuard, ON_SERVER, PollGuard};
 use crate::cache::schema::Schema;
 use crate::controller::{Cached, ExpiryStatus, Subscription};
-use crate::http::{Error, Method};
-use crate::rest::{Endpoint, Kind, PathTemplate};
+use crate::http::Error;
+use crate::rest::{Endpoint, Read, Readable};
 
 /// What the hook does with its read besides reading it.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -30,9 +30,8 @@ pub(crate) struct Watch {
 /// the last render, and their key.
 struct Watched<P> {
     cache: CacheContext,
-    method: Method,
-    path: PathTemplate,
-    url_prefix: Option<String>,
+    /// The endpoint, as far as its keys go.
+    endpoint: Endpoint<P, (), Read>,
     params: P,
     key: String,
 }
@@ -40,12 +39,13 @@ struct Watched<P> {
 impl<P: PartialEq + Serialize> Watched<P> {
     /// Whether this render reads the same key: the same cache, endpoint
     /// and params.
-    fn is<S>(&self, cache: &CacheContext, endpoint: &Endpoint<P, S>, params: &P) -> bool {
-        self.cache == *cache
-            && self.params == *params
-            && self.method == endpoint.method()
-            && self.path == endpoint.path()
-            && self.url_prefix.as_deref() == endpoint.url_prefix()
+    fn is<S, E: Readable>(
+        &self,
+        cache: &CacheContext,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+    ) -> bool {
+        self.cache == *cache && self.params == *params && self.endpoint.keys_like(endpoint)
     }
 }
 
@@ -94,22 +94,14 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
     /// the last render when the params did not change; a new key is
     /// subscribed to and mounted as `watch` says, and a stale read is
     /// refetched once for it.
-    pub fn track<S: Schema>(
+    pub fn track<S: Schema, E: Readable>(
         &mut self,
         cache: &CacheContext,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         watch: Watch,
         rerender: &UseForceUpdateHandle,
     ) -> Result<Tracked<S>, Error> {
-        if endpoint.kind() != Kind::Read {
-            panic!(
-                "a reading hook reads; `{} {}` is a mutation: declare it with `side_effect: false` \
-                 (or `.with_kind(Kind::Read)`) to read it, or run it with the controller",
-                endpoint.method(),
-                endpoint.path().source()
-            );
-        }
         let controller = cache.controller();
         let key = match &self.last {
             Some(last) if last.is(cache, endpoint, params) => last.key.clone(),
@@ -138,10 +130,10 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
     }
 
     /// Starts watching a new key.
-    fn start<S: Schema>(
+    fn start<S: Schema, E: Readable>(
         &mut self,
         cache: &CacheContext,
-        endpoint: &Endpoint<P, S>,
+        endpoint: &Endpoint<P, S, E>,
         params: &P,
         key: &str,
         watch: Watch,
@@ -150,9 +142,7 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
         self.clear();
         self.last = Some(Watched {
             cache: cache.clone(),
-            method: endpoint.method(),
-            path: endpoint.path(),
-            url_prefix: endpoint.url_prefix().map(str::to_owned),
+            endpoint: endpoint.clone().with_decoder(no_decode).with_effect(),
             params: params.clone(),
             key: key.to_owned(),
         });
@@ -175,7 +165,11 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
 
     /// Polls the tracked read at the endpoint's poll frequency while this
     /// state lives (from the first render with this key on).
-    pub fn poll<S: Schema>(&mut self, cache: &CacheContext, endpoint: &Endpoint<P, S>) {
+    pub fn poll<S: Schema, E: Readable>(
+        &mut self,
+        cache: &CacheContext,
+        endpoint: &Endpoint<P, S, E>,
+    ) {
         let (Some(every), None, Some(last)) =
             (endpoint.options().poll_frequency, &self.poll, &self.last)
         else {
@@ -212,4 +206,12 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
         self.failed = Some(suspension.clone());
         suspension
     }
+}
+
+/// The decoder of an endpoint kept only for its keys: never called.
+fn no_decode<P>(
+    _: &crate::http::Response,
+    _: &P,
+) -> Result<crate::cache::schema::Decoded<()>, crate::error::SchemaError> {
+    Ok(().into())
 }

@@ -11,8 +11,8 @@ mod read;
 pub use read::Found;
 
 use chrono::{DateTime, Utc};
-use restcache::Page;
 use restcache::prelude::*;
+use restcache::rest::Page;
 
 /// A request that started at `ms` milliseconds.
 pub fn at(ms: u64) -> Meta {

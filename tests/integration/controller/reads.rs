@@ -107,7 +107,7 @@ async fn a_hundred_concurrent_reads_share_one_request() {
 }
 
 #[tokio::test]
-async fn fetch_if_stale_fetches_only_what_is_not_fresh() {
+async fn ensure_fetches_only_what_is_not_fresh() {
     let (mut server, ctrl, clock) = setup().await;
     let list = server
         .mock("GET", "/todos")
@@ -116,11 +116,11 @@ async fn fetch_if_stale_fetches_only_what_is_not_fresh() {
         .create_async()
         .await;
     let get = TodoResource::get_list();
-    let first = ctrl.fetch_if_stale(&get, &()).await.unwrap(); // Invalid: fetches
-    let again = ctrl.fetch_if_stale(&get, &()).await.unwrap(); // Valid: no request
+    let first = ctrl.ensure(&get, &()).await.unwrap(); // Invalid: fetches
+    let again = ctrl.ensure(&get, &()).await.unwrap(); // Valid: no request
     assert!(Rc::ptr_eq(&first, &again));
     clock.advance(Duration::from_secs(61));
-    ctrl.fetch_if_stale(&get, &()).await.unwrap(); // Stale: fetches
+    ctrl.ensure(&get, &()).await.unwrap(); // Stale: fetches
     list.assert_async().await;
 }
 
@@ -315,7 +315,7 @@ async fn set_error_invalidate_all_and_expire_all_act_on_matching_keys() {
         ExpiryStatus::Valid
     );
 
-    let error = Error::http_status("GET", &format!("{}/todos", server.url()), 500, "down");
+    let error = Error::http_status(Method::Get, &format!("{}/todos", server.url()), 500, "down");
     ctrl.set_error(&TodoResource::get_list(), &(), error);
     let cached = ctrl.read(&TodoResource::get_list(), &());
     assert_eq!(cached.data.map(|l| l.len()), Some(3));

@@ -8,9 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use restcache::http::{Body, Client, ErrorKind, FetchFuture};
+use restcache::http::{Client, ErrorKind, Request, ResponseFuture};
 use restcache::prelude::*;
-use restcache::rest::Request;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
@@ -142,11 +141,11 @@ async fn a_read_whose_every_caller_went_away_is_cancelled() {
 static PANICKED: AtomicBool = AtomicBool::new(false);
 
 /// Panics the first time it is called, then fetches.
-fn panics_once(client: &Client, request: Request) -> FetchFuture {
+fn panics_once<P>(client: &Client, _: &P, request: Request) -> ResponseFuture {
     if !PANICKED.swap(true, Ordering::SeqCst) {
         panic!("a bug in a custom fetch function");
     }
-    client.fetch("get", &request.url, None::<Body>)
+    client.request(Method::Get, &request.url, None)
 }
 
 #[tokio::test]

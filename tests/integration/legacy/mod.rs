@@ -6,9 +6,8 @@
 mod cache;
 mod shapes;
 
-use restcache::http::{Body, Client, FetchFuture};
-use restcache::legacy::{FetchShape, Query, Resource, SchemaOf};
-use restcache::rest::Kind;
+use restcache::http::{Body, Client, Method, ResponseFuture};
+use restcache::legacy::{FetchShape, Query, Resource, SchemaOf, ShapeKind};
 
 use crate::common::{Birthday, UpcomingBirthdays, User};
 
@@ -16,15 +15,15 @@ fn current_user_key(_: &Query) -> String {
     "/current_user/".to_owned()
 }
 
-fn post_current_user(client: &Client, _: &Query, body: Option<Body>) -> FetchFuture {
-    client.fetch("post", "/current_user/", body)
+fn post_current_user(client: &Client, _: &Query, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Post, "/current_user/", body)
 }
 
 /// The current user: the create shape, read with empty params, posting to
 /// `/current_user/`.
 pub fn current_user_shape() -> FetchShape<Query, std::rc::Rc<User>> {
     FetchShape {
-        kind: Kind::Read,
+        kind: ShapeKind::Read,
         get_fetch_key: current_user_key,
         fetch: post_current_user,
         ..User::create_shape()
@@ -35,8 +34,8 @@ fn upcoming_key(_: &Query) -> String {
     "/api/birthdays/upcoming/".to_owned()
 }
 
-fn post_upcoming(client: &Client, _: &Query, body: Option<Body>) -> FetchFuture {
-    client.fetch("post", "/api/birthdays/upcoming/", body)
+fn post_upcoming(client: &Client, _: &Query, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Post, "/api/birthdays/upcoming/", body)
 }
 
 /// Upcoming birthdays: the list shape with another schema (the
@@ -53,8 +52,8 @@ fn make_manager_key(id: &u64) -> String {
     format!("/users/{id}/make_manager")
 }
 
-fn post_make_manager(client: &Client, id: &u64, body: Option<Body>) -> FetchFuture {
-    client.fetch("post", &make_manager_key(id), body)
+fn post_make_manager(client: &Client, id: &u64, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Post, &make_manager_key(id), body)
 }
 
 /// Make manager: a mutation from the update shape, posting to

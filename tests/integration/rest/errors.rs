@@ -1,7 +1,7 @@
 //! Request errors: typed by status, refusal and bad body, soft or hard,
 //! and never showing the request's headers.
 
-use restcache::http::{Client, ErrorKind, HeaderValue, header};
+use restcache::http::{Client, ErrorKind, HeaderValue, Method, header};
 
 use crate::common::mock::{once, server};
 use crate::common::{TodoResource, TodoResourceParams};
@@ -52,7 +52,7 @@ async fn statuses_refusals_and_bad_bodies_are_typed_errors() {
         mock.assert_async().await;
         mock.remove_async().await;
         assert_eq!(err.status(), Some(status as u16));
-        assert_eq!(err.method(), "GET");
+        assert_eq!(err.method(), Method::Get);
         assert_eq!(err.url(), format!("{}/todos/1", server.url()));
         assert_eq!(err.is_hard(), hard, "{status}");
         assert!(err.excerpt().contains(&format!("status {status}")));

@@ -2,9 +2,9 @@
 //! method, path, body and call count of each request.
 
 use mockito::Matcher;
-use restcache::http::{Body, Client, ErrorKind, FetchFuture};
+use restcache::http::{Body, Client, HeaderName, HeaderValue, Request, ResponseFuture};
 use restcache::prelude::*;
-use restcache::rest::{Kind, Request};
+use restcache::rest::Effect;
 use serde_json::json;
 
 use super::TODO_1;
@@ -119,16 +119,23 @@ async fn the_six_standard_methods_make_their_requests() {
     assert_eq!(gone.pk, Pk::from(1u64));
     delete.assert_async().await;
 
-    let kinds = [
-        TodoResource::get().kind(),
-        TodoResource::get_list().kind(),
-        TodoResource::create().kind(),
-        TodoResource::update().kind(),
-        TodoResource::partial_update().kind(),
-        TodoResource::delete().kind(),
+    let effects = [
+        effect(&TodoResource::get()),
+        effect(&TodoResource::get_list()),
+        effect(&TodoResource::create()),
+        effect(&TodoResource::update()),
+        effect(&TodoResource::partial_update()),
+        effect(&TodoResource::delete()),
     ];
-    use Kind::*;
-    assert_eq!(kinds, [Read, Read, Create, Mutate, Mutate, Delete]);
+    assert_eq!(
+        effects,
+        ["Read", "Read", "Create", "Mutate", "Mutate", "Delete"]
+    );
+}
+
+/// What an endpoint's response does to the cache, by name.
+fn effect<P, S, E: Effect>(_: &Endpoint<P, S, E>) -> &'static str {
+    E::NAME
 }
 
 #[tokio::test]
@@ -178,7 +185,7 @@ async fn a_nested_resource_drops_its_last_placeholder_for_the_list() {
     one.assert_async().await;
     create.assert_async().await;
     assert_eq!(
-        PostResource::get_list().path().source(),
+        PostResource::get_list().path().unwrap().source(),
         "/users/:user_id/posts"
     );
 }
@@ -235,7 +242,7 @@ async fn the_custom_endpoints_of_the_docs_make_their_requests() {
         .unwrap();
     assert_eq!(answer, json!({"ok": true}));
     with_text.assert_async().await;
-    assert_eq!(make_manager().kind(), Kind::Mutate);
+    assert_eq!(effect(&make_manager()), "Mutate");
 
     // POST /current_user/, read with empty params.
     let me = once(
@@ -247,7 +254,7 @@ async fn the_custom_endpoints_of_the_docs_make_their_requests() {
     let user = client.call(&current_user(), &(), None).await.unwrap();
     assert!(user.is_manager);
     me.assert_async().await;
-    assert_eq!(current_user().kind(), Kind::Read);
+    assert_eq!(effect(&current_user()), "Read");
 
     // POST /api/birthdays/upcoming/ -> the envelope of Birthday lists.
     let upcoming = once(
@@ -279,11 +286,12 @@ async fn the_custom_endpoints_of_the_docs_make_their_requests() {
 }
 
 /// A custom endpoint from a base one: a key function and a fetch
-/// function replaced, everything else from the base.
+/// function replaced, everything else from the base. The fetch function
+/// sees the params, and may capture what it needs.
 #[tokio::test]
 async fn an_endpoint_can_replace_its_key_and_fetch_functions() {
-    fn via_post(client: &Client, request: Request) -> FetchFuture {
-        client.fetch("post", &request.url, request.body)
+    fn via_post(client: &Client, _: &TodoResourceParams, request: Request) -> ResponseFuture {
+        client.request(Method::Post, &request.url, request.body)
     }
     let (mut server, client) = server().await;
     let me = once(server.mock("POST", "/todos/1"), 200, TODO_1).await;
@@ -296,9 +304,25 @@ async fn an_endpoint_can_replace_its_key_and_fetch_functions() {
     assert_eq!(todo.title, "milk");
     me.assert_async().await;
 
-    // The helper refuses a method it does not know, without panicking.
-    let err = client.fetch("brew", &server.url(), None).await.unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::Request(_)), "{err}");
+    // A fetch function that captures a value and reads the params.
+    let tenant = HeaderValue::from_static("acme");
+    let tagged = server
+        .mock("GET", "/todos/1")
+        .match_header("x-tenant", "acme")
+        .match_header("x-todo", "1")
+        .with_body(TODO_1)
+        .expect(1)
+        .create_async()
+        .await;
+    let endpoint = TodoResource::get().with_fetch(move |client, params, request| {
+        let todo = HeaderValue::from(params.id);
+        let request = request
+            .with_header(HeaderName::from_static("x-tenant"), tenant.clone())
+            .with_header(HeaderName::from_static("x-todo"), todo);
+        client.send(request)
+    });
+    client.call(&endpoint, &one, None).await.unwrap();
+    tagged.assert_async().await;
 
     // Another schema over the same request.
     let raw = TodoResource::get().with_schema::<serde_json::Value>();

@@ -20,12 +20,13 @@ struct Created {
     location: Option<String>,
 }
 
-fn created(response: &Response, _: &()) -> Result<Created, SchemaError> {
-    Ok(Created {
-        todo: restcache::from_json(body_json(response))?,
+fn created(response: &Response, _: &()) -> Result<Decoded<Created>, SchemaError> {
+    let todo = restcache::from_json::<Rc<Todo>>(body_json(response))?;
+    Ok(todo.map(|todo| Created {
+        todo,
         status: response.status,
         location: response.location().map(str::to_owned),
-    })
+    }))
 }
 
 #[tokio::test]
@@ -52,11 +53,12 @@ struct Counted {
     total: Option<u64>,
 }
 
-fn counted(response: &Response, _: &()) -> Result<Counted, SchemaError> {
-    Ok(Counted {
-        todos: restcache::from_json(body_json(response))?,
+fn counted(response: &Response, _: &()) -> Result<Decoded<Counted>, SchemaError> {
+    let todos = restcache::from_json::<Vec<Rc<Todo>>>(body_json(response))?;
+    Ok(todos.map(|todos| Counted {
+        todos,
         total: response.total_count(),
-    })
+    }))
 }
 
 #[tokio::test]

@@ -3,9 +3,9 @@
 //! (a page number or a cursor) join one cached list, in order.
 
 use futures_util::future::join;
-use restcache::Page;
 use restcache::http::Client;
 use restcache::prelude::*;
+use restcache::rest::Page;
 use restcache::rest::{NextPage, Paged};
 use restcache_demo::DemoApi;
 use serde_json::json;

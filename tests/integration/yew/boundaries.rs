@@ -130,7 +130,7 @@ fn WithErrorApp(props: &AppProps) -> Html {
 
 fn soft_error(ctrl: &Controller) -> Error {
     let url = format!("{}/todos/1", ctrl.client().base_url());
-    Error::http_status("GET", &url, 503, "down")
+    Error::http_status(Method::Get, &url, 503, "down")
 }
 
 #[tokio::test]
@@ -331,35 +331,6 @@ async fn a_page_without_failures_renders_as_yews_own_renderer_renders_it() {
             ours.contains("<!--<[") && ours.contains("<h1>milk</h1>"),
             "{ours}"
         );
-    })
-    .await;
-}
-
-#[component]
-fn ReadsAMutation(props: &AppProps) -> Html {
-    html! {
-        <CacheProvider controller={props.ctrl.clone()}>
-            <AsyncBoundary error_fallback={fallback("failed")}><Creates /></AsyncBoundary>
-        </CacheProvider>
-    }
-}
-
-#[component]
-fn Creates() -> HtmlResult {
-    let made = use_suspense(&TodoResource::create(), ())?;
-    Ok(html! { <p>{ &made.title }</p> })
-}
-
-#[tokio::test]
-async fn a_reading_hook_given_a_mutation_says_so() {
-    local(async {
-        let (_server, client) = server().await;
-        let props = AppProps {
-            ctrl: Controller::new(client),
-        };
-        let render = LocalServerRenderer::<ReadsAMutation>::with_props(props).render();
-        let message = panic_message(render).await;
-        assert!(message.contains("`POST /todos` is a mutation"), "{message}");
     })
     .await;
 }

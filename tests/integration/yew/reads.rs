@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use restcache::prelude::*;
 use restcache::yew::{
-    AsyncBoundary, BoundaryError, CacheProvider, use_cache, use_dle, use_fetch, use_suspense,
+    AsyncBoundary, BoundaryError, CacheProvider, use_cache, use_dle, use_prefetch, use_suspense,
 };
 use restcache_demo::DemoApi;
 use yew::LocalServerRenderer;
@@ -313,8 +313,8 @@ async fn use_cache_reads_without_fetching_and_use_dle_fetches_without_suspending
 /// Starts the list's request without reading it.
 #[component]
 fn Prefetch() -> Html {
-    use_fetch(&TodoResource::get_list(), ());
-    use_fetch(&TodoResource::get(), None::<TodoResourceParams>);
+    use_prefetch(&TodoResource::get_list(), ());
+    use_prefetch(&TodoResource::get(), None::<TodoResourceParams>);
     html! { <p>{"prefetching"}</p> }
 }
 

@@ -1,4 +1,4 @@
-use restcache::http::{Body, Client, FetchFuture};
+use restcache::http::{Body, Client, ResponseFuture};
 use restcache::legacy::{FetchShape, Resource};
 use restcache::prelude::*;
 
@@ -12,9 +12,9 @@ impl Resource for User {
 }
 
 // A fetch function that takes the params by value: not the shape's
-// signature, `fn(&Client, &P, Option<Body>) -> FetchFuture`.
-fn make_manager(client: &Client, id: u64, body: Option<Body>) -> FetchFuture {
-    client.fetch("post", &format!("/users/{id}/make_manager"), body)
+// signature, `fn(&Client, &P, Option<Body>) -> ResponseFuture`.
+fn make_manager(client: &Client, id: u64, body: Option<Body>) -> ResponseFuture {
+    client.request(Method::Post, &format!("/users/{id}/make_manager"), body)
 }
 
 fn main() {

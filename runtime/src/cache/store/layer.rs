@@ -13,8 +13,8 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use super::Store;
+use super::results::ResultSlot;
 use super::table::Slot;
-use super::write::ResultSlot;
 
 /// A record under optimistic layers.
 pub(crate) struct Layered<E> {
@@ -114,7 +114,7 @@ pub(crate) struct Layer {
 }
 
 impl Layer {
-    pub(super) fn new(id: u64) -> Self {
+    pub(crate) fn new(id: u64) -> Self {
         Layer {
             id,
             tables: Vec::new(),
@@ -122,7 +122,7 @@ impl Layer {
         }
     }
 
-    pub(super) fn covers(&mut self, table: u32, slots: Vec<u32>) {
+    pub(crate) fn covers(&mut self, table: u32, slots: Vec<u32>) {
         if !slots.is_empty() {
             self.tables.push((table, slots));
         }

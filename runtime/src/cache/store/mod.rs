@@ -1,30 +1,32 @@
 //! The normalized store: entity tables, results by key, and their meta.
+//! It is the bottom of the cache: it keeps records and results without
+//! knowing their types' traits, and imports nothing of the layers that
+//! walk values into it and out of it.
 //!
-//! `mod.rs` holds the store's public API and what a read finds
-//! ([`Lookup`]); `write` the writes into it and its result slots; `layer`
-//! optimistic values over the confirmed data; `reach` which results hold
-//! a record; `collect` dropping what nothing uses; `table` and `pk_index`
-//! the records of one entity type; `registry` which table holds which
-//! type, and the change stamps.
+//! `mod.rs` holds the store and what a read finds ([`Lookup`]); `results`
+//! the results by key; `layer` optimistic values over the confirmed data;
+//! `reach` which results hold a record; `collect` dropping what nothing
+//! uses; `table` and `pk_index` the records of one entity type;
+//! `registry` which table holds which type, and the change stamps.
+//!
+//! The typed API that walks values lives with the walks: storing a
+//! response (`set`, `set_json`, `set_entity`, `invalidate_entity`) in
+//! `cache/normalize.rs`, reading one (`read`, `get_entity`,
+//! `entity_meta`) in `cache/denormalize.rs`.
 
 mod collect;
 mod layer;
 pub(crate) mod pk_index;
 mod reach;
 pub(crate) mod registry;
+mod results;
 pub(crate) mod table;
-mod write;
 
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
-use serde::de::DeserializeOwned;
 
-use crate::cache::denormalize::Reader;
-use crate::cache::entity::Entity;
-use crate::cache::schema::{Schema, from_json};
-use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::PkValue;
 use layer::LayeredResult;
@@ -32,7 +34,7 @@ use registry::Registry;
 
 pub(crate) use collect::Unreached;
 pub(crate) use layer::Layer;
-pub(crate) use write::ResultSlot;
+pub(crate) use results::{Joined, ResultSlot};
 
 /// What a read finds under a key.
 ///
@@ -168,146 +170,6 @@ impl Store {
         }
     }
 
-    /// Stores `value` under `key`: its entities are merged into their
-    /// tables, the result keeps references to them.
-    ///
-    /// On error nothing changes. A result whose stored copy started later
-    /// than `meta.fetched_at` is kept (its entities still merge by their own
-    /// fetch times).
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Default, Deserialize)]
-    /// struct Todo { id: u64 }
-    ///
-    /// let mut store = Store::new();
-    /// store.set("todos", vec![Rc::new(Todo { id: 1 }), Rc::new(Todo { id: 2 })], Meta::default())?;
-    /// assert_eq!(store.entity_count("Todo"), 2);
-    /// # Ok::<(), restcache::SchemaError>(())
-    /// ```
-    pub fn set<S: Schema>(
-        &mut self,
-        key: &str,
-        value: S,
-        meta: Meta,
-    ) -> Result<Rc<S>, SchemaError> {
-        self.write(Some(key), value, meta, false).map(|w| w.value)
-    }
-
-    /// Parses `text` as the schema `S` and stores it under `key`.
-    ///
-    /// JSON that does not fit `S` gives [`SchemaError::Decode`] naming the
-    /// entity and the field path; the store is unchanged.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Default, Deserialize)]
-    /// struct Todo { id: u64 }
-    ///
-    /// let mut store = Store::new();
-    /// assert!(store.set_json::<Vec<Rc<Todo>>>("todos", "<html>oops</html>", Meta::default()).is_err());
-    /// assert!(matches!(store.read::<Vec<Rc<Todo>>>("todos"), Lookup::Absent));
-    /// ```
-    pub fn set_json<S: Schema + DeserializeOwned>(
-        &mut self,
-        key: &str,
-        text: &str,
-        meta: Meta,
-    ) -> Result<Rc<S>, SchemaError> {
-        let value = from_json::<S>(text)?;
-        self.set(key, value, meta)
-    }
-
-    /// Merges one record (and its nested entities) into its table, without
-    /// a result; returns the store's copy.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Default, Deserialize)]
-    /// struct Todo { id: u64, title: String }
-    ///
-    /// let mut store = Store::new();
-    /// let stored = store.set_entity(Todo { id: 3, title: "x".into() }, Meta::default())?;
-    /// assert!(Rc::ptr_eq(&stored, &store.get_entity::<Todo>(3u64).into_value().unwrap()));
-    /// # Ok::<(), restcache::SchemaError>(())
-    /// ```
-    pub fn set_entity<E: Entity>(&mut self, record: E, meta: Meta) -> Result<Rc<E>, SchemaError> {
-        let written = self.write(None, Rc::new(record), meta, false)?;
-        Ok(Rc::unwrap_or_clone(written.value))
-    }
-
-    /// Reads the result under `key` as `S`, joining its entities back in,
-    /// without remembering anything: an unchanged store gives back the
-    /// records it holds, a changed one gives freshly built values. Use a
-    /// [`Memo`](crate::Memo) for reads that keep their identity.
-    ///
-    /// A result stored with another schema type reads as `Invalid`.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Default, Deserialize)]
-    /// struct Todo { id: u64 }
-    ///
-    /// let mut store = Store::new();
-    /// store.set("one", Rc::new(Todo { id: 1 }), Meta::default())?;
-    /// assert_eq!(store.read::<Rc<Todo>>("one").value().map(|t| t.id), Some(1));
-    /// assert!(matches!(store.read::<Rc<Todo>>("two"), Lookup::Absent));
-    /// # Ok::<(), restcache::SchemaError>(())
-    /// ```
-    pub fn read<S: Schema>(&self, key: &str) -> Lookup<S> {
-        Reader::new(self, None).result::<S>(key)
-    }
-
-    /// Reads one record by pk, joining its nested entities back in.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    ///
-    /// #[derive(Entity, Clone, Default, Deserialize)]
-    /// struct Todo { id: u64 }
-    ///
-    /// let mut store = Store::new();
-    /// store.set_entity(Todo { id: 7 }, Meta::default())?;
-    /// assert!(store.get_entity::<Todo>("7").value().is_some()); // "7" and 7 are one pk
-    /// assert!(matches!(store.get_entity::<Todo>(8u64), Lookup::Absent));
-    /// # Ok::<(), restcache::SchemaError>(())
-    /// ```
-    #[inline]
-    pub fn get_entity<E: Entity>(&self, pk: impl PkValue) -> Lookup<E> {
-        Reader::new(self, None).entity_by_pk::<E>(pk.to_pk().as_ref())
-    }
-
-    /// Invalidates one record as of `at`: direct reads of it are `Invalid`,
-    /// lists that hold it drop it on their next read, and responses whose
-    /// request started before `at` do not bring it back. Returns whether the
-    /// record was known.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Default, Deserialize)]
-    /// struct Todo { id: u64 }
-    ///
-    /// let mut store = Store::new();
-    /// store.set("todos", vec![Rc::new(Todo { id: 1 }), Rc::new(Todo { id: 2 })], Meta::default())?;
-    /// assert!(store.invalidate_entity::<Todo>(1u64, Timestamp::from_millis(5)));
-    /// assert!(matches!(store.get_entity::<Todo>(1u64), Lookup::Invalid));
-    /// assert_eq!(store.read::<Vec<Rc<Todo>>>("todos").into_value().unwrap().len(), 1);
-    /// # Ok::<(), restcache::SchemaError>(())
-    /// ```
-    pub fn invalidate_entity<E: Entity>(&mut self, pk: impl PkValue, at: Timestamp) -> bool {
-        self.invalidate_entity_key(E::KEY, pk, at)
-    }
-
     /// [`invalidate_entity`](Store::invalidate_entity) by entity key, for
     /// code that knows the key but not the type.
     pub fn invalidate_entity_key(&mut self, key: &str, pk: impl PkValue, at: Timestamp) -> bool {
@@ -322,15 +184,16 @@ impl Store {
         known
     }
 
+    /// The meta of the record `pk` in the table `key` (also when
+    /// invalidated).
+    pub(crate) fn entity_meta_by_key(&self, key: &str, pk: impl PkValue) -> Option<Meta> {
+        let table = self.tables.by_key(key)?;
+        self.tables.any(table).meta(&pk.to_pk()?)
+    }
+
     /// The meta of the result under `key` (also when invalidated).
     pub fn result_meta(&self, key: &str) -> Option<Meta> {
         self.results.get(key).map(|slot| slot.meta)
-    }
-
-    /// The meta of one record (also when invalidated).
-    pub fn entity_meta<E: Entity>(&self, pk: impl PkValue) -> Option<Meta> {
-        let table = self.tables.by_key(E::KEY)?;
-        self.tables.any(table).meta(&pk.to_pk()?)
     }
 
     /// How many readable records the table `key` holds.
@@ -381,6 +244,12 @@ impl Store {
         &self.tables
     }
 
+    /// The entity tables, to write.
+    #[inline]
+    pub(crate) fn tables_mut(&mut self) -> &mut Registry {
+        &mut self.tables
+    }
+
     /// The result slot under `key`.
     #[inline]
     pub(crate) fn result_slot(&self, key: &str) -> Option<&ResultSlot> {
@@ -388,7 +257,7 @@ impl Store {
     }
 
     /// Takes the next write version.
-    fn tick(&mut self) -> u64 {
+    pub(crate) fn tick(&mut self) -> u64 {
         self.writes += 1;
         self.writes
     }

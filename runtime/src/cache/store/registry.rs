@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rustc_hash::FxHashMap;
 
 use super::table::{AnyTable, Table};
-use crate::cache::entity::Entity;
 use crate::error::SchemaError;
 
 /// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
@@ -24,7 +23,7 @@ pub(crate) fn stamp_bit(table: u32) -> u64 {
 static NEXT_TYPE_INDEX: AtomicU32 = AtomicU32::new(0);
 
 /// The process-wide index of one entity type, assigned on first use; the
-/// derive keeps one in a static per type (see [`Entity::type_index`]).
+/// derive keeps one in a static per type.
 #[doc(hidden)]
 pub struct TypeIndex(AtomicU32);
 
@@ -57,10 +56,22 @@ impl TypeIndex {
     }
 }
 
+/// What the registry knows of an entity type: its identity, the index
+/// the derive gave it (`u32::MAX`: none), its entity key and its Rust
+/// name (for a key conflict's error).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TypeKey {
+    pub id: TypeId,
+    pub index: u32,
+    pub key: &'static str,
+    pub name: &'static str,
+}
+
 /// The entity tables of one store, and when each was last written.
 pub(crate) struct Registry {
     tables: Vec<Box<dyn AnyTable>>,
-    /// Table by [`Entity::type_index`], plus one (0: no table yet).
+    /// Table by the type's index ([`TypeIndex`]), plus one (0: no table
+    /// yet).
     by_index: Vec<u32>,
     /// Table by `TypeId`, for the types without an index.
     by_type: FxHashMap<TypeId, u32>,
@@ -93,23 +104,24 @@ impl Registry {
         }
     }
 
-    /// The table of `E`, and whether this call created it. Another type
-    /// that already holds the key `E::KEY` is a conflict.
-    pub fn register<E: Entity>(&mut self) -> Result<(u32, bool), SchemaError> {
-        if let Some(table) = self.find::<E>() {
+    /// The table of the type `ty`, and whether this call created it (an
+    /// empty `Table<E>` of that type). Another type that already holds its
+    /// key is a conflict.
+    pub fn register<E: 'static>(&mut self, ty: TypeKey) -> Result<(u32, bool), SchemaError> {
+        if let Some(table) = self.find(ty.index, ty.id) {
             return Ok((table, false));
         }
-        if let Some(&other) = self.by_key.get(E::KEY) {
+        if let Some(&other) = self.by_key.get(ty.key) {
             return Err(SchemaError::KeyConflict {
-                key: E::KEY,
+                key: ty.key,
                 first: self.tables[other as usize].type_name(),
-                second: std::any::type_name::<E>(),
+                second: ty.name,
             });
         }
         let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
         self.tables.push(Box::new(Table::<E>::new()));
-        match E::type_index() {
-            u32::MAX => drop(self.by_type.insert(TypeId::of::<E>(), table)),
+        match ty.index {
+            u32::MAX => drop(self.by_type.insert(ty.id, table)),
             index => {
                 let index = index as usize;
                 if self.by_index.len() <= index {
@@ -118,7 +130,7 @@ impl Registry {
                 self.by_index[index] = table + 1;
             }
         }
-        self.by_key.insert(E::KEY, table);
+        self.by_key.insert(ty.key, table);
         Ok((table, true))
     }
 
@@ -139,11 +151,12 @@ impl Registry {
         // says "changed" when nothing did only costs a memo one more look.
     }
 
-    /// The table of `E`, if it has one.
+    /// The table of the type whose index is `index` (`u32::MAX`: none; it
+    /// is then found by its `id`), if it has one.
     #[inline]
-    pub fn find<E: Entity>(&self) -> Option<u32> {
-        match E::type_index() {
-            u32::MAX => self.by_type.get(&TypeId::of::<E>()).copied(),
+    pub fn find(&self, index: u32, id: TypeId) -> Option<u32> {
+        match index {
+            u32::MAX => self.by_type.get(&id).copied(),
             index => self
                 .by_index
                 .get(index as usize)
@@ -168,14 +181,14 @@ impl Registry {
 
     /// The table `table`, whose type is `E`.
     #[inline]
-    pub fn get<E: Entity>(&self, table: u32) -> Option<&Table<E>> {
+    pub fn get<E: 'static>(&self, table: u32) -> Option<&Table<E>> {
         let table: &dyn Any = self.tables.get(table as usize)?.as_ref();
         table.downcast_ref()
     }
 
     /// The table `table`, whose type is `E`, to write.
     #[inline]
-    pub fn get_mut<E: Entity>(&mut self, table: u32) -> Option<&mut Table<E>> {
+    pub fn get_mut<E: 'static>(&mut self, table: u32) -> Option<&mut Table<E>> {
         let table: &mut dyn Any = self.tables.get_mut(table as usize)?.as_mut();
         table.downcast_mut()
     }

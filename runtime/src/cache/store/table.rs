@@ -8,7 +8,6 @@ use smallvec::SmallVec;
 
 use super::layer::Layered;
 use super::pk_index::PkIndex;
-use crate::cache::entity::Entity;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
 
@@ -94,7 +93,7 @@ pub(crate) struct Table<E> {
     replaced_confirmed: Vec<(u32, Slot<E>)>,
 }
 
-impl<E: Entity> Table<E> {
+impl<E: 'static> Table<E> {
     pub fn new() -> Self {
         Table {
             index: PkIndex::default(),
@@ -145,8 +144,11 @@ impl<E: Entity> Table<E> {
     /// write (the first copy of a record in a response is the one kept).
     /// A `layer` write (an optimistic value) goes on show over everything;
     /// any other write to a record under layers goes to its confirmed copy,
-    /// beneath them. Returns its slot and whether what reads see changed.
+    /// beneath them. `keeps` says whether a stored slot keeps its record
+    /// against `record` fetched as `meta` (the newer copy wins). Returns
+    /// its slot and whether what reads see changed.
     #[inline]
+    #[allow(clippy::too_many_arguments)] // one record's write, in the hot path
     pub fn merge(
         &mut self,
         pk: &Pk,
@@ -155,6 +157,7 @@ impl<E: Entity> Table<E> {
         meta: Meta,
         version: u64,
         layer: bool,
+        keeps: impl Fn(&Slot<E>, &E, &Meta) -> bool,
     ) -> (u32, bool) {
         let written = || Slot {
             record: Some(Rc::clone(record)),
@@ -170,7 +173,7 @@ impl<E: Entity> Table<E> {
                     && let Some(under) = self.layered.get_mut(&index)
                 {
                     let confirmed = &mut under.confirmed;
-                    if confirmed.version == version || keeps_stored(confirmed, record, &meta) {
+                    if confirmed.version == version || keeps(confirmed, record, &meta) {
                         if let Some(kept) = &confirmed.record {
                             *record = Rc::clone(kept);
                         }
@@ -181,7 +184,7 @@ impl<E: Entity> Table<E> {
                     return (index, false);
                 }
                 let slot = &self.slots[index as usize];
-                if slot.version == version || keeps_stored(slot, record, &meta) {
+                if slot.version == version || keeps(slot, record, &meta) {
                     if let Some(kept) = &slot.record {
                         *record = Rc::clone(kept);
                     }
@@ -240,23 +243,6 @@ impl<E: Entity> Table<E> {
     }
 }
 
-/// Whether `slot` keeps its record against `incoming`, fetched as `meta`:
-/// when the entity's versions say the stored copy is newer, or (when they
-/// say nothing) when its request started later.
-#[inline(always)]
-fn keeps_stored<E: Entity>(slot: &Slot<E>, incoming: &E, meta: &Meta) -> bool {
-    if E::HAS_VERSION
-        && let Some(stored) = &slot.record
-    {
-        match incoming.compare_version(stored) {
-            Some(std::cmp::Ordering::Less) => return true,
-            Some(std::cmp::Ordering::Greater) => return false,
-            Some(std::cmp::Ordering::Equal) | None => {}
-        }
-    }
-    slot.meta.fetched_at > meta.fetched_at
-}
-
 /// What the store does with a table whose entity type it does not know.
 pub(crate) trait AnyTable: Any {
     fn clone_table(&self) -> Box<dyn AnyTable>;
@@ -301,7 +287,7 @@ pub(crate) trait AnyTable: Any {
     fn remove_layer(&mut self, layer: u64, slots: &[u32], now: u64) -> bool;
 }
 
-impl<E: Entity> AnyTable for Table<E> {
+impl<E: 'static> AnyTable for Table<E> {
     fn clone_table(&self) -> Box<dyn AnyTable> {
         Box::new(Table {
             index: self.index.clone(),

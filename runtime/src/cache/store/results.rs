@@ -1,17 +1,33 @@
-//! Writes into the store: responses normalized into their tables and
-//! kept as results, a create's record appended to cached lists, results
-//! expired and invalidated.
+//! Results by key: a response's value and the entity references it
+//! holds, a created record appended to cached lists, a next page
+//! appended to its list, results expired and invalidated.
+//!
+//! The store does not know the types of the values it keeps: a result
+//! carries the function that joins a record to it (set by the write that
+//! stored it), and a next page comes with the function that grows its
+//! list.
 
 use std::any::Any;
 use std::rc::Rc;
 
 use super::Store;
 use super::layer::Layer;
-use crate::cache::normalize::Normalizer;
-use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
-use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
+
+/// A list a created record joined: the list as it is now, and whether it
+/// holds the record (a list with pages still to load takes nothing at its
+/// end).
+pub struct Joined {
+    /// The list with the record.
+    pub list: Rc<dyn Any>,
+    /// Whether the list holds the record.
+    pub holds_it: bool,
+}
+
+/// Joins `record` (a value of the record schema) to `list` (a stored
+/// result) at its start or end; `None` when the list cannot take it.
+pub(crate) type JoinFn = fn(list: &dyn Any, record: &dyn Any, at_start: bool) -> Option<Joined>;
 
 /// A result stored under a key (e.g. `GET https://api.example/todos`).
 #[derive(Clone)]
@@ -24,13 +40,15 @@ pub(crate) struct ResultSlot {
     pub meta: Meta,
     /// The write that last changed this result.
     pub version: u64,
+    /// How a created record joins the value.
+    pub join: JoinFn,
 }
 
 impl ResultSlot {
     /// A result invalidated as of `at` (its reads are Invalid until a
     /// response that started at or after `at` is stored), from one with
     /// `meta`.
-    fn invalidated(meta: Meta, at: Timestamp, version: u64) -> Self {
+    fn invalidated(meta: Meta, at: Timestamp, version: u64, join: JoinFn) -> Self {
         ResultSlot {
             value: None,
             refs: Vec::new(),
@@ -40,82 +58,29 @@ impl ResultSlot {
                 ..meta
             },
             version,
+            join,
         }
     }
 }
 
-/// What [`Store::write`] hands back.
-pub(crate) struct Written<S> {
-    /// The value as stored: its entities are the store's copies.
-    pub value: Rc<S>,
-    /// Its entity references.
-    pub refs: Vec<EntityRef>,
-    /// The write as an optimistic layer, when asked for.
-    pub layer: Option<Layer>,
-}
-
 impl Store {
-    /// Normalizes `value` and, with a `key`, stores it as that key's
-    /// result (unless the stored one started later). The write is whole or
-    /// nothing: on error every table it touched is put back as it was.
-    /// With `layer` (an optimistic value), the write goes on show as a
-    /// layer over the confirmed data, removed later with
-    /// [`remove_layer`](Store::remove_layer).
-    pub(crate) fn write<S: Schema>(
-        &mut self,
-        key: Option<&str>,
-        mut value: S,
-        meta: Meta,
-        layer: bool,
-    ) -> Result<Written<S>, SchemaError> {
-        let version = self.tick();
-        let (outcome, touched) = Normalizer::run(&mut self.tables, meta, version, layer, |cx| {
-            value.normalize(cx)
-        });
-        let refs = match outcome {
-            Ok(refs) => refs,
-            Err(error) => {
-                for table in touched.iter().rev() {
-                    self.tables.any_mut(table.table).rollback(table.len);
-                    if table.created {
-                        self.tables.unregister_last(table.table);
-                    }
-                }
-                return Err(error);
-            }
-        };
-        let mut layer = layer.then(|| Layer::new(version));
-        for table in touched.iter().rev() {
-            let records = self.tables.any_mut(table.table);
-            match &mut layer {
-                Some(layer) => layer.covers(table.table, records.commit_layer(version, table.len)),
-                None => records.commit(),
-            }
-        }
-        let value = Rc::new(value);
-        let Some(key) = key else {
-            return Ok(Written { value, refs, layer });
-        };
+    /// Stores `slot` as the result under `key` as part of the write that
+    /// produced it, unless the stored one started later. With `layer`
+    /// (an optimistic value), it goes on show as a layer over the result.
+    pub(crate) fn put_written(&mut self, key: &str, slot: ResultSlot, layer: Option<&mut Layer>) {
         if self
             .confirmed_result(key)
-            .is_some_and(|old| old.meta.fetched_at > meta.fetched_at)
+            .is_some_and(|old| old.meta.fetched_at > slot.meta.fetched_at)
         {
-            return Ok(Written { value, refs, layer });
+            return;
         }
-        let slot = ResultSlot {
-            value: Some(Rc::clone(&value) as Rc<dyn Any>),
-            refs: refs.clone(),
-            meta,
-            version,
-        };
-        match &mut layer {
+        match layer {
             Some(layer) => {
                 self.put_result_if_absent(key, &slot);
                 self.layer_result(key, layer, Rc::new(move |_| slot.clone()));
             }
             None => self.put_result(key, slot),
         }
-        Ok(Written { value, refs, layer })
     }
 
     /// Stores `slot` under `key` when the key holds nothing yet: an
@@ -123,25 +88,28 @@ impl Store {
     /// when its layer goes.
     fn put_result_if_absent(&mut self, key: &str, slot: &ResultSlot) {
         if !self.results.contains_key(key) {
-            let nothing =
-                ResultSlot::invalidated(Meta::default(), Timestamp::default(), slot.version);
+            let nothing = ResultSlot::invalidated(
+                Meta::default(),
+                Timestamp::default(),
+                slot.version,
+                slot.join,
+            );
             self.results.insert(key.to_owned(), nothing);
         }
     }
 
     /// Adds the record `item` (whose store references are `item_refs`) at
     /// the end of the list stored under `key`, keeping the list's meta.
-    /// A result that is not a plain list of that record type (an envelope,
-    /// a page) cannot take it and is invalidated instead, so its next read
-    /// fetches it again.
+    /// A result that cannot take it (an envelope, a list of another type)
+    /// is invalidated instead, so its next read fetches it again.
     /// With `at_start`, it goes first instead. With a `layer` (an
     /// optimistic create), the record joins as part of that layer: it
     /// stays in the list when a refetch of the list lands beneath, and
     /// leaves with the layer.
-    pub(crate) fn append<S: Schema>(
+    pub(crate) fn append(
         &mut self,
         key: &str,
-        item: Rc<S>,
+        item: Rc<dyn Any>,
         item_refs: Vec<EntityRef>,
         at_start: bool,
         layer: Option<&mut Layer>,
@@ -161,15 +129,19 @@ impl Store {
         }
     }
 
-    /// Extends the list stored under `key` with `page`, the page after it
-    /// (whose store references are `page_refs`): the list keeps its meta.
-    /// Returns whether the key held a list of this schema that grows by
-    /// pages.
-    pub(crate) fn extend_result<S: Schema>(
+    /// Extends the list stored under `key` with the page after it (whose
+    /// store references are `page_refs`): `grow` makes the longer list
+    /// from the stored one, keeping the page's items whose entry in its
+    /// second argument is true (an item the list holds already is left
+    /// out when the list's items are records, `records`). The list keeps
+    /// its meta. Returns whether the key held a list that `grow` could
+    /// extend.
+    pub(crate) fn extend_result(
         &mut self,
         key: &str,
-        page: &S,
         page_refs: &[EntityRef],
+        records: bool,
+        grow: impl FnOnce(&dyn Any, &[bool]) -> Option<Rc<dyn Any>>,
     ) -> bool {
         let version = self.tick();
         let Some(old) = self.confirmed_result(key) else {
@@ -177,15 +149,14 @@ impl Store {
         };
         // A record the list holds already (the pages shifted as the
         // collection changed) is not repeated.
-        let keep: Vec<bool> = match S::LIST_OF_RECORDS {
+        let keep: Vec<bool> = match records {
             true => {
                 let held: rustc_hash::FxHashSet<EntityRef> = old.refs.iter().copied().collect();
                 page_refs.iter().map(|r| !held.contains(r)).collect()
             }
             false => Vec::new(),
         };
-        let stored = old.value.as_deref().and_then(|v| v.downcast_ref::<S>());
-        let Some(longer) = stored.and_then(|stored| stored.extend_page(page, &keep)) else {
+        let Some(longer) = old.value.as_deref().and_then(|stored| grow(stored, &keep)) else {
             return false;
         };
         let mut refs = Vec::with_capacity(old.refs.len() + page_refs.len());
@@ -196,10 +167,11 @@ impl Store {
                 .map(|(_, r)| *r),
         );
         let slot = ResultSlot {
-            value: Some(Rc::new(longer) as Rc<dyn Any>),
+            value: Some(longer),
             refs,
             meta: old.meta,
             version,
+            join: old.join,
         };
         self.put_result(key, slot);
         true
@@ -257,25 +229,25 @@ impl Store {
         let Some(slot) = self.confirmed_result(key) else {
             return false;
         };
-        let slot = ResultSlot::invalidated(slot.meta, at, version);
+        let slot = ResultSlot::invalidated(slot.meta, at, version, slot.join);
         self.put_result(key, slot);
         true
     }
 }
 
 /// `list` with `item` (whose store references are `item_refs`) added at
-/// its start or end, keeping the list's meta; invalid when `list` is not a
-/// plain list of the item's type. An invalid list stays invalid.
-fn appended<S: Schema>(
+/// its start or end, keeping the list's meta; invalid when `list` cannot
+/// take the item. An invalid list stays invalid.
+fn appended(
     list: &ResultSlot,
-    item: &S,
+    item: &dyn Any,
     item_refs: &[EntityRef],
     at_start: bool,
 ) -> ResultSlot {
     let Some(value) = list.value.as_deref() else {
         return list.clone(); // already invalid: its next read fetches
     };
-    match item.append_to(value, at_start) {
+    match (list.join)(value, item, at_start) {
         Some(joined) => {
             let item_refs = if joined.holds_it { item_refs } else { &[] };
             let mut refs = Vec::with_capacity(list.refs.len() + item_refs.len());
@@ -291,8 +263,9 @@ fn appended<S: Schema>(
                 refs,
                 meta: list.meta,
                 version: list.version,
+                join: list.join,
             }
         }
-        None => ResultSlot::invalidated(list.meta, list.meta.fetched_at, list.version),
+        None => ResultSlot::invalidated(list.meta, list.meta.fetched_at, list.version, list.join),
     }
 }

@@ -1,0 +1,323 @@
+//! The standard schemas: one record (`Rc<E>`), lists, optional values,
+//! maps by string, and values that hold no entities.
+
+use std::any::{Any, TypeId};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::rc::Rc;
+
+use serde::de::Deserializer;
+
+use super::scan::{scan_list, scan_map, scan_option};
+use super::{Schema, SchemaParts};
+use crate::cache::denormalize::{Denorm, Denormalizer};
+use crate::cache::entity::Entity;
+use crate::cache::filter::FieldText;
+use crate::cache::normalize::Normalizer;
+use crate::cache::partial::Presence;
+use crate::cache::store::Joined;
+use crate::error::SchemaError;
+use crate::path::Segment;
+
+impl<E: Entity> Schema for Rc<E> {
+    type Handle = Rc<E>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<E> {
+        Rc::unwrap_or_clone(value)
+    }
+}
+
+impl<E: Entity> SchemaParts for Rc<E> {
+    const IS_RECORD: bool = true;
+
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        cx.entity(self)
+    }
+
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        match cx.entity::<E>() {
+            Some(current) if Rc::ptr_eq(self, &current) => Denorm::Same,
+            Some(current) => Denorm::Changed(current),
+            None => Denorm::Missing,
+        }
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        Rc::ptr_eq(self, other)
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        E::nested_entity_at(path).or(Some(E::KEY))
+    }
+
+    fn reserve(cx: &mut Normalizer<'_>, len: usize) {
+        cx.reserve::<E>(len);
+    }
+
+    fn field_text(&self, field: &str) -> FieldText {
+        E::field_text(self, field)
+    }
+
+    fn scan_presence<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        found: &mut Presence,
+    ) -> Result<(), D::Error> {
+        E::scan_record(deserializer, found)
+    }
+
+    fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
+        E::may_be_partial(seen)
+    }
+}
+
+impl<S: Schema> Schema for Vec<S> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+}
+
+impl<S: Schema> SchemaParts for Vec<S> {
+    const LIST_OF_RECORDS: bool = S::IS_RECORD;
+
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        S::reserve(cx, self.len());
+        for (index, item) in self.iter_mut().enumerate() {
+            item.normalize(cx)
+                .map_err(|e| e.within(Segment::Index(index)))?;
+        }
+        Ok(())
+    }
+
+    /// Items whose entity is gone (deleted, invalidated) are dropped.
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        let mut rebuilt: Option<Vec<S>> = None;
+        for (index, item) in self.iter().enumerate() {
+            let outcome = item.denormalize(cx);
+            if rebuilt.is_none() && matches!(outcome, Denorm::Same) {
+                continue;
+            }
+            let list = rebuilt.get_or_insert_with(|| {
+                let mut list = Vec::with_capacity(self.len());
+                list.extend_from_slice(&self[..index]);
+                list
+            });
+            match outcome {
+                Denorm::Same => list.push(item.clone()),
+                Denorm::Changed(value) => list.push(value),
+                Denorm::Missing => {}
+            }
+        }
+        rebuilt.map_or(Denorm::Same, Denorm::Changed)
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_entities(b))
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        match path.split_first() {
+            Some((Segment::Index(_), rest)) => S::entity_at(rest),
+            _ => None,
+        }
+    }
+
+    /// A record of the list's item type joins at its start or end.
+    fn join(&self, record: &dyn Any, at_start: bool) -> Option<Joined> {
+        let record = record.downcast_ref::<S>()?;
+        let mut longer = Vec::with_capacity(self.len() + 1);
+        if at_start {
+            longer.push(record.clone());
+        }
+        longer.extend(self.iter().cloned());
+        if !at_start {
+            longer.push(record.clone());
+        }
+        Some(Joined {
+            list: Rc::new(longer),
+            holds_it: true,
+        })
+    }
+
+    fn extend_page(&self, next: &Self, keep: &[bool]) -> Option<Self> {
+        let mut both = Vec::with_capacity(self.len() + next.len());
+        both.extend_from_slice(self);
+        let kept = next.iter().enumerate();
+        both.extend(
+            kept.filter(|(i, _)| keep.get(*i).copied().unwrap_or(true))
+                .map(|(_, item)| item.clone()),
+        );
+        Some(both)
+    }
+
+    fn scan_presence<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        found: &mut Presence,
+    ) -> Result<(), D::Error> {
+        scan_list::<S, D>(deserializer, found)
+    }
+
+    fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
+        S::may_be_partial(seen)
+    }
+}
+
+impl<S: Schema> Schema for Option<S> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+}
+
+impl<S: Schema> SchemaParts for Option<S> {
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        match self {
+            Some(value) => value.normalize(cx),
+            None => Ok(()),
+        }
+    }
+
+    /// A value whose entity is gone becomes `None`.
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        match self.as_ref().map(|value| value.denormalize(cx)) {
+            None | Some(Denorm::Same) => Denorm::Same,
+            Some(Denorm::Changed(value)) => Denorm::Changed(Some(value)),
+            Some(Denorm::Missing) => Denorm::Changed(None),
+        }
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Some(a), Some(b)) => a.same_entities(b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        S::entity_at(path)
+    }
+
+    fn scan_presence<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        found: &mut Presence,
+    ) -> Result<(), D::Error> {
+        scan_option::<S, D>(deserializer, found)
+    }
+
+    fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
+        S::may_be_partial(seen)
+    }
+}
+
+impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<String, S, H> {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+}
+
+/// Entries are visited in key order, so a map and its rebuilt copy line up
+/// with the entity references recorded when it was stored.
+impl<S: Schema, H: BuildHasher + Default + Clone + 'static> SchemaParts for HashMap<String, S, H> {
+    fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        let mut entries: Vec<(&String, &mut S)> = self.iter_mut().collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (key, value) in entries {
+            value
+                .normalize(cx)
+                .map_err(|e| e.within(Segment::Key(Cow::Owned(key.clone()))))?;
+        }
+        Ok(())
+    }
+
+    /// Entries whose entity is gone are dropped.
+    fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        let mut keys: Vec<&String> = self.keys().collect();
+        keys.sort_unstable();
+        let mut changed = false;
+        let mut outcomes = Vec::with_capacity(keys.len());
+        for key in keys {
+            let outcome = self[key].denormalize(cx);
+            changed |= !matches!(outcome, Denorm::Same);
+            outcomes.push((key, outcome));
+        }
+        if !changed {
+            return Denorm::Same;
+        }
+        let mut rebuilt = HashMap::with_capacity_and_hasher(outcomes.len(), H::default());
+        for (key, outcome) in outcomes {
+            match outcome {
+                Denorm::Same => drop(rebuilt.insert(key.clone(), self[key].clone())),
+                Denorm::Changed(value) => drop(rebuilt.insert(key.clone(), value)),
+                Denorm::Missing => {}
+            }
+        }
+        Denorm::Changed(rebuilt)
+    }
+
+    fn same_entities(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .iter()
+                .all(|(key, a)| other.get(key).is_some_and(|b| a.same_entities(b)))
+    }
+
+    fn entity_at(path: &[Segment]) -> Option<&'static str> {
+        match path.split_first() {
+            Some((Segment::Key(_), rest)) => S::entity_at(rest),
+            _ => None,
+        }
+    }
+
+    fn scan_presence<'de, D: Deserializer<'de>>(
+        deserializer: D,
+        found: &mut Presence,
+    ) -> Result<(), D::Error> {
+        scan_map::<S, D>(deserializer, found)
+    }
+
+    fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
+        S::may_be_partial(seen)
+    }
+}
+
+/// Schemas that hold no entities: kept in the cache as they came.
+macro_rules! plain_schema {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Schema for $ty {
+            type Handle = Rc<Self>;
+
+            fn into_handle(value: Rc<Self>) -> Rc<Self> {
+                value
+            }
+        }
+
+        impl SchemaParts for $ty {
+            fn normalize(&mut self, _: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+                Ok(())
+            }
+
+            fn denormalize(&self, _: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+                Denorm::Same
+            }
+
+            fn same_entities(&self, _: &Self) -> bool {
+                true
+            }
+
+            fn entity_at(_: &[Segment]) -> Option<&'static str> {
+                None
+            }
+        }
+    )*};
+}
+
+// The results of RPCs and other endpoints that answer with no records:
+// nothing (`()`, for an empty body) or any JSON. Scalars stay out, so that
+// marking a plain field `nested` remains a compile error.
+plain_schema!((), serde_json::Value);

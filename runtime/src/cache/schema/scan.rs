@@ -1,0 +1,101 @@
+//! The light pass over a response's JSON, for schemas whose records have
+//! fields that may be absent: it reads keys and skips values, and notes
+//! for each record the fields it left out (see `partial.rs`). Here: the
+//! seed that runs a schema's pass, and the passes of the standard
+//! containers.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::SchemaParts;
+use crate::cache::partial::Presence;
+
+/// Reads the JSON of one value of `S` for which fields its records carry,
+/// noting what it finds in a [`Presence`].
+pub struct ScanSeed<'a, S> {
+    found: &'a mut Presence,
+    schema: PhantomData<fn() -> S>,
+}
+
+impl<'a, S> ScanSeed<'a, S> {
+    pub fn new(found: &'a mut Presence) -> Self {
+        ScanSeed {
+            found,
+            schema: PhantomData,
+        }
+    }
+}
+
+impl<'de, S: SchemaParts> DeserializeSeed<'de> for ScanSeed<'_, S> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        S::scan_presence(deserializer, self.found)
+    }
+}
+
+/// The light pass over a list: each item's.
+pub(crate) fn scan_list<'de, S: SchemaParts, D: Deserializer<'de>>(
+    deserializer: D,
+    found: &mut Presence,
+) -> Result<(), D::Error> {
+    struct List<'a, S>(&'a mut Presence, PhantomData<fn() -> S>);
+    impl<'de, S: SchemaParts> Visitor<'de> for List<'_, S> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(ScanSeed::<S>::new(self.0))?.is_some() {}
+            Ok(())
+        }
+    }
+    deserializer.deserialize_seq(List::<S>(found, PhantomData))
+}
+
+/// The light pass over a map: each entry's.
+pub(crate) fn scan_map<'de, S: SchemaParts, D: Deserializer<'de>>(
+    deserializer: D,
+    found: &mut Presence,
+) -> Result<(), D::Error> {
+    struct Keyed<'a, S>(&'a mut Presence, PhantomData<fn() -> S>);
+    impl<'de, S: SchemaParts> Visitor<'de> for Keyed<'_, S> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(ScanSeed::<S>::new(self.0))?;
+            }
+            Ok(())
+        }
+    }
+    deserializer.deserialize_map(Keyed::<S>(found, PhantomData))
+}
+
+/// The light pass over an optional value.
+pub(crate) fn scan_option<'de, S: SchemaParts, D: Deserializer<'de>>(
+    deserializer: D,
+    found: &mut Presence,
+) -> Result<(), D::Error> {
+    struct Maybe<'a, S>(&'a mut Presence, PhantomData<fn() -> S>);
+    impl<'de, S: SchemaParts> Visitor<'de> for Maybe<'_, S> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a value or null")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+            S::scan_presence(deserializer, self.0)
+        }
+    }
+    deserializer.deserialize_option(Maybe::<S>(found, PhantomData))
+}
