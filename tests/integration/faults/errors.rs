@@ -98,3 +98,66 @@ async fn credentials_never_show_in_an_error() {
     assert!(error.is_soft());
     assert_clean(&error, &["hunter2-password", "ada:"]);
 }
+
+#[tokio::test]
+async fn a_rotating_token_is_masked_by_the_value_that_was_sent() {
+    let (mut server, _) = server().await;
+    let calls = std::rc::Rc::new(std::cell::Cell::new(0_u32));
+    let counted = std::rc::Rc::clone(&calls);
+    // Each request carries a new token; the hook runs once per request.
+    let client = Client::new(server.url()).with_headers(move |headers| {
+        counted.set(counted.get() + 1);
+        let token = format!("Bearer tok-rotating-{}", counted.get());
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_str(&token).unwrap(),
+        );
+    });
+    let _echo = server
+        .mock("GET", "/todos/1")
+        .with_status(401)
+        .with_body_from_request(|request| {
+            let sent = request.header("authorization");
+            let sent = sent.first().and_then(|v| v.to_str().ok()).unwrap_or("none");
+            format!("unauthorized: {sent}").into_bytes()
+        })
+        .expect(2)
+        .create_async()
+        .await;
+    for round in 1..=2 {
+        let error = client
+            .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+            .await
+            .unwrap_err();
+        assert_eq!(calls.get(), round, "the hook ran once for this request");
+        assert_clean(&error, &[&format!("tok-rotating-{round}")]);
+        assert!(error.to_string().contains("unauthorized"), "{error}");
+    }
+}
+
+#[tokio::test]
+async fn a_header_a_custom_fetch_adds_is_masked_too() {
+    use restcache::http::{HeaderName, Request};
+    let (mut server, client) = server().await;
+    let _echo = server
+        .mock("GET", "/todos/1")
+        .with_status(403)
+        .with_body_from_request(|request| {
+            let key = request.header("x-api-key");
+            let key = key.first().and_then(|v| v.to_str().ok()).unwrap_or("none");
+            format!("forbidden for key {key}").into_bytes()
+        })
+        .create_async()
+        .await;
+    let endpoint = TodoResource::get().with_fetch(|client: &Client, _: &_, request: Request| {
+        let key = HeaderValue::from_static("key-per-call-9f8e7d");
+        client.send(request.with_header(HeaderName::from_static("x-api-key"), key))
+    });
+    let error = client
+        .call(&endpoint, &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap_err();
+    assert_eq!(error.status(), Some(403));
+    assert_clean(&error, &["key-per-call-9f8e7d"]);
+    assert!(error.to_string().contains("forbidden for key"), "{error}");
+}
