@@ -12,6 +12,12 @@
 //!   fixture stored through `Controller::set_response` into a cache that
 //!   holds it already. Baseline: `store_set_projects_1000_into_populated_store`,
 //!   the same write on a bare `Store`.
+//! - `controller_write_1_todo_1000_observers`: one todo written through
+//!   `Controller::set_response` while 1,000 observers each watch another
+//!   todo (and one watches this one). Baseline:
+//!   `controller_write_1_todo_no_observers`, the same write with nobody
+//!   watching. A ratio near 1 shows that a write re-checks only the
+//!   observers of what it touched.
 
 use restcache_demo::fixture;
 
@@ -21,6 +27,7 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use futures_util::future::join_all;
 use restcache::prelude::*;
+use restcache::{Observe, ReadObserver};
 
 use fixture::{Projects, Todo};
 use restcache_demo::DemoApi;
@@ -103,9 +110,56 @@ fn set_projects(c: &mut Criterion) {
     assert_eq!(held, 1000);
 }
 
+fn targeted_notification(c: &mut Criterion) {
+    let write = |ctrl: &Controller, title: &str| {
+        let todo = Todo {
+            id: 0,
+            title: title.into(),
+            ..Todo::default()
+        };
+        let params = TodoResourceParams { id: 0 };
+        ctrl.set_response(&TodoResource::get(), &params, std::rc::Rc::new(todo))
+            .unwrap();
+    };
+    let quiet = Controller::new(Client::new("http://127.0.0.1:9"));
+    write(&quiet, "first");
+    let mut round = 0_u64;
+    c.bench_function("controller_write_1_todo_no_observers", |b| {
+        b.iter(|| {
+            round += 1;
+            write(&quiet, if round.is_multiple_of(2) { "a" } else { "b" });
+        })
+    });
+
+    let watched = Controller::new(Client::new("http://127.0.0.1:9"));
+    let mut observers = Vec::new();
+    for id in 0..=1000 {
+        let params = TodoResourceParams { id };
+        let todo = Todo {
+            id,
+            ..Todo::default()
+        };
+        watched
+            .set_response(&TodoResource::get(), &params, std::rc::Rc::new(todo))
+            .unwrap();
+        let mut observer = ReadObserver::new(&watched, Observe::new().changes());
+        observer.set(&TodoResource::get(), &params);
+        observer.read();
+        observer.subscribe(|| {});
+        observers.push(observer);
+    }
+    c.bench_function("controller_write_1_todo_1000_observers", |b| {
+        b.iter(|| {
+            round += 1;
+            write(&watched, if round.is_multiple_of(2) { "a" } else { "b" });
+        })
+    });
+    assert_eq!(watched.subscriber_count(), 1001);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(4));
-    targets = shared_reads, set_projects
+    targets = shared_reads, set_projects, targeted_notification
 }
 criterion_main!(benches);

@@ -268,8 +268,9 @@ pub use restcache_macros::endpoint;
 pub use restcache_runtime::{
     Absent, Cached, Clock, Collected, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY,
     DEFAULT_ERROR_EXPIRY, Decoded, Entity, EntityQuery, ExpiryStatus, FieldPath, Lookup,
-    ManualClock, Memo, Meta, Pk, PkValue, Retention, Retry, Schema, SchemaError, Segment, Store,
-    Subscription, SystemClock, Timestamp, WriteError, from_json, replace_whole,
+    ManualClock, Memo, Meta, Observe, PageListener, Pk, PkValue, ReadObserver, Retention, Retry,
+    Schema, SchemaError, Segment, Store, Subscription, SystemClock, Timestamp, WriteError,
+    from_json, replace_whole,
 };
 pub use restcache_runtime::{http, rest, wire};
 

@@ -82,22 +82,62 @@ async fn coming_back_online_refetches_every_stale_mounted_read() {
     revalidates_on("online", true).await;
 }
 
+/// A provider on the same controller that does not listen, keeping
+/// todo 4 mounted.
+#[component]
+fn Quiet(props: &CtrlProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()} revalidate_on_focus={false} revalidate_on_reconnect={false}>
+            <AsyncBoundary error_fallback={failed()}>
+                <ul><Title id={4} /></ul>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// A provider that listens, showing todo 3.
+#[component]
+fn Listening(props: &CtrlProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={failed()}>
+                <ul><Title id={3} /></ul>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
 #[wasm_bindgen_test]
 async fn the_listeners_leave_with_the_provider() {
     reset_demo().await;
     let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
     let ctrl = controller_on(&clock);
-    let mut page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
+    let mut listening = mount::<Listening>(CtrlProps { ctrl: ctrl.clone() });
+    let quiet = mount::<Quiet>(CtrlProps { ctrl: ctrl.clone() });
     until("both todos", || {
-        page.text() == "fugiat veniam minuset porro tempora"
+        listening.text() == "fugiat veniam minus" && quiet.text() == "et porro tempora"
     })
     .await;
-    clock.advance(Duration::from_secs(120));
-    page.unmount();
-    yew::scheduler::flush().await; // Yew destroys components on its next turn
+    let visible = || {
+        let event = Event::new("visibilitychange").unwrap();
+        gloo_document().dispatch_event(&event).unwrap();
+    };
 
-    let event = Event::new("visibilitychange").unwrap();
-    gloo_document().dispatch_event(&event).unwrap();
+    // While the listening provider is mounted, its listener revalidates
+    // every stale read of the controller, the quiet provider's too.
+    clock.advance(Duration::from_secs(120));
+    visible();
+    until_hits("GET /todos/4", 2).await;
+
+    listening.unmount();
+    yew::scheduler::flush().await; // Yew destroys components on its next turn
+    clock.advance(Duration::from_secs(120));
+    visible();
     sleep(Duration::from_millis(100)).await;
-    assert_eq!(hits("GET /todos/3").await, 1, "nothing listens any more");
+    assert_eq!(
+        hits("GET /todos/4").await,
+        2,
+        "nothing listens any more, though a stale read is still mounted"
+    );
+    assert_eq!(quiet.text(), "et porro tempora");
 }

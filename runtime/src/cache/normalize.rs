@@ -158,7 +158,7 @@ impl<'s> Normalizer<'s> {
         let (slot, changed) =
             records.merge(&pk, record, refs, meta, version, layer, keeps_stored::<E>);
         if changed {
-            self.tables.stamp(table, version);
+            self.tables.changed(table, slot, version);
         }
         self.refs.push(EntityRef { table, slot });
         Ok(())
@@ -231,8 +231,8 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        if records.delete(pk, meta, version, layer) {
-            self.tables.stamp(table, version);
+        if let Some(slot) = records.delete(pk, meta, version, layer) {
+            self.tables.changed(table, slot, version);
         }
         Ok(())
     }

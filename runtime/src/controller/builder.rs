@@ -3,6 +3,9 @@
 use std::rc::Rc;
 use std::time::Duration;
 
+use futures_util::future::LocalBoxFuture;
+
+use super::observe::{Spawner, default_spawner};
 use super::{
     Clock, Controller, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, Retention, Retry, Settings,
     SystemClock,
@@ -15,6 +18,7 @@ use crate::http::Client;
 pub struct ControllerBuilder {
     client: Client,
     clock: Rc<dyn Clock>,
+    spawner: Spawner,
     settings: Settings,
 }
 
@@ -23,6 +27,7 @@ impl ControllerBuilder {
         ControllerBuilder {
             client,
             clock: Rc::new(SystemClock),
+            spawner: default_spawner(),
             settings: Settings {
                 data_expiry: DEFAULT_DATA_EXPIRY,
                 error_expiry: DEFAULT_ERROR_EXPIRY,
@@ -36,6 +41,24 @@ impl ControllerBuilder {
     /// tests).
     pub fn clock(mut self, clock: impl Clock + 'static) -> Self {
         self.clock = Rc::new(clock);
+        self
+    }
+
+    /// How the controller runs the work nobody awaits (a stale read
+    /// revalidating for a view, a poll): by default the browser's task
+    /// queue in wasm (`wasm_bindgen_futures::spawn_local`) and tokio's
+    /// `spawn_local` natively (inside a `LocalSet`).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080"))
+    ///     .spawner(|task| drop(tokio::task::spawn_local(task)))
+    ///     .build();
+    /// assert!(ctrl.is_idle());
+    /// ```
+    pub fn spawner(mut self, spawn: impl Fn(LocalBoxFuture<'static, ()>) + 'static) -> Self {
+        self.spawner = Rc::new(spawn);
         self
     }
 
@@ -91,7 +114,7 @@ impl ControllerBuilder {
 
     /// The controller.
     pub fn build(self) -> Controller {
-        Controller::from_builder(self.client, self.clock, self.settings)
+        Controller::from_builder(self.client, self.clock, self.spawner, self.settings)
     }
 }
 

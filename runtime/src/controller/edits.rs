@@ -70,6 +70,7 @@ impl Controller {
         let known = {
             let mut state = self.state_mut();
             state.errors.remove(&key);
+            state.touch(&key);
             state.memo.forget(&key);
             state.store.invalidate_result(&key, now)
         };
@@ -90,7 +91,15 @@ impl Controller {
         let now = self.start_now();
         let count = {
             let mut state = self.state_mut();
-            state.errors.retain(|key, _| !matches(key));
+            let mut gone = Vec::new();
+            state.errors.retain(|key, _| {
+                let keep = !matches(key);
+                if !keep {
+                    gone.push(key.clone());
+                }
+                keep
+            });
+            state.touched.append(&mut gone);
             let keys = matching_keys(&state.store, &matches);
             for key in &keys {
                 state.memo.forget(key);
@@ -126,11 +135,14 @@ impl Controller {
     pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
         let count = {
             let mut state = self.state_mut();
+            let mut expired = Vec::new();
             for (key, stored) in state.errors.iter_mut() {
                 if matches(key) {
                     stored.meta.expires_at = Timestamp::default();
+                    expired.push(key.clone());
                 }
             }
+            state.touched.append(&mut expired);
             let keys = matching_keys(&state.store, &matches);
             keys.iter()
                 .filter(|key| state.store.expire_result(key))

@@ -8,23 +8,23 @@
 //! (shared reads, mutations, optimistic layers); `lists` the lists a
 //! create joins; `paging` next pages; `edits` changes by hand
 //! (invalidate, expire, reset, set a response or an error); `expiry`
-//! classifies reads; `subscription` tells who read what; `retention`
-//! collects what nothing uses; `retry`, `clock` and `builder` the
-//! settings.
+//! classifies reads; `observe` follows reads for views (who read what,
+//! what to fetch when, polls, focus and network); `retention` collects
+//! what nothing uses; `retry`, `clock` and `builder` the settings.
 
 mod builder;
 mod clock;
 mod edits;
 mod expiry;
 mod lists;
+mod observe;
 mod paging;
 mod request;
 mod retention;
 mod retry;
-mod subscription;
 
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -44,12 +44,12 @@ pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use edits::WriteError;
 pub use expiry::{Cached, ExpiryStatus};
+pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
-pub use subscription::Subscription;
 
 use expiry::{StoredError, classify};
-use subscription::Subscribers;
+use observe::{Background, Observers, Spawner};
 
 /// How long a response stays fresh unless its endpoint says otherwise.
 pub const DEFAULT_DATA_EXPIRY: Duration = Duration::from_secs(60);
@@ -96,6 +96,8 @@ pub(crate) struct State {
     /// pass these counts (the bounds, or more when held data alone passes
     /// them).
     collect_above: (usize, usize),
+    /// Keys whose error or request changed since observers last looked.
+    touched: Vec<String>,
 }
 
 impl State {
@@ -130,18 +132,28 @@ pub(crate) struct Settings {
 struct Inner {
     client: Client,
     clock: Rc<dyn Clock>,
+    spawner: Spawner,
     data_expiry: Duration,
     error_expiry: Duration,
     retry: Retry,
     state: RefCell<State>,
-    subscribers: RefCell<Subscribers>,
+    observers: RefCell<Observers>,
+    /// The background fetches on their way, by key.
+    background: RefCell<FxHashMap<String, Background>>,
+    /// Whether the app is in view, and the network up, as last told.
+    focused: Cell<bool>,
+    online: Cell<bool>,
+    /// How many [`Controller::batch`] calls are running, and whether a
+    /// notification waits for the outermost to end.
+    batch_depth: Cell<u32>,
+    notify_pending: Cell<bool>,
     /// Optimistic layers whose mutation went away while the state was
     /// borrowed, with the generation they belong to: removed at the next
     /// use of the state.
     dropped_layers: RefCell<Vec<(u64, crate::cache::store::Layer)>>,
     /// Set when a use of the state removed such a layer: subscribers are
     /// told at the end of that use.
-    notify_due: std::cell::Cell<bool>,
+    notify_due: Cell<bool>,
 }
 
 /// The data layer of an app: a normalized [`Store`], the HTTP [`Client`]
@@ -267,7 +279,12 @@ impl Controller {
         ControllerBuilder::new(client)
     }
 
-    fn from_builder(client: Client, clock: Rc<dyn Clock>, settings: Settings) -> Self {
+    fn from_builder(
+        client: Client,
+        clock: Rc<dyn Clock>,
+        spawner: Spawner,
+        settings: Settings,
+    ) -> Self {
         let state = State {
             store: Store::new(),
             memo: Memo::new(),
@@ -285,18 +302,25 @@ impl Controller {
                 settings.retention.max_results.unwrap_or(usize::MAX),
                 settings.retention.max_entities.unwrap_or(usize::MAX),
             ),
+            touched: Vec::new(),
         };
         Controller {
             inner: Rc::new(Inner {
                 client,
                 clock,
+                spawner,
                 data_expiry: settings.data_expiry,
                 error_expiry: settings.error_expiry,
                 retry: settings.retry,
                 state: RefCell::new(state),
-                subscribers: RefCell::default(),
+                observers: RefCell::default(),
+                background: RefCell::default(),
+                focused: Cell::new(true),
+                online: Cell::new(true),
+                batch_depth: Cell::new(0),
+                notify_pending: Cell::new(false),
                 dropped_layers: RefCell::default(),
-                notify_due: std::cell::Cell::new(false),
+                notify_due: Cell::new(false),
             }),
         }
     }
@@ -379,8 +403,9 @@ impl Controller {
         self.inner.state.borrow().in_flight.len()
     }
 
-    /// How many subscriptions are live (one per mounted reading hook, and
-    /// one per [`subscribe`](Self::subscribe) not yet dropped).
+    /// How many subscriptions are live (one per subscribed
+    /// [`ReadObserver`], hence per mounted reading hook, and one per
+    /// [`subscribe`](Self::subscribe) not yet dropped).
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -396,7 +421,7 @@ impl Controller {
     /// assert_eq!(ctrl.subscriber_count(), 0);
     /// ```
     pub fn subscriber_count(&self) -> usize {
-        self.inner.subscribers.borrow().len()
+        self.inner.observers.borrow().len()
     }
 
     /// What the cache holds for `endpoint` with `params`, classified

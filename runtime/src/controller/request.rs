@@ -92,6 +92,7 @@ impl Controller {
                         waiters: 1,
                     };
                     state.in_flight.insert(key.clone(), in_flight);
+                    state.touch(&key);
                     (response, Waiting::new(&self.inner, &key, id))
                 }
             }
@@ -245,6 +246,7 @@ impl Controller {
                     .is_some_and(|e| e.meta.fetched_at <= started)
                 {
                     state.errors.remove(key);
+                    state.touch(key);
                 }
             }
             Action::Create => {
@@ -300,6 +302,7 @@ impl Controller {
             serial: state.next_serial(),
         };
         state.errors.insert(key.to_owned(), stored);
+        state.touch(key);
     }
 }
 
@@ -411,6 +414,7 @@ impl Drop for Waiting {
         in_flight.waiters -= 1;
         if in_flight.waiters == 0 {
             let cancelled = state.in_flight.remove(&self.key);
+            state.touch(&self.key);
             drop(state);
             drop(cancelled);
         }
@@ -504,6 +508,7 @@ where
             .is_some_and(|f| f.id == started.id)
         {
             state.in_flight.remove(&key);
+            state.touch(&key);
         }
         if state.generation != started.generation {
             response.map(|value| Rc::new(value.into_value()) as Rc<dyn Any>)

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use rustc_hash::FxHashSet;
 
-use super::subscription::Holds;
+use super::observe::Holds;
 use super::{Controller, State};
 use crate::cache::store::Unreached;
 use crate::meta::Timestamp;
@@ -136,6 +136,7 @@ impl State {
         }
         self.memo.forget(key);
         self.errors.remove(key);
+        self.touch(key);
         self.pages.remove(key);
         self.usage.remove(key);
         true
@@ -164,7 +165,7 @@ impl Controller {
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn collect_garbage(&self) -> Collected {
-        let subscribers = self.inner.subscribers.borrow();
+        let subscribers = self.inner.observers.borrow();
         let mut state = self.state_mut();
         let longest_request = self.inner.client.timeout();
         collect(&mut state, subscribers.held(), self.now(), longest_request)

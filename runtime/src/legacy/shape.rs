@@ -239,8 +239,24 @@ impl<P: Serialize, S> FetchShape<P, S> {
 impl<P: 'static, S> FetchShape<P, S> {
     /// The endpoint that makes this shape's requests, with the effect
     /// `E`: its URL and key are the shape's fetch key, its fetch function
-    /// the shape's.
-    pub(crate) fn endpoint<E: Effect>(&self) -> Endpoint<P, S, E> {
+    /// the shape's. The older API runs on it; code moving to the current
+    /// API can too (a [`ReadObserver`](crate::ReadObserver), the
+    /// controller's reads).
+    ///
+    /// ```
+    /// use restcache::legacy::Resource;
+    /// use restcache::prelude::*;
+    /// use restcache::rest::Read;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64, name: String }
+    /// impl Resource for User { const URL_ROOT: &'static str = "/users/"; }
+    ///
+    /// let get = User::detail_shape().endpoint::<Read>();
+    /// assert_eq!(get.url("http://127.0.0.1:8080", &7)?, "http://127.0.0.1:8080/users/7");
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
+    pub fn endpoint<E: Effect>(&self) -> Endpoint<P, S, E> {
         let fetch = self.fetch;
         Endpoint::by_url(self.kind.method(), self.get_fetch_key, self.schema)
             .with_key(url_key::<P>)

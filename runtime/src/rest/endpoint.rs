@@ -355,7 +355,6 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// method, address, prefix, key function and page param, so that equal
     /// params give equal keys. (A view asks, render after render, whether
     /// it must make its key again.)
-    #[cfg_attr(not(feature = "yew"), allow(dead_code))]
     pub(crate) fn keys_like<S2, E2>(&self, other: &Endpoint<P, S2, E2>) -> bool {
         self.method == other.method
             && self.address == other.address

@@ -107,6 +107,7 @@ impl<E: Entity> Schema for Page<E> {
 
 impl<E: Entity> SchemaParts for Page<E> {
     const LIST_OF_RECORDS: bool = true;
+    const FLAT: bool = <Rc<E> as SchemaParts>::FLAT;
 
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         self.items.normalize(cx)

@@ -1,79 +1,25 @@
 //! The reading hooks: `use_suspense` and its family. Each takes an
 //! endpoint and its params (or `Option` of them: `None` does nothing).
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::Serialize;
-use yew::functional::UseForceUpdateHandle;
 use yew::prelude::*;
-use yew::suspense::{Suspension, SuspensionResult};
+use yew::suspense::SuspensionResult;
 
 use super::args::ReadArgs;
 use super::boundary::{BoundaryContext, use_boundary};
-use super::context::CacheContext;
-use super::provider::use_cache_context;
-use super::read::{ReadState, Tracked, Watch};
+use super::read::{Reader, use_reader};
 use crate::cache::schema::Schema;
+use crate::controller::Observe;
 use crate::http::Error;
 use crate::rest::{Endpoint, Readable};
 
-/// What every reading hook keeps between renders: the provider's cache,
-/// the read's state, and a handle that re-renders the component.
-struct Reader<P> {
-    cache: CacheContext,
-    state: Rc<RefCell<ReadState<P>>>,
-    rerender: UseForceUpdateHandle,
-}
-
-/// The [`Reader`] of the hook named `hook` (the name a missing provider's
-/// panic gives).
-#[hook]
-fn use_reader<P: 'static>(hook: &'static str) -> Reader<P> {
-    Reader {
-        cache: use_cache_context(hook),
-        state: use_mut_ref(ReadState::<P>::default),
-        rerender: use_force_update(),
-    }
-}
-
-impl<P: Serialize + PartialEq + Clone + 'static> Reader<P> {
-    /// Reads `endpoint` with `params` for this render, watching it as
-    /// `watch` says, and hands the params back beside what it found.
-    /// `None` params forget the read and find nothing.
-    fn read<'p, S: Schema, E: Readable>(
-        &self,
-        endpoint: &Endpoint<P, S, E>,
-        params: Option<&'p P>,
-        watch: Watch,
-    ) -> Option<(&'p P, Result<Tracked<S>, Error>)> {
-        let mut state = self.state.borrow_mut();
-        let Some(params) = params else {
-            state.clear();
-            return None;
-        };
-        let tracked = state.track(&self.cache, endpoint, params, watch, &self.rerender);
-        Some((params, tracked))
-    }
-
-    /// Polls the read at the endpoint's `poll_frequency`.
-    fn poll<S: Schema, E: Readable>(&self, endpoint: &Endpoint<P, S, E>) {
-        self.state.borrow_mut().poll(&self.cache, endpoint);
-    }
-
-    /// Hands the read's failure to `boundary`.
-    fn fail(&self, boundary: &BoundaryContext, key: String, error: Error) -> Suspension {
-        self.state
-            .borrow_mut()
-            .fail(&self.cache, boundary, key, error)
-    }
-}
-
-/// What every suspending hook does: subscribe, revalidate when stale,
-/// fetch and wait when there is nothing to show, hand a failure to the
-/// boundary.
+/// What every suspending hook does: fetch and wait when there is nothing
+/// to show, hand a failure to the boundary. (Its observer re-renders it
+/// on a change and revalidates it when stale.)
 fn suspend<P, S, E: Readable>(
-    reader: &Reader<P>,
+    reader: &Reader<P, S>,
     boundary: &BoundaryContext,
     endpoint: &Endpoint<P, S, E>,
     params: Option<&P>,
@@ -82,25 +28,13 @@ where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
 {
-    let watch = Watch {
-        subscribe: true,
-        revalidate: true,
-        fetching: false,
-    };
-    let Some((params, tracked)) = reader.read(endpoint, params, watch) else {
+    let Some(cached) = reader.read(endpoint, params) else {
         return Ok(None);
-    };
-    let Tracked { key, cached } = match tracked {
-        Ok(tracked) => tracked,
-        Err(error) => {
-            let key = endpoint.path().map_or("", |path| path.source()).to_owned();
-            return Err(reader.fail(boundary, key, error));
-        }
     };
     match cached.settled() {
         Some(Ok(data)) => Ok(Some(data)),
-        Some(Err(error)) => Err(reader.fail(boundary, key, error)),
-        None => Err(reader.cache.wait_for(&key, endpoint, params)),
+        Some(Err(error)) => Err(reader.fail(boundary, reader.key(endpoint), error)),
+        None => Err(reader.wait()),
     }
 }
 
@@ -210,7 +144,7 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_suspense");
+    let reader = use_reader::<P, S>("use_suspense", Observe::new().changes().revalidate());
     let boundary = use_boundary("use_suspense");
     suspend(&reader, &boundary, endpoint, params.params()).map(A::output)
 }
@@ -247,13 +181,10 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_live");
+    let options = Observe::new().changes().revalidate().poll();
+    let reader = use_reader::<P, S>("use_live", options);
     let boundary = use_boundary("use_live");
-    let read = suspend(&reader, &boundary, endpoint, params.params());
-    if let Ok(Some(_)) = &read {
-        reader.poll(endpoint);
-    }
-    read.map(A::output)
+    suspend(&reader, &boundary, endpoint, params.params()).map(A::output)
 }
 
 /// What the cache holds for a read, without fetching it: `None` when
@@ -283,14 +214,8 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_cache");
-    let watch = Watch {
-        subscribe: true,
-        revalidate: false,
-        fetching: false,
-    };
-    let (_, tracked) = reader.read(endpoint, params.params(), watch)?;
-    tracked.ok()?.cached.data
+    let reader = use_reader::<P, S>("use_cache", Observe::new().changes());
+    reader.read(endpoint, params.params())?.data
 }
 
 /// What [`use_dle`] hands out: the data, whether it is loading, and the
@@ -350,27 +275,13 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_dle");
-    let watch = Watch {
-        subscribe: true,
-        revalidate: true,
-        fetching: true,
-    };
-    let Some((params, tracked)) = reader.read(endpoint, params.params(), watch) else {
+    let reader = use_reader::<P, S>("use_dle", Observe::new().fetching().revalidate());
+    let Some(cached) = reader.read(endpoint, params.params()) else {
         return Dle::default();
-    };
-    let Tracked { key, cached } = match tracked {
-        Ok(tracked) => tracked,
-        Err(error) => {
-            return Dle {
-                error: Some(error),
-                ..Dle::default()
-            };
-        }
     };
     let loading = cached.data.is_none() && cached.error.is_none();
     if loading {
-        reader.cache.fetch(&key, endpoint, params);
+        reader.fetch();
     }
     Dle {
         data: cached.data,
@@ -407,18 +318,12 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_prefetch");
-    let watch = Watch {
-        subscribe: false,
-        revalidate: true,
-        fetching: false,
-    };
-    if let Some((params, Ok(Tracked { key, cached }))) =
-        reader.read(endpoint, params.params(), watch)
+    let reader = use_reader::<P, S>("use_prefetch", Observe::new().revalidate());
+    if let Some(cached) = reader.read(endpoint, params.params())
         && cached.data.is_none()
         && cached.error.is_none()
     {
-        reader.cache.fetch(&key, endpoint, params);
+        reader.fetch();
     }
 }
 
@@ -451,15 +356,8 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_poll");
-    let watch = Watch {
-        subscribe: false,
-        revalidate: false,
-        fetching: false,
-    };
-    if let Some((_, Ok(_))) = reader.read(endpoint, params.params(), watch) {
-        reader.poll(endpoint);
-    }
+    let reader = use_reader::<P, S>("use_poll", Observe::new().poll());
+    reader.read(endpoint, params.params());
 }
 
 /// The error of a read's last request, while it lasts: what a component
@@ -496,16 +394,8 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P>("use_error");
-    let watch = Watch {
-        subscribe: true,
-        revalidate: false,
-        fetching: false,
-    };
-    match reader.read(endpoint, params.params(), watch)? {
-        (_, Ok(tracked)) => tracked.cached.error,
-        (_, Err(error)) => Some(error),
-    }
+    let reader = use_reader::<P, S>("use_error", Observe::new().changes());
+    reader.read(endpoint, params.params())?.error
 }
 
 /// What [`use_loading`] hands out.

@@ -20,14 +20,18 @@
 //!   (feature `ssr`).
 //!
 //! The hooks work in a browser (wasm32, rendered or hydrated) and on a
-//! server (Yew's server rendering). In a browser, the provider refetches
-//! every mounted read that is stale when the page becomes visible again
-//! or the browser comes back online.
+//! server (Yew's server rendering). Each reading hook is a thin adapter
+//! over a [`ReadObserver`](crate::ReadObserver), which holds the policy
+//! of when a read fetches (revalidation when stale, polls, focus and
+//! reconnect); the hook turns its callbacks into re-renders and its waits
+//! into suspensions, and subscribes in an effect, so a server render
+//! never watches anything. In a browser, the provider tells its
+//! controller when the page becomes visible again or the browser comes
+//! back online, and every mounted read that is stale refetches.
 
 mod args;
 mod boundary;
 mod context;
-mod focus;
 mod hooks;
 mod pages;
 mod provider;

@@ -1,5 +1,5 @@
-//! The provider: one controller for a subtree, and the listeners that
-//! revalidate its mounted reads when the page comes back into view.
+//! The provider: one controller for a subtree, and the page listeners
+//! that tell it when the page comes back into view or online.
 
 use std::time::Duration;
 
@@ -21,12 +21,15 @@ pub struct CacheProviderProps {
     /// given.
     #[prop_or_default]
     pub base_url: Option<AttrValue>,
-    /// Whether every mounted read that is stale refetches when the page
-    /// becomes visible again (default: yes).
+    /// Whether the provider tells its controller when the page becomes
+    /// visible again, so that every mounted read that is stale refetches
+    /// (default: yes). A controller shared by several providers hears
+    /// from each that listens.
     #[prop_or(true)]
     pub revalidate_on_focus: bool,
-    /// Whether every mounted read that is stale refetches when the browser
-    /// comes back online (default: yes).
+    /// Whether the provider tells its controller when the browser comes
+    /// back online, so that every mounted read that is stale refetches
+    /// (default: yes).
     #[prop_or(true)]
     pub revalidate_on_reconnect: bool,
     /// The shortest time between two revalidations on focus or reconnect
@@ -80,14 +83,18 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
             CacheContext::new(controller)
         },
     );
-    let focus = (
+    let listen = (
         (*context).clone(),
         props.revalidate_on_focus,
         props.revalidate_on_reconnect,
         props.revalidate_throttle,
     );
-    use_effect_with(focus, |(context, on_focus, on_reconnect, throttle)| {
-        super::focus::listen(context.clone(), *on_focus, *on_reconnect, *throttle)
+    // An effect: a server render never listens.
+    use_effect_with(listen, |(context, on_focus, on_reconnect, throttle)| {
+        let listener = context
+            .controller()
+            .listen_to_page(*on_focus, *on_reconnect, *throttle);
+        move || drop(listener)
     });
     html! {
         <ContextProvider<CacheContext> context={(*context).clone()}>

@@ -1,194 +1,135 @@
-//! What one reading hook keeps between renders, and the steps every
-//! reading hook shares: tracking its key (subscribing to it, registering
-//! it as mounted), revalidating on mount or a change of params, waiting
-//! for a fetch, and reporting a failure to the boundary.
+//! What one reading hook keeps between renders: a [`ReadObserver`] (the
+//! read, and the policy of when it fetches), subscribed in an effect, and
+//! the failure it handed to the boundary.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use serde::Serialize;
-use yew::functional::UseForceUpdateHandle;
+use yew::prelude::*;
 use yew::suspense::Suspension;
 
 use super::boundary::{BoundaryContext, Report};
-use super::context::{CacheContext, MountGuard, ON_SERVER, PollGuard};
+use super::context::CacheContext;
+use super::provider::use_cache_context;
 use crate::cache::schema::Schema;
-use crate::controller::{Cached, ExpiryStatus, Subscription};
+use crate::controller::{Cached, Observe, ReadObserver};
 use crate::http::Error;
-use crate::rest::{Endpoint, Read, Readable};
+use crate::rest::{Endpoint, Readable};
 
-/// What the hook does with its read besides reading it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Watch {
-    /// Re-render when the read's data or error changes.
-    pub subscribe: bool,
-    /// Refetch when stale: on mount, on a change of params, and when the
-    /// page comes back into view.
-    pub revalidate: bool,
-    /// Re-render when a request for the read starts or ends too.
-    pub fetching: bool,
+/// Whether hooks run on a server: Yew renders natively or on WASI only
+/// there (a browser app is wasm32-unknown-unknown). A failed read then
+/// goes to the server render pass, which shows its boundary's fallback.
+const ON_SERVER: bool = cfg!(any(not(target_arch = "wasm32"), target_os = "wasi"));
+
+/// A reading hook's state: the provider's cache, its observer, and the
+/// failure reported to the boundary (with what the component waits on
+/// meanwhile).
+pub(crate) struct Reader<P, S: Schema> {
+    pub cache: CacheContext,
+    observer: Rc<RefCell<ReadObserver<P, S>>>,
+    failed: Rc<RefCell<Option<Suspension>>>,
 }
 
-/// What a reading hook watches: the cache, the endpoint and the params of
-/// the last render, and their key.
-struct Watched<P> {
-    cache: CacheContext,
-    /// The endpoint, as far as its keys go.
-    endpoint: Endpoint<P, (), Read>,
-    params: P,
-    key: String,
+/// The [`Reader`] of the hook named `hook` (the name a missing provider's
+/// panic gives), observing as `options` say. It subscribes in an effect,
+/// which Yew runs after the render, in a browser only; the observer then
+/// re-reads once, so a change between render and effect re-renders.
+#[hook]
+pub(crate) fn use_reader<P, S>(hook: &'static str, options: Observe) -> Reader<P, S>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+{
+    let cache = use_cache_context(hook);
+    let observer = use_mut_ref(|| ReadObserver::new(cache.controller(), options));
+    if observer.borrow().controller() != cache.controller() {
+        *observer.borrow_mut() = ReadObserver::new(cache.controller(), options);
+    }
+    let rerender = use_force_update();
+    use_effect_with(cache.controller().clone(), {
+        let observer = Rc::clone(&observer);
+        move |_| {
+            observer
+                .borrow_mut()
+                .subscribe(move || rerender.force_update());
+            move || observer.borrow_mut().unsubscribe()
+        }
+    });
+    let failed = use_mut_ref(|| None);
+    Reader {
+        cache,
+        observer,
+        failed,
+    }
 }
 
-impl<P: PartialEq + Serialize> Watched<P> {
-    /// Whether this render reads the same key: the same cache, endpoint
-    /// and params.
-    fn is<S, E: Readable>(
+impl<P, S> Reader<P, S>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+{
+    /// Reads `endpoint` with `params` for this render; `None` params
+    /// forget the read and find nothing.
+    pub fn read<E: Readable>(
         &self,
-        cache: &CacheContext,
         endpoint: &Endpoint<P, S, E>,
-        params: &P,
-    ) -> bool {
-        self.cache == *cache && self.params == *params && self.endpoint.keys_like(endpoint)
+        params: Option<&P>,
+    ) -> Option<Cached<S>> {
+        let mut observer = self.observer.borrow_mut();
+        match params {
+            Some(params) => {
+                if observer.set(endpoint, params) {
+                    *self.failed.borrow_mut() = None;
+                }
+            }
+            None => {
+                observer.clear();
+                *self.failed.borrow_mut() = None;
+            }
+        }
+        observer.read()
     }
-}
 
-/// The state one reading hook keeps between renders.
-pub(crate) struct ReadState<P> {
-    /// What the last render read.
-    last: Option<Watched<P>>,
-    subscription: Option<Subscription>,
-    mount: Option<MountGuard>,
-    poll: Option<PollGuard>,
-    /// Whether the stale refetch of this key (on mount or a change of
-    /// params) was started.
-    revalidated: bool,
-    /// The failure reported to the boundary, and what the component waits
-    /// on meanwhile.
-    failed: Option<Suspension>,
-}
-
-impl<P> Default for ReadState<P> {
-    fn default() -> Self {
-        ReadState {
-            last: None,
-            subscription: None,
-            mount: None,
-            poll: None,
-            revalidated: false,
-            failed: None,
+    /// The key of the read, or (when its params make no URL) the
+    /// endpoint's path.
+    pub fn key<E: Readable>(&self, endpoint: &Endpoint<P, S, E>) -> String {
+        match self.observer.borrow().key() {
+            Some(key) => key.to_owned(),
+            None => endpoint.path().map_or("", |path| path.source()).to_owned(),
         }
     }
-}
 
-/// A read in the middle of a render: its key, and what the cache holds.
-pub(crate) struct Tracked<S: Schema> {
-    pub key: String,
-    pub cached: Cached<S>,
-}
-
-impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
-    /// Forgets the read (its params are `None`): no subscription, no
-    /// mount, no polling.
-    pub fn clear(&mut self) {
-        *self = ReadState::default();
+    /// Fetches the read in the background (identical reads share one
+    /// request).
+    pub fn fetch(&self) {
+        drop(self.observer.borrow().wait());
     }
 
-    /// Reads `endpoint` with `params` for this render: the key comes from
-    /// the last render when the params did not change; a new key is
-    /// subscribed to and mounted as `watch` says, and a stale read is
-    /// refetched once for it.
-    pub fn track<S: Schema, E: Readable>(
-        &mut self,
-        cache: &CacheContext,
-        endpoint: &Endpoint<P, S, E>,
-        params: &P,
-        watch: Watch,
-        rerender: &UseForceUpdateHandle,
-    ) -> Result<Tracked<S>, Error> {
-        let controller = cache.controller();
-        let key = match &self.last {
-            Some(last) if last.is(cache, endpoint, params) => last.key.clone(),
-            _ => {
-                let key = match controller.key(endpoint, params) {
-                    Ok(key) => key,
-                    Err(error) => {
-                        self.clear();
-                        return Err(error);
-                    }
-                };
-                self.start(cache, endpoint, params, &key, watch, rerender);
-                key
-            }
+    /// What a component waits on while its read is fetched: resumed once
+    /// the response (or the error) is stored.
+    pub fn wait(&self) -> Suspension {
+        let (suspension, handle) = Suspension::new();
+        let Some(fetch) = self.observer.borrow().wait() else {
+            handle.resume();
+            return suspension;
         };
-        let cached = controller.read_key(endpoint, &key);
-        // Revalidate on mount and on a change of params: on the first
-        // render of the key, when it is stale then.
-        if watch.revalidate && !self.revalidated {
-            self.revalidated = true;
-            if cached.status == ExpiryStatus::Stale {
-                cache.revalidate(endpoint, params);
-            }
-        }
-        Ok(Tracked { key, cached })
-    }
-
-    /// Starts watching a new key.
-    fn start<S: Schema, E: Readable>(
-        &mut self,
-        cache: &CacheContext,
-        endpoint: &Endpoint<P, S, E>,
-        params: &P,
-        key: &str,
-        watch: Watch,
-        rerender: &UseForceUpdateHandle,
-    ) {
-        self.clear();
-        self.last = Some(Watched {
-            cache: cache.clone(),
-            endpoint: endpoint.clone().with_decoder(no_decode).with_effect(),
-            params: params.clone(),
-            key: key.to_owned(),
+        yew::platform::spawn_local(async move {
+            fetch.await;
+            // Resumed by a call, not a drop: a component that cannot
+            // render now (a failed read on a server, outside
+            // `ServerRender`) panics out of this task, never out of a
+            // destructor.
+            handle.resume();
         });
-        // A server renders each component once: the suspension's resume
-        // renders it when its data is there, and nothing after.
-        if watch.subscribe && !ON_SERVER {
-            let rerender = rerender.clone();
-            let rerender = move || rerender.force_update();
-            let controller = cache.controller();
-            self.subscription = Some(if watch.fetching {
-                controller.subscribe_fetching(endpoint, params, rerender)
-            } else {
-                controller.subscribe(endpoint, params, rerender)
-            });
-        }
-        if watch.revalidate {
-            self.mount = Some(cache.mount(endpoint, params));
-        }
+        suspension
     }
 
-    /// Polls the tracked read at the endpoint's poll frequency while this
-    /// state lives (from the first render with this key on).
-    pub fn poll<S: Schema, E: Readable>(
-        &mut self,
-        cache: &CacheContext,
-        endpoint: &Endpoint<P, S, E>,
-    ) {
-        let (Some(every), None, Some(last)) =
-            (endpoint.options().poll_frequency, &self.poll, &self.last)
-        else {
-            return;
-        };
-        self.poll = Some(cache.poll(&last.key, endpoint, &last.params, every));
-    }
-
-    /// What a component waits on after its read `key` failed with `error`:
-    /// the failure goes to the boundary once, and the component waits
-    /// until the boundary takes its place.
-    pub fn fail(
-        &mut self,
-        cache: &CacheContext,
-        boundary: &BoundaryContext,
-        key: String,
-        error: Error,
-    ) -> Suspension {
-        if let Some(failed) = &self.failed
+    /// What a component waits on after its read `key` failed with
+    /// `error`: the failure goes to the boundary once, and the component
+    /// waits until the boundary takes its place.
+    pub fn fail(&self, boundary: &BoundaryContext, key: String, error: Error) -> Suspension {
+        if let Some(failed) = &*self.failed.borrow()
             && !failed.resumed()
         {
             return failed.clone();
@@ -198,20 +139,12 @@ impl<P: Serialize + PartialEq + Clone + 'static> ReadState<P> {
         }
         let (suspension, waiting) = Suspension::new();
         boundary.report(Report {
-            controller: cache.controller().clone(),
+            controller: self.cache.controller().clone(),
             key,
             error,
             waiting,
         });
-        self.failed = Some(suspension.clone());
+        *self.failed.borrow_mut() = Some(suspension.clone());
         suspension
     }
-}
-
-/// The decoder of an endpoint kept only for its keys: never called.
-fn no_decode<P>(
-    _: &crate::http::Response,
-    _: &P,
-) -> Result<crate::cache::schema::Decoded<()>, crate::error::SchemaError> {
-    Ok(().into())
 }

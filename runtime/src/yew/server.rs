@@ -32,7 +32,6 @@ use std::task::Waker;
 use rustc_hash::FxHashMap;
 use yew::suspense::{Suspension, SuspensionHandle};
 
-use super::context::CacheContext;
 use crate::controller::Controller;
 use crate::http::Error;
 
@@ -57,8 +56,8 @@ struct PassShared {
     failed: RefCell<Vec<(BoundaryId, Error)>>,
     /// What the failed components wait on.
     waiting: RefCell<Vec<SuspensionHandle>>,
-    /// The caches of the providers rendered in this pass.
-    caches: RefCell<Vec<CacheContext>>,
+    /// The controllers of the providers rendered in this pass.
+    controllers: RefCell<Vec<Controller>>,
     stopping: Cell<bool>,
     /// Wakes the renderer when a failure is met.
     waker: RefCell<Option<Waker>>,
@@ -78,7 +77,7 @@ impl ServerPass {
             root_children: Cell::new(0),
             failed: RefCell::default(),
             waiting: RefCell::default(),
-            caches: RefCell::default(),
+            controllers: RefCell::default(),
             stopping: Cell::new(false),
             waker: RefCell::default(),
         }))
@@ -96,11 +95,12 @@ impl ServerPass {
         self.0.fallbacks.get(id).cloned()
     }
 
-    /// Notes a provider's cache, to know when no request is on its way.
-    pub fn watch(&self, cache: &CacheContext) {
-        let mut caches = self.0.caches.borrow_mut();
-        if !caches.contains(cache) {
-            caches.push(cache.clone());
+    /// Notes a provider's controller, to know when no request is on its
+    /// way.
+    pub fn watch(&self, controller: &Controller) {
+        let mut controllers = self.0.controllers.borrow_mut();
+        if !controllers.contains(controller) {
+            controllers.push(controller.clone());
         }
     }
 
@@ -127,7 +127,8 @@ impl ServerPass {
     /// and no provider's cache has a request on its way.
     #[cfg(feature = "ssr")]
     fn stuck(&self) -> bool {
-        !self.0.failed.borrow().is_empty() && self.0.caches.borrow().iter().all(|c| c.idle())
+        !self.0.failed.borrow().is_empty()
+            && self.0.controllers.borrow().iter().all(Controller::is_idle)
     }
 
     /// Resolves once the render waits on nothing but failed reads.

@@ -3,4 +3,5 @@
 
 mod demo_api;
 mod mutations;
+mod observers;
 mod reads;

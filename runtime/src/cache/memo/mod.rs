@@ -95,6 +95,11 @@ impl Memo {
         (read, reader.mask())
     }
 
+    /// The stamps of every table the last read of `key` depended on.
+    pub(crate) fn result_mask(&self, key: &str) -> Option<u64> {
+        self.state.results.get(key).map(|entry| entry.mask)
+    }
+
     /// Forgets the last value read under `key` (the result went).
     pub(crate) fn forget(&mut self, key: &str) {
         self.state.results.remove(key);

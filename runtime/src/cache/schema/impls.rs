@@ -12,7 +12,7 @@ use serde::de::Deserializer;
 use super::scan::{scan_list, scan_map, scan_option};
 use super::{Schema, SchemaParts};
 use crate::cache::denormalize::{Denorm, Denormalizer};
-use crate::cache::entity::Entity;
+use crate::cache::entity::{Entity, EntityParts};
 use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
 use crate::cache::partial::Presence;
@@ -30,6 +30,7 @@ impl<E: Entity> Schema for Rc<E> {
 
 impl<E: Entity> SchemaParts for Rc<E> {
     const IS_RECORD: bool = true;
+    const FLAT: bool = !<E as EntityParts>::HAS_NESTED;
 
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         cx.entity(self)
@@ -81,6 +82,7 @@ impl<S: Schema> Schema for Vec<S> {
 
 impl<S: Schema> SchemaParts for Vec<S> {
     const LIST_OF_RECORDS: bool = S::IS_RECORD;
+    const FLAT: bool = S::FLAT;
 
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         S::reserve(cx, self.len());

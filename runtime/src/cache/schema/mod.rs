@@ -149,6 +149,11 @@ pub trait SchemaParts: Clone + 'static {
     /// reference each.
     const IS_RECORD: bool = false;
 
+    /// Whether every record a value of this schema shows is one of its
+    /// result's own references (no record nests another): a write that
+    /// touches none of them, nor the result, leaves its reads unchanged.
+    const FLAT: bool = false;
+
     /// Whether this schema grows by pages as a list of records, each item
     /// one store reference: pages may then be joined without repeating a
     /// record.

@@ -51,7 +51,11 @@ impl Store {
         if self.result_layers.contains_key(key) {
             return false;
         }
-        self.results.remove(key).is_some()
+        let removed = self.results.remove(key).is_some();
+        if removed {
+            self.log_result(key);
+        }
+        removed
     }
 
     /// How many record slots the tables hold (live, invalidated, deleted).
@@ -194,5 +198,166 @@ impl Store {
         }
         self.layout += 1;
         dropped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! What a collection keeps: whatever a result, a root or a kept
+    //! record reaches; deletion markers a late response may still meet;
+    //! within a bound, the records fetched last. What it drops leaves no
+    //! reference pointing at another record.
+
+    use std::any::{Any, TypeId};
+    use std::rc::Rc;
+
+    use super::super::registry::TypeKey;
+    use super::super::results::{Joined, ResultSlot};
+    use super::super::table::{EntityRef, EntityRefs, Table};
+    use super::*;
+    use crate::meta::Meta;
+
+    const NOTES: TypeKey = TypeKey {
+        id: TypeId::of::<String>(),
+        index: u32::MAX,
+        key: "Note",
+        name: "String",
+    };
+
+    fn fetched(ms: u64) -> Meta {
+        Meta {
+            fetched_at: Timestamp::from_millis(ms),
+            ..Meta::default()
+        }
+    }
+
+    fn no_join(_: &dyn Any, _: &dyn Any, _: bool) -> Option<Joined> {
+        None
+    }
+
+    fn notes(store: &mut Store) -> &mut Table<String> {
+        let (table, _) = store.tables.register::<String>(NOTES).unwrap();
+        store.tables.get_mut::<String>(table).unwrap()
+    }
+
+    /// Stores note `pk` fetched at `ms`, pointing at the notes `links`.
+    fn note(store: &mut Store, pk: u64, ms: u64, links: &[u64]) {
+        let refs: EntityRefs = links
+            .iter()
+            .map(|&to| EntityRef {
+                table: 0,
+                slot: notes(store).slot_of(&Pk::from(to)).unwrap(),
+            })
+            .collect();
+        let mut record = Rc::new(format!("note {pk}"));
+        let table = notes(store);
+        table.merge(
+            &Pk::from(pk),
+            &mut record,
+            refs,
+            fetched(ms),
+            ms,
+            false,
+            |_, _, _| false,
+        );
+        crate::cache::store::table::AnyTable::commit(table);
+    }
+
+    /// Stores a result under `key` holding the notes `pks`.
+    fn result(store: &mut Store, key: &str, pks: &[u64]) {
+        let refs = pks
+            .iter()
+            .map(|&pk| EntityRef {
+                table: 0,
+                slot: notes(store).slot_of(&Pk::from(pk)).unwrap(),
+            })
+            .collect();
+        let slot = ResultSlot {
+            value: Some(Rc::new(()) as Rc<dyn Any>),
+            refs,
+            meta: fetched(1),
+            version: 1,
+            join: no_join,
+        };
+        store.results.insert(key.to_owned(), slot);
+    }
+
+    fn held(store: &mut Store) -> Vec<u64> {
+        (1..=9)
+            .filter(|&pk| notes(store).slot_of(&Pk::from(pk)).is_some())
+            .collect()
+    }
+
+    const EVERYTHING_OLD: Unreached = Unreached {
+        before: Timestamp::from_millis(1_000),
+        gone_before: Timestamp::from_millis(1_000),
+        at_most: None,
+    };
+
+    #[test]
+    fn what_a_result_a_root_or_a_kept_record_reaches_stays() {
+        let mut store = Store::new();
+        note(&mut store, 1, 10, &[]);
+        note(&mut store, 2, 10, &[1]); // nested: 2 points at 1
+        note(&mut store, 3, 10, &[]);
+        note(&mut store, 4, 10, &[]);
+        note(&mut store, 5, 10, &[]);
+        result(&mut store, "list", &[2, 5]);
+        let root = Pk::from(4_u64);
+        let layout = store.layout();
+        let dropped = store.collect_records(&[("Note", &root)], EVERYTHING_OLD);
+        assert_eq!(dropped.records, 1);
+        assert_eq!(held(&mut store), [1, 2, 4, 5]);
+        assert_ne!(store.layout(), layout, "slots were renumbered");
+        // The result's references follow their records.
+        let five = notes(&mut store).slot_of(&Pk::from(5_u64)).unwrap();
+        assert_eq!(store.result_refs("list")[1].slot, five);
+    }
+
+    #[test]
+    fn recent_records_and_recent_deletion_markers_stay() {
+        let mut store = Store::new();
+        note(&mut store, 1, 10, &[]);
+        note(&mut store, 2, 2_000, &[]);
+        notes(&mut store).delete(&Pk::from(3_u64), fetched(2_000), 3, false);
+        notes(&mut store).delete(&Pk::from(4_u64), fetched(10), 4, false);
+        let dropped = store.collect_records(&[], EVERYTHING_OLD);
+        assert_eq!(dropped.records, 2, "the old record and the old marker");
+        assert_eq!(held(&mut store), [2, 3]);
+    }
+
+    #[test]
+    fn a_bound_drops_the_records_fetched_first() {
+        let mut store = Store::new();
+        for pk in 1..=4 {
+            note(&mut store, pk, 2_000 + pk, &[]);
+        }
+        let rule = Unreached {
+            at_most: Some(2),
+            ..EVERYTHING_OLD
+        };
+        store.collect_records(&[], rule);
+        assert_eq!(held(&mut store), [3, 4]);
+    }
+
+    #[test]
+    fn nothing_goes_while_an_optimistic_layer_is_on() {
+        let mut store = Store::new();
+        note(&mut store, 1, 10, &[]);
+        let mut draft = Rc::new("draft".to_owned());
+        let table = notes(&mut store);
+        table.merge(
+            &Pk::from(1_u64),
+            &mut draft,
+            EntityRefs::new(),
+            fetched(20),
+            9,
+            true,
+            |_, _, _| false,
+        );
+        crate::cache::store::table::AnyTable::commit_layer(table, 9, 1);
+        let dropped = store.collect_records(&[], EVERYTHING_OLD);
+        assert!(dropped.skipped);
+        assert_eq!(held(&mut store), [1]);
     }
 }

@@ -140,7 +140,9 @@ impl Store {
                 .any_mut(*table)
                 .remove_layer(layer.id, slots, now)
             {
-                self.tables.stamp(*table, now);
+                for &slot in slots {
+                    self.tables.changed(*table, slot, now);
+                }
             }
         }
         for key in &layer.results {
@@ -159,6 +161,7 @@ impl Store {
             };
             if let Some(shown) = shown {
                 self.results.insert(key.clone(), shown);
+                self.log_result(key);
             }
         }
     }
@@ -180,6 +183,7 @@ impl Store {
         under.layers.push((layer.id, edit));
         let shown = under.on_show(version);
         self.results.insert(key.to_owned(), shown);
+        self.log_result(key);
         layer.results.push(key.to_owned());
     }
 
@@ -198,6 +202,7 @@ impl Store {
             Some(existing) => *existing = shown,
             None => drop(self.results.insert(key.to_owned(), shown)),
         }
+        self.log_result(key);
     }
 
     /// The confirmed result under `key`: beneath its layers, if any.
@@ -206,5 +211,60 @@ impl Store {
             Some(under) => Some(&under.confirmed),
             None => self.results.get(key),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! How optimistic layers stack over one record: only the top one
+    //! shows, removing one beneath changes nothing on show, and removing
+    //! the last reveals the confirmed copy.
+
+    use std::rc::Rc;
+
+    use super::super::table::Slot;
+    use super::Layered;
+    use crate::meta::Meta;
+
+    fn slot(text: &str) -> Slot<String> {
+        Slot {
+            record: Some(Rc::new(text.to_owned())),
+            refs: Default::default(),
+            meta: Meta::default(),
+            version: 0,
+        }
+    }
+
+    fn text(slot: Option<Slot<String>>) -> Option<String> {
+        slot.and_then(|s| s.record.as_deref().cloned())
+    }
+
+    #[test]
+    fn only_removing_the_top_layer_changes_what_shows() {
+        let mut layered = Layered::over(slot("confirmed"));
+        layered.push(1, slot("first"));
+        layered.push(2, slot("second"));
+        assert_eq!(text(layered.remove(1)), None, "layer 2 still shows");
+        assert_eq!(text(layered.remove(2)).as_deref(), Some("confirmed"));
+        assert!(layered.is_bare());
+        assert_eq!(layered.remove(3).map(|_| ()), None, "an unknown layer");
+    }
+
+    #[test]
+    fn the_top_layer_gone_reveals_the_one_beneath() {
+        let mut layered = Layered::over(slot("confirmed"));
+        layered.push(1, slot("first"));
+        layered.push(2, slot("second"));
+        assert_eq!(text(layered.remove(2)).as_deref(), Some("first"));
+        assert!(!layered.is_bare());
+    }
+
+    #[test]
+    fn a_write_that_covers_a_record_twice_keeps_its_last_copy() {
+        let mut layered = Layered::over(slot("confirmed"));
+        layered.push(1, slot("draft"));
+        layered.push(1, slot("final"));
+        assert_eq!(text(layered.remove(1)).as_deref(), Some("confirmed"));
+        assert!(layered.is_bare(), "one layer, not two");
     }
 }

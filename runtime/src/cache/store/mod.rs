@@ -36,6 +36,18 @@ pub(crate) use collect::Unreached;
 pub(crate) use layer::Layer;
 pub(crate) use results::{Joined, ResultSlot};
 
+/// What changed in a store over a span of writes (see
+/// [`Store::take_changes`]).
+#[derive(Debug, Default)]
+pub(crate) struct Changes {
+    /// The result keys written, with repeats.
+    pub results: Vec<String>,
+    /// The records written.
+    pub records: Vec<table::EntityRef>,
+    /// The stamp bits of the tables written.
+    pub tables: u64,
+}
+
 /// What a read finds under a key.
 ///
 /// ```
@@ -123,6 +135,9 @@ pub struct Store {
     /// its version, and slots, results and stamps record the version that
     /// last changed them.
     writes: u64,
+    /// The result keys written since the log was last taken, when someone
+    /// watches.
+    result_log: Option<Vec<String>>,
 }
 
 static NEXT_STORE_ID: AtomicU64 = AtomicU64::new(1);
@@ -143,6 +158,7 @@ impl Clone for Store {
             result_layers: self.result_layers.clone(),
             layout: self.layout,
             writes: self.writes,
+            result_log: None,
         }
     }
 }
@@ -167,6 +183,7 @@ impl Store {
             result_layers: FxHashMap::default(),
             layout: 0,
             writes: 0,
+            result_log: None,
         }
     }
 
@@ -177,11 +194,14 @@ impl Store {
             return false;
         };
         let version = self.tick();
-        let known = self.tables.any_mut(table).invalidate(&pk, at, version);
-        if known {
-            self.tables.stamp(table, version);
+        let records = self.tables.any_mut(table);
+        if !records.invalidate(&pk, at, version) {
+            return false;
         }
-        known
+        if let Some(slot) = records.slot_index(&pk) {
+            self.tables.changed(table, slot, version);
+        }
+        true
     }
 
     /// The meta of the record `pk` in the table `key` (also when
@@ -254,6 +274,54 @@ impl Store {
     #[inline]
     pub(crate) fn result_slot(&self, key: &str) -> Option<&ResultSlot> {
         self.results.get(key)
+    }
+
+    /// Starts keeping a log of what changes: the result keys and the
+    /// records written, taken with [`take_changes`](Self::take_changes).
+    pub(crate) fn watch_changes(&mut self) {
+        self.result_log.get_or_insert_with(Vec::new);
+        self.tables.keep_log();
+    }
+
+    /// What changed since the last call: the result keys written (with
+    /// repeats), the records written, and the stamp bits of the tables
+    /// written after the write `since`.
+    pub(crate) fn take_changes(&mut self, since: u64) -> Changes {
+        Changes {
+            results: self
+                .result_log
+                .as_mut()
+                .map(std::mem::take)
+                .unwrap_or_default(),
+            records: self.tables.take_log(),
+            tables: self.tables.changed_since(since),
+        }
+    }
+
+    /// Whether the store keeps a log of what changes.
+    pub(crate) fn is_watched(&self) -> bool {
+        self.result_log.is_some()
+    }
+
+    /// Where the record `pk` of the entity table `key` lives, if it has
+    /// a slot.
+    pub(crate) fn record_ref(&self, key: &str, pk: &crate::pk::Pk) -> Option<table::EntityRef> {
+        let table = self.tables.by_key(key)?;
+        let slot = self.tables.any(table).slot_index(pk)?;
+        Some(table::EntityRef { table, slot })
+    }
+
+    /// The records the result under `key` refers to directly (for a
+    /// schema without nested records: every record its reads show).
+    pub(crate) fn result_refs(&self, key: &str) -> &[table::EntityRef] {
+        self.results.get(key).map_or(&[], |slot| &slot.refs)
+    }
+
+    /// Notes that the result under `key` changed, when someone watches.
+    pub(crate) fn log_result(&mut self, key: &str) {
+        if let Some(log) = &mut self.result_log {
+            log.push(key.to_owned());
+        }
     }
 
     /// Takes the next write version.

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::table::{AnyTable, Table};
+use super::table::{AnyTable, EntityRef, Table};
 use crate::error::SchemaError;
 
 /// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
@@ -78,6 +78,9 @@ pub(crate) struct Registry {
     by_key: FxHashMap<&'static str, u32>,
     /// The last write to any table stamped `t % STAMPS`.
     changed_at: [u64; STAMPS],
+    /// The records written since the log was last taken, when someone
+    /// watches (see [`Store::watch_changes`](super::Store::watch_changes)).
+    log: Option<Vec<EntityRef>>,
 }
 
 impl Clone for Registry {
@@ -89,6 +92,7 @@ impl Clone for Registry {
             by_type: self.by_type.clone(),
             by_key: self.by_key.clone(),
             changed_at: self.changed_at,
+            log: None,
         }
     }
 }
@@ -101,6 +105,7 @@ impl Registry {
             by_type: FxHashMap::default(),
             by_key: FxHashMap::default(),
             changed_at: [0; STAMPS],
+            log: None,
         }
     }
 
@@ -207,6 +212,38 @@ impl Registry {
     #[inline]
     pub fn stamp(&mut self, table: u32, version: u64) {
         self.changed_at[table as usize % STAMPS] = version;
+    }
+
+    /// Records that the record in `slot` of `table` changed at the write
+    /// `version`: its table's stamp, and the log when it is kept.
+    #[inline]
+    pub fn changed(&mut self, table: u32, slot: u32, version: u64) {
+        self.stamp(table, version);
+        if let Some(log) = &mut self.log {
+            log.push(EntityRef { table, slot });
+        }
+    }
+
+    /// Starts keeping the log of changed records.
+    pub fn keep_log(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// The records changed since the last call (none when no log is
+    /// kept).
+    pub fn take_log(&mut self) -> Vec<EntityRef> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The stamp bits of the tables written after the write `at`.
+    pub fn changed_since(&self, at: u64) -> u64 {
+        let mut bits = 0;
+        for (bit, &changed) in self.changed_at.iter().enumerate() {
+            if changed > at {
+                bits |= 1 << bit;
+            }
+        }
+        bits
     }
 
     /// Whether no table among the stamps `mask` changed after the write

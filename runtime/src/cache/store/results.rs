@@ -204,6 +204,7 @@ impl Store {
         if let Some(under) = self.result_layers.get_mut(key) {
             under.confirmed.meta.expires_at = Timestamp::default();
         }
+        self.log_result(key);
         true
     }
 

@@ -211,8 +211,9 @@ impl<E: 'static> Table<E> {
     /// `meta.fetched_at` has shown alive is kept; an unknown pk gets a
     /// tombstone, so a response that started earlier does not bring the
     /// record back. Under layers, a write that is not itself a `layer`
-    /// deletes the confirmed copy. Returns whether what reads see changed.
-    pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64, layer: bool) -> bool {
+    /// deletes the confirmed copy. Returns the slot when what reads see
+    /// changed.
+    pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64, layer: bool) -> Option<u32> {
         let gone = || Slot::gone(meta, meta.fetched_at, version);
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
         match self.index.get_or_insert(pk, fresh) {
@@ -222,17 +223,20 @@ impl<E: 'static> Table<E> {
                         let old = std::mem::replace(&mut under.confirmed, gone());
                         self.replaced_confirmed.push((index, old));
                     }
-                    return false;
+                    return None;
                 }
                 if self.slots[index as usize].meta.fetched_at > meta.fetched_at {
-                    return false;
+                    return None;
                 }
                 let slot = gone();
                 self.replace(index, slot);
+                Some(index)
             }
-            None => self.slots.push(gone()),
+            None => {
+                self.slots.push(gone());
+                Some(fresh)
+            }
         }
-        true
     }
 
     /// Replaces slot `index` within a write, keeping the former contents
@@ -450,5 +454,194 @@ pub(crate) fn renumber(refs: &mut [EntityRef], moved: &[Option<Vec<u32>>]) {
         if let Some(Some(slots)) = moved.get(entity.table as usize) {
             entity.slot = slots.get(entity.slot as usize).copied().unwrap_or(u32::MAX);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The invariants of one table: which copy a write keeps, how a write
+    //! is undone, what a delete leaves, how compaction renumbers, and how
+    //! optimistic layers stack over a slot.
+
+    use super::*;
+
+    fn meta(fetched_ms: u64) -> Meta {
+        Meta {
+            fetched_at: Timestamp::from_millis(fetched_ms),
+            ..Meta::default()
+        }
+    }
+
+    /// The newer copy wins: a stored slot keeps its record against one
+    /// fetched earlier.
+    fn newer_wins(slot: &Slot<String>, _: &String, meta: &Meta) -> bool {
+        slot.meta.fetched_at > meta.fetched_at
+    }
+
+    /// Writes `text` as record `pk`, fetched at `fetched_ms`, in `version`.
+    fn write(
+        table: &mut Table<String>,
+        pk: u64,
+        text: &str,
+        fetched_ms: u64,
+        version: u64,
+    ) -> (u32, bool, Rc<String>) {
+        let mut record = Rc::new(text.to_owned());
+        let (slot, changed) = table.merge(
+            &Pk::from(pk),
+            &mut record,
+            EntityRefs::new(),
+            meta(fetched_ms),
+            version,
+            false,
+            newer_wins,
+        );
+        table.commit();
+        (slot, changed, record)
+    }
+
+    fn shown(table: &Table<String>, pk: u64) -> Option<String> {
+        let slot = table.slot_of(&Pk::from(pk))?;
+        table.slot(slot)?.record.as_deref().cloned()
+    }
+
+    #[test]
+    fn a_write_keeps_the_copy_fetched_last_and_hands_it_back() {
+        let mut table = Table::new();
+        write(&mut table, 1, "new", 20, 1);
+        let (_, changed, kept) = write(&mut table, 1, "old", 10, 2);
+        assert!(!changed, "an older copy changes nothing");
+        assert_eq!(*kept, "new", "the writer gets the table's copy");
+        let (_, changed, _) = write(&mut table, 1, "newer", 30, 3);
+        assert!(changed);
+        assert_eq!(shown(&table, 1).as_deref(), Some("newer"));
+    }
+
+    #[test]
+    fn within_one_write_the_first_copy_of_a_record_is_kept() {
+        let mut table = Table::new();
+        let mut first = Rc::new("first".to_owned());
+        let mut second = Rc::new("second".to_owned());
+        let pk = Pk::from(1_u64);
+        table.merge(
+            &pk,
+            &mut first,
+            EntityRefs::new(),
+            meta(10),
+            1,
+            false,
+            newer_wins,
+        );
+        table.merge(
+            &pk,
+            &mut second,
+            EntityRefs::new(),
+            meta(10),
+            1,
+            false,
+            newer_wins,
+        );
+        table.commit();
+        assert!(Rc::ptr_eq(&first, &second));
+        assert_eq!(shown(&table, 1).as_deref(), Some("first"));
+    }
+
+    #[test]
+    fn a_rollback_restores_replaced_slots_and_forgets_added_ones() {
+        let mut table = Table::new();
+        write(&mut table, 1, "kept", 10, 1);
+        let len = table.slot_count();
+        let mut replaced = Rc::new("replaced".to_owned());
+        let mut added = Rc::new("added".to_owned());
+        table.merge(
+            &Pk::from(1_u64),
+            &mut replaced,
+            EntityRefs::new(),
+            meta(20),
+            2,
+            false,
+            newer_wins,
+        );
+        table.merge(
+            &Pk::from(2_u64),
+            &mut added,
+            EntityRefs::new(),
+            meta(20),
+            2,
+            false,
+            newer_wins,
+        );
+        table.rollback(len);
+        assert_eq!(shown(&table, 1).as_deref(), Some("kept"));
+        assert_eq!(
+            table.slot_of(&Pk::from(2_u64)),
+            None,
+            "the index forgets it too"
+        );
+        assert_eq!(table.slot_count(), 1);
+    }
+
+    #[test]
+    fn a_delete_of_an_unknown_record_leaves_a_marker_that_older_copies_meet() {
+        let mut table = Table::new();
+        let slot = table.delete(&Pk::from(5_u64), meta(50), 1, false);
+        table.commit();
+        assert_eq!(slot, Some(0));
+        assert_eq!(table.live(), 0);
+        let (_, changed, _) = write(&mut table, 5, "late", 40, 2);
+        assert!(!changed, "a response that started before the delete");
+        assert_eq!(shown(&table, 5), None);
+        // A delete older than the stored copy changes nothing.
+        write(&mut table, 6, "alive", 60, 3);
+        assert_eq!(table.delete(&Pk::from(6_u64), meta(55), 4, false), None);
+        assert_eq!(shown(&table, 6).as_deref(), Some("alive"));
+    }
+
+    #[test]
+    fn compaction_renumbers_the_index_and_the_references() {
+        let mut table = Table::new();
+        for pk in 1..=3 {
+            write(&mut table, pk, "t", 10, pk);
+        }
+        let moved = table.compact(&[true, false, true]);
+        assert_eq!(moved, [0, u32::MAX, 1]);
+        assert_eq!(table.slot_of(&Pk::from(1_u64)), Some(0));
+        assert_eq!(table.slot_of(&Pk::from(2_u64)), None);
+        assert_eq!(table.slot_of(&Pk::from(3_u64)), Some(1));
+        let mut refs = [
+            EntityRef { table: 0, slot: 2 },
+            EntityRef { table: 1, slot: 2 },
+        ];
+        renumber(&mut refs, &[Some(moved)]);
+        assert_eq!(refs[0].slot, 1);
+        assert_eq!(refs[1].slot, 2, "another table's references stay");
+    }
+
+    #[test]
+    fn a_confirmed_write_under_a_layer_shows_once_the_layer_goes() {
+        let mut table = Table::new();
+        write(&mut table, 1, "server", 10, 1);
+        // An optimistic write: layer 2 goes on show.
+        let len = table.slot_count();
+        let mut optimistic = Rc::new("optimistic".to_owned());
+        table.merge(
+            &Pk::from(1_u64),
+            &mut optimistic,
+            EntityRefs::new(),
+            meta(20),
+            2,
+            true,
+            newer_wins,
+        );
+        let covered = table.commit_layer(2, len);
+        assert_eq!(covered, [0]);
+        assert!(table.has_layers());
+        // A response lands beneath it.
+        let (_, changed, _) = write(&mut table, 1, "confirmed", 30, 3);
+        assert!(!changed, "the layer still shows");
+        assert_eq!(shown(&table, 1).as_deref(), Some("optimistic"));
+        assert!(table.remove_layer(2, &covered, 4));
+        assert_eq!(shown(&table, 1).as_deref(), Some("confirmed"));
+        assert!(!table.has_layers());
     }
 }

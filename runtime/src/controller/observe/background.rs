@@ -1,0 +1,97 @@
+//! Work a controller does on its own: fetches nobody awaits (a stale read
+//! revalidating, a read a view waits for), run on the controller's
+//! spawner, one per key at a time.
+
+use futures_util::FutureExt;
+use futures_util::future::{LocalBoxFuture, Shared};
+use serde::Serialize;
+
+use crate::cache::schema::Schema;
+use crate::controller::{Controller, ExpiryStatus};
+use crate::rest::{Endpoint, Readable};
+
+/// Runs a future to its end beside the caller (see
+/// [`ControllerBuilder::spawner`](crate::ControllerBuilder::spawner)).
+pub(crate) type Spawner = std::rc::Rc<dyn Fn(LocalBoxFuture<'static, ()>)>;
+
+/// A background fetch, shared by everyone waiting for it.
+pub(crate) type Background = Shared<LocalBoxFuture<'static, ()>>;
+
+/// The default spawner: the browser's microtask queue in wasm, tokio's
+/// `spawn_local` (a `LocalSet`) natively.
+pub(crate) fn default_spawner() -> Spawner {
+    #[cfg(target_arch = "wasm32")]
+    {
+        std::rc::Rc::new(wasm_bindgen_futures::spawn_local)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::rc::Rc::new(|task| drop(tokio::task::spawn_local(task)))
+    }
+}
+
+impl Controller {
+    /// Runs `task` on the controller's spawner.
+    pub(crate) fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        (self.inner.spawner)(task);
+    }
+
+    /// Fetches the read `key` in the background, unless it is being
+    /// fetched that way already; resolves once the response (or the
+    /// error) is stored.
+    pub(crate) fn fetch_in_background<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        key: &str,
+    ) -> Background
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Readable,
+    {
+        if let Some(running) = self.inner.background.borrow().get(key) {
+            return running.clone();
+        }
+        let (ctrl, endpoint, params, done) = (
+            self.clone(),
+            endpoint.clone(),
+            params.clone(),
+            key.to_owned(),
+        );
+        let fetch = async move {
+            let _ = ctrl.fetch(&endpoint, &params, None).await;
+            ctrl.inner.background.borrow_mut().remove(&done);
+        }
+        .boxed_local()
+        .shared();
+        self.inner
+            .background
+            .borrow_mut()
+            .insert(key.to_owned(), fetch.clone());
+        self.spawn(Box::pin(fetch.clone()));
+        fetch
+    }
+
+    /// Fetches the read in the background when it is stale as the request
+    /// starts; its errors stay beside the data.
+    pub(crate) fn revalidate<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P)
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Readable,
+    {
+        let Ok(key) = self.key(endpoint, params) else {
+            return;
+        };
+        if self.read_key(endpoint, &key).status == ExpiryStatus::Stale {
+            drop(self.fetch_in_background(endpoint, params, &key));
+        }
+    }
+
+    /// Whether the controller is at rest: no request on its way, no
+    /// background fetch waiting to start.
+    pub fn is_idle(&self) -> bool {
+        self.inner.background.borrow().is_empty() && self.in_flight() == 0
+    }
+}

@@ -1,0 +1,268 @@
+//! The observers of one controller, indexed by what they watch: a write
+//! re-checks only the observers of the result keys and records it
+//! touched.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::poll::Poller;
+use crate::cache::store::table::EntityRef;
+use crate::controller::{Controller, State};
+
+/// Re-reads one observed read: whether it changed since the last look,
+/// and what it watches now.
+pub(crate) type Check = Box<dyn FnMut(&mut State) -> (bool, Watching)>;
+
+/// Refetches an observed read in the background if it is stale.
+pub(crate) type Revalidate = Rc<dyn Fn(&Controller)>;
+
+/// What a write must touch to change an observed read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Watching {
+    /// Nothing beside its key: no data, or no records in it.
+    #[default]
+    Key,
+    /// These records (a read without nested records: every record it
+    /// shows is one of them).
+    Records(Vec<EntityRef>),
+    /// Any record of the tables with these stamp bits (a read whose
+    /// records nest others).
+    Tables(u64),
+}
+
+/// What an observer keeps from collection while it lives.
+pub(crate) enum Holds {
+    Nothing,
+    /// The result under this key, with every record in it.
+    Result(String),
+    /// One record.
+    Record(&'static str, crate::pk::Pk),
+}
+
+/// One observer, as the controller knows it.
+pub(crate) struct Entry {
+    /// Cleared when its [`Subscription`](super::Subscription) is dropped.
+    pub alive: Rc<Cell<bool>>,
+    /// The result key it reads, if any.
+    pub key: Option<String>,
+    pub holds: Holds,
+    pub check: Check,
+    pub on_change: Rc<dyn Fn()>,
+    /// Set for a read that refetches when stale on focus and reconnect.
+    pub revalidate: Option<Revalidate>,
+    /// Its polling period, for a read that polls.
+    pub poll: Option<Duration>,
+    pub watching: Watching,
+}
+
+/// What changed since observers last looked.
+pub(crate) struct Touched {
+    /// Result keys written, and keys whose error or request changed.
+    pub keys: Vec<String>,
+    pub records: Vec<EntityRef>,
+    /// Stamp bits of the tables written.
+    pub tables: u64,
+    /// Everything may have changed (the store was emptied or renumbered).
+    pub all: bool,
+}
+
+/// The observers of one controller.
+#[derive(Default)]
+pub(crate) struct Observers {
+    entries: Vec<Option<Entry>>,
+    free: Vec<u32>,
+    by_key: FxHashMap<String, SmallVec<[u32; 2]>>,
+    by_record: FxHashMap<EntityRef, SmallVec<[u32; 2]>>,
+    /// The observers that watch whole tables.
+    by_tables: Vec<u32>,
+    /// The pollers, by key.
+    pub polls: FxHashMap<String, Poller>,
+    /// The store (id, slot layout, last write) as of the last look.
+    pub seen: (u64, u64, u64),
+    live: usize,
+}
+
+impl Observers {
+    /// Adds `entry`; returns its id.
+    pub fn add(&mut self, entry: Entry) -> u32 {
+        self.live += 1;
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                self.entries.push(None);
+                (self.entries.len() - 1) as u32
+            }
+        };
+        if let Some(key) = &entry.key {
+            self.by_key.entry(key.clone()).or_default().push(id);
+        }
+        self.index(id, &entry.watching);
+        self.entries[id as usize] = Some(entry);
+        id
+    }
+
+    /// Removes the observer `id` (and its share of its key's polling).
+    pub fn remove(&mut self, id: u32) {
+        let Some(entry) = self.entries.get_mut(id as usize).and_then(Option::take) else {
+            return;
+        };
+        self.live -= 1;
+        self.free.push(id);
+        self.unindex(id, &entry.watching);
+        if let Some(key) = &entry.key {
+            unlist(&mut self.by_key, key, id);
+            if entry.poll.is_some()
+                && let Some(poller) = self.polls.get_mut(key)
+            {
+                poller.leave(id);
+                if poller.is_idle() {
+                    self.polls.remove(key);
+                }
+            }
+        }
+    }
+
+    /// Removes the observer `id` if it is the one kept alive by `alive`
+    /// (an id is reused once its observer is gone).
+    pub fn remove_if(&mut self, id: u32, alive: &Rc<Cell<bool>>) {
+        if self
+            .get(id)
+            .is_some_and(|entry| Rc::ptr_eq(&entry.alive, alive))
+        {
+            self.remove(id);
+        }
+    }
+
+    /// Removes the observers whose subscription went while the registry
+    /// was in use.
+    pub fn prune(&mut self) {
+        let dead: Vec<u32> = self
+            .ids()
+            .filter(|&id| {
+                self.entries[id as usize]
+                    .as_ref()
+                    .is_some_and(|e| !e.alive.get())
+            })
+            .collect();
+        for id in dead {
+            self.remove(id);
+        }
+    }
+
+    /// The ids of every observer.
+    fn ids(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.entries.len() as u32).filter(|&id| self.entries[id as usize].is_some())
+    }
+
+    /// The observers a change of `touched` may concern, each once.
+    pub fn candidates(&self, touched: &Touched) -> Vec<u32> {
+        if touched.all {
+            return self.ids().collect();
+        }
+        let mut ids: Vec<u32> = Vec::new();
+        for key in &touched.keys {
+            if let Some(found) = self.by_key.get(key) {
+                ids.extend(found);
+            }
+        }
+        for record in &touched.records {
+            if let Some(found) = self.by_record.get(record) {
+                ids.extend(found);
+            }
+        }
+        if touched.tables != 0 {
+            ids.extend(self.by_tables.iter().copied().filter(|&id| {
+                matches!(self.entries[id as usize].as_ref().map(|e| &e.watching),
+                    Some(Watching::Tables(bits)) if bits & touched.tables != 0)
+            }));
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Re-checks the observer `id` against `state`: its callback when its
+    /// read changed.
+    pub fn check(&mut self, id: u32, state: &mut State) -> Option<Rc<dyn Fn()>> {
+        let entry = self.entries.get_mut(id as usize)?.as_mut()?;
+        if !entry.alive.get() {
+            return None;
+        }
+        let (changed, watching) = (entry.check)(state);
+        let callback = changed.then(|| Rc::clone(&entry.on_change));
+        if watching != entry.watching {
+            let old = std::mem::replace(&mut entry.watching, watching.clone());
+            self.unindex(id, &old);
+            self.index(id, &watching);
+        }
+        callback
+    }
+
+    fn index(&mut self, id: u32, watching: &Watching) {
+        match watching {
+            Watching::Key => {}
+            Watching::Records(records) => {
+                for record in records {
+                    let ids = self.by_record.entry(*record).or_default();
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            Watching::Tables(_) => self.by_tables.push(id),
+        }
+    }
+
+    fn unindex(&mut self, id: u32, watching: &Watching) {
+        match watching {
+            Watching::Key => {}
+            Watching::Records(records) => {
+                for record in records {
+                    unlist(&mut self.by_record, record, id);
+                }
+            }
+            Watching::Tables(_) => self.by_tables.retain(|&other| other != id),
+        }
+    }
+
+    /// The observer `id`.
+    pub fn get(&self, id: u32) -> Option<&Entry> {
+        self.entries.get(id as usize)?.as_ref()
+    }
+
+    /// The live observers.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries
+            .iter()
+            .flatten()
+            .filter(|entry| entry.alive.get())
+    }
+
+    /// What the live observers hold.
+    pub fn held(&self) -> impl Iterator<Item = &Holds> {
+        self.entries().map(|entry| &entry.holds)
+    }
+
+    /// How many observers are live.
+    pub fn len(&self) -> usize {
+        self.entries().count().min(self.live)
+    }
+}
+
+/// Takes `id` off the list under `key`, and the list when it empties.
+fn unlist<K: std::hash::Hash + Eq + Clone>(
+    index: &mut FxHashMap<K, SmallVec<[u32; 2]>>,
+    key: &K,
+    id: u32,
+) {
+    if let Some(ids) = index.get_mut(key) {
+        ids.retain(|other| *other != id);
+        if ids.is_empty() {
+            index.remove(key);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Focus and network as signals: whoever knows tells the controller
+//! (the browser listener below, a test, a native app's window events),
+//! and the observers that revalidate refetch their stale reads when the
+//! page comes back into view or the network comes back.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use super::registry::Revalidate;
+use crate::controller::Controller;
+
+/// Which signal changed.
+#[derive(Clone, Copy)]
+pub(crate) enum Signal {
+    Focus,
+    Online,
+}
+
+impl Controller {
+    /// Tells the controller whether the app is in view (a browser tab
+    /// visible, a window focused). When it comes back into view, every
+    /// observed read that revalidates (what `use_suspense`, `use_dle` and
+    /// `use_prefetch` read) refetches if it is stale. In a browser the
+    /// [`PageListener`] calls this; elsewhere the app does.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert!(ctrl.is_focused());
+    /// ctrl.set_focused(false);
+    /// assert!(!ctrl.is_focused());
+    /// ```
+    pub fn set_focused(&self, focused: bool) {
+        let was = self.signal(Signal::Focus, focused);
+        if focused && !was {
+            self.revalidate_observed();
+        }
+    }
+
+    /// Whether the app is in view, as last told (yes until told).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// assert!(Controller::new(Client::new("http://127.0.0.1:8080")).is_focused());
+    /// ```
+    pub fn is_focused(&self) -> bool {
+        self.inner.focused.get()
+    }
+
+    /// Tells the controller whether the network is up. When it comes back,
+    /// every observed read that revalidates refetches if it is stale (as
+    /// on focus).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// ctrl.set_online(false);
+    /// assert!(!ctrl.is_online());
+    /// ```
+    pub fn set_online(&self, online: bool) {
+        let was = self.signal(Signal::Online, online);
+        if online && !was {
+            self.revalidate_observed();
+        }
+    }
+
+    /// Whether the network is up, as last told (yes until told).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// assert!(Controller::new(Client::new("http://127.0.0.1:8080")).is_online());
+    /// ```
+    pub fn is_online(&self) -> bool {
+        self.inner.online.get()
+    }
+
+    /// Notes a signal's new value; returns the one before.
+    fn signal(&self, signal: Signal, on: bool) -> bool {
+        let cell = match signal {
+            Signal::Focus => &self.inner.focused,
+            Signal::Online => &self.inner.online,
+        };
+        cell.replace(on)
+    }
+
+    /// Refetches every observed read that revalidates and is stale.
+    pub(crate) fn revalidate_observed(&self) {
+        let all: Vec<Revalidate> = self
+            .inner
+            .observers
+            .borrow()
+            .entries()
+            .filter_map(|entry| entry.revalidate.clone())
+            .collect();
+        for revalidate in all {
+            revalidate(self);
+        }
+    }
+
+    /// Listens to the browser for the controller's signals (a page
+    /// shown or hidden, the network lost or back) until the returned
+    /// listener is dropped. Two revalidations are at least `throttle`
+    /// apart, so a burst of events makes one round. Outside a browser
+    /// there is nothing to listen to, and the listener does nothing.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::time::Duration;
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let listener = ctrl.listen_to_page(true, true, Duration::from_secs(1));
+    /// drop(listener); // stops listening
+    /// ```
+    pub fn listen_to_page(&self, focus: bool, online: bool, throttle: Duration) -> PageListener {
+        PageListener {
+            _listeners: listen(self, focus, online, throttle),
+        }
+    }
+}
+
+/// The browser listeners of [`Controller::listen_to_page`]; dropping it
+/// removes them.
+#[must_use = "dropping the listener stops listening at once"]
+pub struct PageListener {
+    _listeners: Vec<Rc<dyn std::any::Any>>,
+}
+
+impl std::fmt::Debug for PageListener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageListener").finish_non_exhaustive()
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn listen(
+    controller: &Controller,
+    focus: bool,
+    online: bool,
+    throttle: Duration,
+) -> Vec<Rc<dyn std::any::Any>> {
+    use std::cell::Cell;
+
+    use gloo_events::EventListener;
+    use web_time::Instant;
+
+    // Weak: the listeners may outlive the controller's last handle.
+    let inner = Rc::downgrade(&controller.inner);
+    let last: Rc<Cell<Option<Instant>>> = Rc::default();
+    let tell = move |signal: Signal, on: bool| {
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        let controller = Controller { inner };
+        controller.signal(signal, on);
+        // The browser tells of a change only: a page shown was hidden.
+        let now = Instant::now();
+        if on
+            && last
+                .get()
+                .is_none_or(|at| now.duration_since(at) >= throttle)
+        {
+            last.set(Some(now));
+            controller.revalidate_observed();
+        }
+    };
+    let mut listeners: Vec<Rc<dyn std::any::Any>> = Vec::new();
+    let Some(window) = web_sys::window() else {
+        return listeners;
+    };
+    if focus && let Some(document) = window.document() {
+        let (tell, watched) = (tell.clone(), document.clone());
+        listeners.push(Rc::new(EventListener::new(
+            &document,
+            "visibilitychange",
+            move |_| {
+                let visible = watched.visibility_state() == web_sys::VisibilityState::Visible;
+                tell(Signal::Focus, visible);
+            },
+        )));
+    }
+    if online {
+        let (up, down) = (tell.clone(), tell);
+        listeners.push(Rc::new(EventListener::new(&window, "online", move |_| {
+            up(Signal::Online, true)
+        })));
+        listeners.push(Rc::new(EventListener::new(&window, "offline", move |_| {
+            down(Signal::Online, false)
+        })));
+    }
+    listeners
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn listen(_: &Controller, _: bool, _: bool, _: Duration) -> Vec<Rc<dyn std::any::Any>> {
+    Vec::new()
+}

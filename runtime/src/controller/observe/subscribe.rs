@@ -1,0 +1,374 @@
+//! Subscriptions: who watches what, told when (and only when) it changed.
+
+use std::cell::Cell;
+use std::rc::{Rc, Weak};
+
+use serde::Serialize;
+
+use super::poll::{PollFetch, Poller};
+use super::registry::{Check, Entry, Holds, Touched, Watching};
+use crate::cache::entity::{Entity, EntityParts};
+use crate::cache::schema::{Schema, SchemaParts};
+use crate::controller::{Controller, Inner, State};
+use crate::pk::PkValue;
+use crate::rest::{Endpoint, Readable};
+
+/// What a look at a read saw: its data (the very value), the number of
+/// its stored error, and whether a request for it was on its way.
+pub(crate) struct Seen<S> {
+    pub data: Option<Rc<S>>,
+    pub error: Option<u64>,
+    pub fetching: bool,
+}
+
+impl<S> Seen<S> {
+    /// Whether `other` differs from this look (fetching counts when
+    /// `with_fetching`).
+    fn differs(&self, other: &Seen<S>, with_fetching: bool) -> bool {
+        !same_rc(self.data.as_ref(), other.data.as_ref())
+            || self.error != other.error
+            || (with_fetching && self.fetching != other.fetching)
+    }
+}
+
+impl State {
+    /// What the read `key` of schema `S` shows now.
+    pub(crate) fn look<S: Schema>(&mut self, key: &str) -> Seen<S> {
+        Seen {
+            data: self.memo.read::<S>(&self.store, key).into_value(),
+            error: self.errors.get(key).map(|stored| stored.serial),
+            fetching: self.is_fetching(key),
+        }
+    }
+
+    /// What a write must touch to change the read `key` of schema `S`.
+    fn watching<S: Schema>(&self, key: &str) -> Watching {
+        if <S as SchemaParts>::FLAT {
+            Watching::Records(self.store.result_refs(key).to_vec())
+        } else {
+            match self.memo.result_mask(key) {
+                Some(mask) if mask != 0 => Watching::Tables(mask),
+                _ => Watching::Key,
+            }
+        }
+    }
+
+    /// Notes that the error or the request of the read `key` changed.
+    pub(crate) fn touch(&mut self, key: &str) {
+        self.touched.push(key.to_owned());
+    }
+
+    /// What changed since observers last looked at `seen` (the store's
+    /// id, slot layout and last write), which moves to now.
+    fn take_touched(&mut self, seen: &mut (u64, u64, u64)) -> Touched {
+        let store = &mut self.store;
+        let mut all = seen.0 != store.id() || seen.1 != store.layout();
+        if !store.is_watched() {
+            store.watch_changes();
+            all = true;
+        }
+        let changes = store.take_changes(seen.2);
+        *seen = (store.id(), store.layout(), store.last_write());
+        let mut keys = changes.results;
+        keys.append(&mut self.touched);
+        Touched {
+            keys,
+            records: changes.records,
+            tables: changes.tables,
+            all,
+        }
+    }
+}
+
+/// The check of a read `key` of schema `S`: changed when its data, its
+/// error or (`with_fetching`) its request changed since `last`.
+pub(crate) fn read_check<S: Schema>(
+    key: String,
+    with_fetching: bool,
+    last: Option<Seen<S>>,
+) -> Check {
+    let mut last = last;
+    Box::new(move |state: &mut State| {
+        let now = state.look::<S>(&key);
+        let changed = last
+            .as_ref()
+            .is_none_or(|old| old.differs(&now, with_fetching));
+        last = Some(now);
+        (changed, state.watching::<S>(&key))
+    })
+}
+
+/// A live subscription (or observer registration); dropping it
+/// unsubscribes.
+///
+/// ```
+/// use restcache::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let subscription = ctrl.subscribe(&TodoResource::get_list(), &(), || println!("changed"));
+/// assert_eq!(ctrl.subscriber_count(), 1);
+/// drop(subscription);
+/// assert_eq!(ctrl.subscriber_count(), 0);
+/// ```
+#[must_use = "dropping a subscription unsubscribes at once"]
+pub struct Subscription {
+    inner: Weak<Inner>,
+    id: u32,
+    alive: Rc<Cell<bool>>,
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription")
+            .field("id", &self.id)
+            .finish()
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        self.alive.set(false);
+        // In use (a callback dropping its own subscription): the next
+        // notification prunes it.
+        if let Some(inner) = self.inner.upgrade()
+            && let Ok(mut observers) = inner.observers.try_borrow_mut()
+        {
+            observers.remove_if(self.id, &self.alive);
+        }
+    }
+}
+
+impl Controller {
+    /// Calls `on_change` whenever what [`read`](Self::read) gives for
+    /// `endpoint` with `params` changes: new data (a response, a mutation
+    /// of a record it holds), data gone (invalidated, deleted, reset), or a
+    /// new error. Nothing else calls it: a change to records the read
+    /// does not hold, or a write to other keys, does not (and is not even
+    /// checked: a write re-checks only the subscriptions of the keys and
+    /// records it touched). A refetch brings new copies of its records,
+    /// so it does call it.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::{cell::Cell, rc::Rc};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let calls = Rc::new(Cell::new(0));
+    /// let seen = Rc::clone(&calls);
+    /// let _subscription = ctrl.subscribe(&TodoResource::get_list(), &(), move || seen.set(seen.get() + 1));
+    /// ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(Todo { id: 1, title: "a".into() })])?;
+    /// assert_eq!(calls.get(), 1);
+    /// ctrl.set_response(&TodoResource::get(), &TodoResourceParams { id: 2 }, Rc::new(Todo { id: 2, title: "b".into() }))?;
+    /// assert_eq!(calls.get(), 1); // todo 2 is not in the list
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn subscribe<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        on_change: impl Fn() + 'static,
+    ) -> Subscription
+    where
+        P: Serialize,
+        S: Schema,
+        E: Readable,
+    {
+        let key = self.key(endpoint, params).ok();
+        let check = match &key {
+            Some(key) => read_check::<S>(key.clone(), false, None),
+            None => Box::new(|_: &mut State| (false, Watching::Key)),
+        };
+        let entry = Entry {
+            alive: Rc::default(),
+            holds: key.clone().map_or(Holds::Nothing, Holds::Result),
+            key,
+            check,
+            on_change: Rc::new(on_change),
+            revalidate: None,
+            poll: None,
+            watching: Watching::Key,
+        };
+        self.add_observer(entry, None).0
+    }
+
+    /// Calls `on_change` whenever the record `pk` of `E` changes (a new
+    /// copy, or invalidated, deleted, reset).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::{cell::Cell, rc::Rc};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let calls = Rc::new(Cell::new(0));
+    /// let seen = Rc::clone(&calls);
+    /// let _subscription = ctrl.subscribe_entity::<Todo>(1u64, move || seen.set(seen.get() + 1));
+    /// ctrl.set_response(&TodoResource::get(), &TodoResourceParams { id: 1 }, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// assert_eq!(calls.get(), 1);
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn subscribe_entity<E: Entity>(
+        &self,
+        pk: impl PkValue,
+        on_change: impl Fn() + 'static,
+    ) -> Subscription {
+        let pk = pk.to_pk();
+        let holds = pk
+            .clone()
+            .map_or(Holds::Nothing, |pk| Holds::Record(E::KEY, pk));
+        let mut last: Option<Option<Rc<E>>> = None;
+        let check: Check = Box::new(move |state: &mut State| {
+            let Some(pk) = &pk else {
+                return (false, Watching::Key);
+            };
+            let (data, mask) = state.memo.entity_stamped::<E>(&state.store, Some(pk));
+            let data = data.into_value();
+            let changed = last
+                .as_ref()
+                .is_none_or(|old| !same_rc(old.as_ref(), data.as_ref()));
+            last = Some(data);
+            let slot = state.store.record_ref(E::KEY, pk);
+            let watching = match slot {
+                Some(slot) if !<E as EntityParts>::HAS_NESTED => Watching::Records(vec![slot]),
+                Some(_) if mask != 0 => Watching::Tables(mask),
+                // Not stored yet: any write may bring it.
+                _ => Watching::Tables(u64::MAX),
+            };
+            (changed, watching)
+        });
+        let entry = Entry {
+            alive: Rc::default(),
+            key: None,
+            holds,
+            check,
+            on_change: Rc::new(on_change),
+            revalidate: None,
+            poll: None,
+            watching: Watching::Key,
+        };
+        self.add_observer(entry, None).0
+    }
+
+    /// Registers `entry` after a first look (which reports a change only
+    /// against what the entry's check was made with); polls its key with
+    /// `poll` when the entry polls. Returns the subscription, and the
+    /// entry's callback when the first look found a change.
+    pub(crate) fn add_observer(
+        &self,
+        mut entry: Entry,
+        poll: Option<PollFetch>,
+    ) -> (Subscription, Option<Rc<dyn Fn()>>) {
+        let (changed, watching) = (entry.check)(&mut self.state_mut());
+        entry.watching = watching;
+        let alive = Rc::clone(&entry.alive);
+        alive.set(true);
+        let changed = changed.then(|| Rc::clone(&entry.on_change));
+        let polled = entry.key.clone().zip(entry.poll).zip(poll);
+        let mut observers = self.inner.observers.borrow_mut();
+        let id = observers.add(entry);
+        if let Some(((key, every), fetch)) = polled {
+            observers
+                .polls
+                .entry(key)
+                .or_insert_with(|| Poller::new(fetch))
+                .join(id, every, self);
+        }
+        drop(observers);
+        let subscription = Subscription {
+            inner: Rc::downgrade(&self.inner),
+            id,
+            alive,
+        };
+        (subscription, changed)
+    }
+
+    /// Tells every observer whose read changed; inside a
+    /// [`batch`](Self::batch), once at its end.
+    pub(crate) fn notify(&self) {
+        if self.inner.batch_depth.get() > 0 {
+            self.inner.notify_pending.set(true);
+            return;
+        }
+        self.inner.notify_due.set(false);
+        self.collect_if_due();
+        let callbacks = {
+            // A write made by a callback while observers are checked is
+            // seen by the round that is running.
+            let Ok(mut observers) = self.inner.observers.try_borrow_mut() else {
+                return;
+            };
+            observers.prune();
+            let mut state = self.state_mut();
+            let mut seen = observers.seen;
+            let touched = state.take_touched(&mut seen);
+            observers.seen = seen;
+            let candidates = observers.candidates(&touched);
+            candidates
+                .into_iter()
+                .filter_map(|id| observers.check(id, &mut state))
+                .collect::<Vec<_>>()
+        };
+        for callback in callbacks {
+            callback();
+        }
+    }
+
+    /// Runs `f`, telling observers of what it changed once, at its end
+    /// (several writes make one round of re-renders).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::{cell::Cell, rc::Rc};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let calls = Rc::new(Cell::new(0));
+    /// let seen = Rc::clone(&calls);
+    /// let _subscription = ctrl.subscribe_entity::<Todo>(1u64, move || seen.set(seen.get() + 1));
+    /// ctrl.batch(|| {
+    ///     for title in ["a", "b", "c"] {
+    ///         let todo = Rc::new(Todo { id: 1, title: title.into() });
+    ///         ctrl.set_response(&TodoResource::get(), &TodoResourceParams { id: 1 }, todo).unwrap();
+    ///     }
+    /// });
+    /// assert_eq!(calls.get(), 1);
+    /// ```
+    pub fn batch<R>(&self, f: impl FnOnce() -> R) -> R {
+        struct Depth<'a>(&'a Controller);
+        impl Drop for Depth<'_> {
+            fn drop(&mut self) {
+                let inner = &self.0.inner;
+                inner.batch_depth.set(inner.batch_depth.get() - 1);
+                if inner.batch_depth.get() == 0 && inner.notify_pending.replace(false) {
+                    self.0.notify();
+                }
+            }
+        }
+        self.inner.batch_depth.set(self.inner.batch_depth.get() + 1);
+        let _depth = Depth(self);
+        f()
+    }
+}
+
+/// Whether two reads handed out the same value (or both nothing).
+pub(crate) fn same_rc<T>(a: Option<&Rc<T>>, b: Option<&Rc<T>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}

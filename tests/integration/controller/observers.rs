@@ -1,0 +1,334 @@
+//! Read observers: the policy of when a read fetches, without a UI
+//! framework. Revalidation when an observer starts watching, on focus and
+//! on reconnect; polls on the controller's clock; change callbacks for
+//! what a write touched (records, results, nested records, envelopes),
+//! batched; the older API's shapes through the same observer. Real HTTP
+//! to mockito on 127.0.0.1; time moves on a `ManualClock`.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use crate::common::controller::*;
+use crate::common::mock::*;
+use crate::common::{Todo, TodoDetail, TodoResource, User};
+use restcache::legacy::Resource;
+use restcache::prelude::*;
+use restcache::rest::Read;
+use restcache::{Observe, ReadObserver};
+use tokio::task::LocalSet;
+
+resource!(pub PolledTodoResource {
+    path: "/todos/:id",
+    schema: Todo,
+    poll_frequency: Duration::from_secs(10),
+});
+
+endpoint!(pub todo_detail {
+    path: "/detail/:id",
+    schema: TodoDetail,
+});
+
+/// Lets the controller's background work run until it is at rest.
+async fn settle(ctrl: &Controller) {
+    loop {
+        tokio::task::yield_now().await;
+        if ctrl.is_idle() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+}
+
+/// A counter and a callback that bumps it.
+fn counter() -> (Rc<Cell<u32>>, impl Fn() + 'static) {
+    let count = Rc::new(Cell::new(0));
+    let bump = Rc::clone(&count);
+    (count, move || bump.set(bump.get() + 1))
+}
+
+/// Stores todo `id` titled `title`, fetched now.
+fn store_todo(ctrl: &Controller, id: u64, title: &str) {
+    let todo = Rc::new(crate::common::todo(id, title));
+    ctrl.set_response(&TodoResource::get(), &one(id), todo)
+        .unwrap();
+}
+
+#[tokio::test]
+async fn an_observer_revalidates_a_stale_read_when_it_starts_watching_it() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let refetch = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "new")).await;
+            store_todo(&ctrl, 1, "old");
+            clock.advance(Duration::from_secs(61));
+
+            let mut observer = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
+            observer.set(&TodoResource::get(), &one(1));
+            assert_eq!(observer.read().unwrap().status, ExpiryStatus::Stale);
+            let (renders, render) = counter();
+            observer.subscribe(render);
+            // A second view of the same read shares the request.
+            let mut twin = ReadObserver::new(&ctrl, Observe::new().revalidate());
+            twin.set(&TodoResource::get(), &one(1));
+            twin.subscribe(|| {});
+            settle(&ctrl).await;
+
+            refetch.assert_async().await;
+            assert_eq!(renders.get(), 1, "the refetched copy re-renders once");
+            let cached = observer.read().unwrap();
+            assert_eq!(cached.data.unwrap().title, "new");
+            assert_eq!(cached.status, ExpiryStatus::Valid);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_new_read_given_while_subscribed_is_watched_in_place_of_the_old() {
+    LocalSet::new()
+        .run_until(async {
+            let (_server, ctrl, _clock) = setup().await;
+            store_todo(&ctrl, 1, "one");
+            store_todo(&ctrl, 2, "two");
+            let mut observer = ReadObserver::new(&ctrl, Observe::new().changes());
+            observer.set(&TodoResource::get(), &one(1));
+            observer.read();
+            let (renders, render) = counter();
+            observer.subscribe(render);
+            observer.set(&TodoResource::get(), &one(2));
+            observer.read();
+            assert_eq!(ctrl.subscriber_count(), 1);
+
+            store_todo(&ctrl, 1, "one again");
+            assert_eq!(renders.get(), 0, "todo 1 is no longer watched");
+            store_todo(&ctrl, 2, "two again");
+            assert_eq!(renders.get(), 1);
+            drop(observer);
+            assert_eq!(ctrl.subscriber_count(), 0);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn focus_and_reconnect_refetch_only_the_stale_reads_that_revalidate() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let stale = server
+                .mock("GET", "/todos/1")
+                .with_body(todo_json(1, "again"))
+                .expect(2)
+                .create_async()
+                .await;
+            let fresh = server
+                .mock("GET", "/todos/2")
+                .expect(0)
+                .create_async()
+                .await;
+            let unwatched = server
+                .mock("GET", "/todos/3")
+                .expect(0)
+                .create_async()
+                .await;
+            store_todo(&ctrl, 1, "one");
+            store_todo(&ctrl, 3, "three");
+            clock.advance(Duration::from_secs(61));
+            store_todo(&ctrl, 2, "two");
+
+            let observe = |id: u64, options: Observe| {
+                let mut observer = ReadObserver::new(&ctrl, options);
+                observer.set(&TodoResource::get(), &one(id));
+                observer.subscribe(|| {});
+                observer
+            };
+            let mut stale_view = observe(1, Observe::new().changes());
+            let _fresh_view = observe(2, Observe::new().revalidate());
+            let _cache_only = observe(3, Observe::new().changes());
+            settle(&ctrl).await;
+
+            // Told of focus coming back: the stale read that revalidates
+            // refetches once, nothing else.
+            stale_view.unsubscribe();
+            stale_view = ReadObserver::new(&ctrl, Observe::new().revalidate());
+            stale_view.set(&TodoResource::get(), &one(1));
+            stale_view.subscribe(|| {}); // fetches once: it is stale
+            settle(&ctrl).await;
+            clock.advance(Duration::from_secs(61));
+            store_todo(&ctrl, 2, "two"); // fresh again
+            ctrl.set_focused(false);
+            ctrl.set_focused(true);
+            settle(&ctrl).await;
+
+            // Telling it again changes nothing: it never left.
+            ctrl.set_focused(true);
+            ctrl.set_online(true);
+            settle(&ctrl).await;
+            stale.assert_async().await;
+            fresh.assert_async().await;
+            unwatched.assert_async().await;
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn going_online_again_refetches_a_stale_observed_read() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let refetch = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "back")).await;
+            store_todo(&ctrl, 1, "one");
+            let mut observer = ReadObserver::new(&ctrl, Observe::new().revalidate());
+            observer.set(&TodoResource::get(), &one(1));
+            observer.subscribe(|| {});
+            ctrl.set_online(false);
+            clock.advance(Duration::from_secs(61));
+            ctrl.set_online(true);
+            settle(&ctrl).await;
+            refetch.assert_async().await;
+            assert!(ctrl.is_online());
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn polls_follow_the_controllers_clock_and_stop_with_the_last_observer() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let polls = server
+                .mock("GET", "/todos/1")
+                .with_body(todo_json(1, "polled"))
+                .expect(2)
+                .create_async()
+                .await;
+            let options = Observe::new().changes().poll();
+            let mut first = ReadObserver::new(&ctrl, options);
+            first.set(
+                &PolledTodoResource::get(),
+                &PolledTodoResourceParams { id: 1 },
+            );
+            first.subscribe(|| {});
+            let mut second = ReadObserver::new(&ctrl, options);
+            second.set(
+                &PolledTodoResource::get(),
+                &PolledTodoResourceParams { id: 1 },
+            );
+            second.subscribe(|| {});
+            settle(&ctrl).await;
+
+            clock.advance(Duration::from_secs(9));
+            settle(&ctrl).await;
+            clock.advance(Duration::from_secs(1)); // one period: one request for both
+            settle(&ctrl).await;
+            drop(first);
+            clock.advance(Duration::from_secs(10)); // the second still polls
+            settle(&ctrl).await;
+            drop(second);
+            clock.advance(Duration::from_secs(60)); // nobody polls
+            settle(&ctrl).await;
+            polls.assert_async().await;
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_write_tells_only_the_observers_of_what_it_touched() {
+    let (_server, ctrl, _clock) = setup().await;
+    store_todo(&ctrl, 1, "one");
+    store_todo(&ctrl, 2, "two");
+    let list = vec![Rc::new(crate::common::todo(1, "one"))];
+    ctrl.set_response(&TodoResource::get_list(), &(), list)
+        .unwrap();
+    let detail = TodoDetail {
+        data: Rc::new(crate::common::todo(2, "two")),
+    };
+    ctrl.set_response(&todo_detail(), &TodoDetailParams { id: "2".into() }, detail)
+        .unwrap();
+
+    let (list_calls, on_list) = counter();
+    let (one_calls, on_one) = counter();
+    let (detail_calls, on_detail) = counter();
+    let (later_calls, on_later) = counter();
+    let _list = ctrl.subscribe(&TodoResource::get_list(), &(), on_list);
+    let _one = ctrl.subscribe_entity::<Todo>(1u64, on_one);
+    let _detail = ctrl.subscribe(
+        &todo_detail(),
+        &TodoDetailParams { id: "2".into() },
+        on_detail,
+    );
+    let _later = ctrl.subscribe_entity::<Todo>(9u64, on_later);
+
+    store_todo(&ctrl, 2, "two, renamed");
+    assert_eq!(
+        (list_calls.get(), one_calls.get(), detail_calls.get()),
+        (0, 0, 1),
+        "the envelope nests todo 2; the list and todo 1 do not hold it"
+    );
+    store_todo(&ctrl, 1, "one, renamed");
+    assert_eq!(
+        (list_calls.get(), one_calls.get(), detail_calls.get()),
+        (1, 1, 1)
+    );
+    assert_eq!(later_calls.get(), 0);
+    store_todo(&ctrl, 9, "nine"); // a record not stored when subscribed
+    assert_eq!(later_calls.get(), 1);
+
+    ctrl.reset();
+    assert_eq!(
+        (
+            list_calls.get(),
+            one_calls.get(),
+            detail_calls.get(),
+            later_calls.get()
+        ),
+        (2, 2, 2, 2),
+        "a reset empties every read"
+    );
+}
+
+#[tokio::test]
+async fn a_batch_of_writes_tells_each_observer_once() {
+    let (_server, ctrl, _clock) = setup().await;
+    let mut observer = ReadObserver::new(&ctrl, Observe::new().changes());
+    observer.set(&TodoResource::get(), &one(1));
+    observer.read();
+    let (renders, render) = counter();
+    observer.subscribe(render);
+    ctrl.batch(|| {
+        store_todo(&ctrl, 1, "a");
+        ctrl.batch(|| store_todo(&ctrl, 1, "b"));
+        assert_eq!(renders.get(), 0, "nobody is told inside a batch");
+        store_todo(&ctrl, 1, "c");
+    });
+    assert_eq!(renders.get(), 1);
+    assert_eq!(observer.read().unwrap().data.unwrap().title, "c");
+}
+
+#[tokio::test]
+async fn an_older_api_shape_is_observed_as_an_endpoint_is() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let body = r#"{"id": 7, "username": "ada", "email": "", "isManager": false}"#;
+            let fetched = server
+                .mock("GET", "/users/7")
+                .with_body(body)
+                .expect(2)
+                .create_async()
+                .await;
+            let shape = User::detail_shape();
+            let mut observer = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
+            observer.set(&shape.endpoint::<Read>(), &7u64);
+            observer.wait().unwrap().await;
+            assert_eq!(observer.read().unwrap().data.unwrap().username, "ada");
+            let (renders, render) = counter();
+            observer.subscribe(render);
+            clock.advance(Duration::from_secs(61));
+            ctrl.set_focused(false);
+            ctrl.set_focused(true);
+            settle(&ctrl).await;
+            fetched.assert_async().await;
+            assert_eq!(renders.get(), 1, "the refetched copy is new");
+        })
+        .await;
+}
