@@ -138,6 +138,8 @@ struct Inner {
     retry: Retry,
     state: RefCell<State>,
     observers: RefCell<Observers>,
+    /// Observers whose subscription went while `observers` was in use.
+    dead_observers: RefCell<Vec<(u32, Rc<Cell<bool>>)>>,
     /// The background fetches on their way, by key.
     background: RefCell<FxHashMap<String, Background>>,
     /// Whether the app is in view, and the network up, as last told.
@@ -314,6 +316,7 @@ impl Controller {
                 retry: settings.retry,
                 state: RefCell::new(state),
                 observers: RefCell::default(),
+                dead_observers: RefCell::default(),
                 background: RefCell::default(),
                 focused: Cell::new(true),
                 online: Cell::new(true),

@@ -137,19 +137,11 @@ impl Observers {
         }
     }
 
-    /// Removes the observers whose subscription went while the registry
-    /// was in use.
-    pub fn prune(&mut self) {
-        let dead: Vec<u32> = self
-            .ids()
-            .filter(|&id| {
-                self.entries[id as usize]
-                    .as_ref()
-                    .is_some_and(|e| !e.alive.get())
-            })
-            .collect();
-        for id in dead {
-            self.remove(id);
+    /// Removes the observers in `dead`, whose subscription went while the
+    /// registry was in use.
+    pub fn prune(&mut self, dead: Vec<(u32, Rc<Cell<bool>>)>) {
+        for (id, alive) in dead {
+            self.remove_if(id, &alive);
         }
     }
 

@@ -132,12 +132,17 @@ impl std::fmt::Debug for Subscription {
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.alive.set(false);
-        // In use (a callback dropping its own subscription): the next
-        // notification prunes it.
-        if let Some(inner) = self.inner.upgrade()
-            && let Ok(mut observers) = inner.observers.try_borrow_mut()
-        {
-            observers.remove_if(self.id, &self.alive);
+        let Some(inner) = self.inner.upgrade() else {
+            return;
+        };
+        match inner.observers.try_borrow_mut() {
+            Ok(mut observers) => observers.remove_if(self.id, &self.alive),
+            // In use (a check dropping a subscription): the next
+            // notification removes it.
+            Err(_) => inner
+                .dead_observers
+                .borrow_mut()
+                .push((self.id, Rc::clone(&self.alive))),
         }
     }
 }
@@ -308,7 +313,8 @@ impl Controller {
             let Ok(mut observers) = self.inner.observers.try_borrow_mut() else {
                 return;
             };
-            observers.prune();
+            let dead = std::mem::take(&mut *self.inner.dead_observers.borrow_mut());
+            observers.prune(dead);
             let mut state = self.state_mut();
             let mut seen = observers.seen;
             let touched = state.take_touched(&mut seen);
