@@ -12,6 +12,12 @@
 //!   fixture stored through `Controller::set_response` into a cache that
 //!   holds it already. Baseline: `store_set_projects_1000_into_populated_store`,
 //!   the same write on a bare `Store`.
+//! - `controller_list_detail_list_10_rounds`: a fresh controller reads
+//!   the todo list, then ten times a todo's detail and the list again,
+//!   each with `ensure` (what a view does on navigation), on the demo API
+//!   (its five todos, twice each). The details are answered from the
+//!   list's records: one request in all (six before). Baseline:
+//!   `http_1_request`.
 //! - `controller_write_1_todo_1000_observers`: one todo written through
 //!   `Controller::set_response` while 1,000 observers each watch another
 //!   todo (and one watches this one). Baseline:
@@ -61,6 +67,19 @@ fn shared_reads(c: &mut Criterion) {
         b.iter(|| {
             let calls = (0..100).map(|_| client.call(&list, &(), None));
             rt.block_on(join_all(calls))
+        })
+    });
+    c.bench_function("controller_list_detail_list_10_rounds", |b| {
+        b.iter(|| {
+            let ctrl = Controller::new(client.clone());
+            rt.block_on(async {
+                ctrl.ensure(&list, &()).await.unwrap();
+                for round in 0..10 {
+                    let params = TodoResourceParams { id: round % 5 + 1 };
+                    ctrl.ensure(&TodoResource::get(), &params).await.unwrap();
+                    ctrl.ensure(&list, &()).await.unwrap();
+                }
+            });
         })
     });
     let ctrl = Controller::new(client.clone());

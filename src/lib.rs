@@ -148,6 +148,8 @@ pub use restcache_macros::Schema;
 ///     invalid_if_stale: false,              // optional
 ///     poll_frequency: Duration::from_secs(5), // optional
 ///     timeout: Duration::from_secs(10),     // optional
+///     infer: false,                         // optional (default true): a detail read of a
+///                                           // record the cache holds is answered from it
 ///     params: { user_id: u64 },             // optional: types of other placeholders
 /// });
 /// ```
@@ -220,7 +222,7 @@ pub use restcache_macros::resource;
 ///     paginated_by: "_page",                  // optional: the page param (its wire name)
 ///     page_size: "_limit",                    // optional: the page-size param
 ///     // and resource!'s shared options: url_prefix, data_expiry,
-///     // error_expiry, invalid_if_stale, poll_frequency, timeout
+///     // error_expiry, invalid_if_stale, poll_frequency, timeout, infer
 /// });
 /// ```
 ///

@@ -43,11 +43,13 @@ async fn the_boundary_catches_a_404_and_its_reset_fetches_again() {
     .await;
     assert_eq!(hits("GET /todos/6").await, 1);
 
-    // The todo comes to exist; reset shows it.
+    // The todo comes to exist on the server (made by another client: the
+    // cache does not hold it); reset fetches and shows it.
     let body =
         Body::json(&json!({"userId": 1, "title": "made later", "completed": false})).unwrap();
     let made = ctrl
-        .fetch(&TodoResource::create(), &(), Some(body))
+        .client()
+        .call(&TodoResource::create(), &(), Some(body))
         .await
         .unwrap();
     assert_eq!(made.id, NEXT_ID);

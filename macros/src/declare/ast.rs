@@ -144,6 +144,9 @@ pub struct Route {
     pub invalid_if_stale: Option<Expr>,
     pub poll_frequency: Option<Expr>,
     pub timeout: Option<Expr>,
+    /// Whether a read of a record the cache holds is answered from it
+    /// (`infer: false` opts out).
+    pub infer: Option<Expr>,
     /// Whether the endpoint mutates (`side_effect: true`) or reads
     /// (`false`); by default, whether its method is not `GET`.
     pub side_effect: Option<bool>,

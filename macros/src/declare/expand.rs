@@ -470,10 +470,14 @@ fn paging(route: &Route) -> TokenStream {
 /// `endpoint` with `.with_url_prefix(..)` and `.with_options(..)` as
 /// declared.
 fn settings(route: &Route) -> TokenStream {
-    let prefix = route
+    let url_prefix = route
         .url_prefix
         .as_ref()
         .map(|expr| quote!(let endpoint = endpoint.with_url_prefix(#expr);));
+    let infer = route.infer.as_ref().map(
+        |expr| quote!(let endpoint = if #expr { endpoint } else { endpoint.without_inference() };),
+    );
+    let prefix = quote!(#url_prefix #infer);
     let given = [
         &route.data_expiry,
         &route.error_expiry,

@@ -22,6 +22,7 @@ const OPTIONS: &[&str] = &[
     "invalid_if_stale",
     "poll_frequency",
     "timeout",
+    "infer",
     "params",
 ];
 /// The options only `endpoint!` takes (a resource has all six methods).
@@ -134,6 +135,7 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         invalid_if_stale: options.take("invalid_if_stale"),
         poll_frequency: options.take("poll_frequency"),
         timeout: options.take("timeout"),
+        infer: options.take("infer"),
         side_effect: options
             .take("side_effect")
             .and_then(|expr| side_effect(expr, errors)),

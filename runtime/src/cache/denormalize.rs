@@ -48,7 +48,8 @@ impl Denormalizer<'_, '_> {
 }
 
 /// One read over a store, remembering into a memo when it has one.
-pub(crate) struct Reader<'s> {
+#[doc(hidden)]
+pub struct Reader<'s> {
     store: &'s Store,
     memo: Option<&'s mut MemoState>,
     /// Stamps of the tables the value being read touched so far.
@@ -57,7 +58,7 @@ pub(crate) struct Reader<'s> {
 
 impl<'s> Reader<'s> {
     #[inline]
-    pub fn new(store: &'s Store, memo: Option<&'s mut MemoState>) -> Self {
+    pub(crate) fn new(store: &'s Store, memo: Option<&'s mut MemoState>) -> Self {
         Reader {
             store,
             memo,
@@ -263,6 +264,40 @@ impl<'s> Reader<'s> {
             None => drop(results.insert(key.to_owned(), entry)),
         }
         Lookup::Found(output, slot.meta)
+    }
+}
+
+impl Reader<'_> {
+    /// A read under `key`, whose result the store does not hold, answered
+    /// from the record `pk` it names (a record schema only): the record's
+    /// value, the same one while the record is the same.
+    pub(crate) fn named<S: Schema>(mut self, key: &str, pk: &Pk) -> Lookup<S> {
+        let Some(found) = S::read_record(&mut self, pk) else {
+            return Lookup::Absent;
+        };
+        let Lookup::Found(value, meta) = found else {
+            return found;
+        };
+        let mask = self.mask;
+        let Some(memo) = self.memo.as_deref_mut() else {
+            return Lookup::Found(value, meta);
+        };
+        let previous = memo
+            .results
+            .get(key)
+            .and_then(|entry| Rc::clone(&entry.output).downcast::<S>().ok())
+            .filter(|previous| S::same_entities(previous, &value));
+        let output = previous.unwrap_or(value);
+        let entry = ResultMemo {
+            output: Rc::clone(&output) as Rc<dyn Any>,
+            // No stored result has this version: one stored later is read
+            // anew.
+            version: u64::MAX,
+            mask,
+            at: self.store.last_write(),
+        };
+        memo.results.insert(key.to_owned(), entry);
+        Lookup::Found(output, meta)
     }
 }
 

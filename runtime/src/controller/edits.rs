@@ -78,6 +78,36 @@ impl Controller {
         known
     }
 
+    /// Invalidates the record `pk` of `E` as of now: every read that shows
+    /// it (a list holding it, a detail read of it) is Invalid until a
+    /// response that started later brings it again. Returns whether the
+    /// cache held it.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// assert!(ctrl.invalidate_entity::<Todo>(1u64));
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn invalidate_entity<E: crate::cache::entity::Entity>(
+        &self,
+        pk: impl crate::pk::PkValue,
+    ) -> bool {
+        let now = self.start_now();
+        let known = self.state_mut().store.invalidate_entity::<E>(pk, now);
+        self.notify();
+        known
+    }
+
     /// Invalidates every cached read whose key `matches` (keys read
     /// `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`). Returns how
     /// many.

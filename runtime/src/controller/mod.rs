@@ -33,7 +33,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::cache::memo::Memo;
-use crate::cache::schema::Schema;
+use crate::cache::schema::{Schema, SchemaParts};
 use crate::cache::store::{Lookup, Store};
 use crate::http::{Body, Client, Error};
 use crate::meta::Timestamp;
@@ -100,7 +100,28 @@ pub(crate) struct State {
     touched: Vec<String>,
 }
 
+/// The pks the record a read names may have (see
+/// [`Endpoint::without_inference`]).
+pub(crate) type Named = smallvec::SmallVec<[crate::pk::Pk; 2]>;
+
 impl State {
+    /// What a read `key` of schema `S` shows: its result, or when the
+    /// store holds none, the record `named` gives a pk of (a list fetched
+    /// it, say), unless that record is gone.
+    pub(crate) fn lookup<S: Schema>(&mut self, key: &str, named: &dyn Fn() -> Named) -> Lookup<S> {
+        let found = self.memo.read::<S>(&self.store, key);
+        if !matches!(found, Lookup::Absent) || <S as SchemaParts>::RECORD.is_none() {
+            return found;
+        }
+        for pk in named() {
+            let inferred = self.memo.read_named::<S>(&self.store, key, &pk);
+            if !matches!(inferred, Lookup::Absent) {
+                return inferred;
+            }
+        }
+        Lookup::Absent
+    }
+
     fn next_serial(&mut self) -> u64 {
         self.serial += 1;
         self.serial
@@ -452,7 +473,7 @@ impl Controller {
         E: Readable,
     {
         match self.key(endpoint, params) {
-            Ok(key) => self.read_key(endpoint, &key),
+            Ok(key) => self.read_key(endpoint, &key, &|| endpoint.named_pks(params)),
             Err(error) => Cached {
                 status: ExpiryStatus::Valid,
                 error: Some(error),
@@ -461,28 +482,25 @@ impl Controller {
         }
     }
 
-    /// [`read`](Self::read) for a caller that already made the key.
+    /// [`read`](Self::read) for a caller that already made the key;
+    /// `named` gives the pks of the record the read names, if the cache
+    /// may answer it from that record (see [`State::lookup`]).
     pub(crate) fn read_key<P: Serialize, S: Schema, E: Effect>(
         &self,
         endpoint: &Endpoint<P, S, E>,
         key: &str,
+        named: &dyn Fn() -> Named,
     ) -> Cached<S> {
         let now = self.now();
         let mut state = self.state_mut();
         state.note_use(key, now, self.data_expiry(endpoint));
-        let State {
-            store,
-            memo,
-            errors,
-            ..
-        } = &mut *state;
-        let data = match memo.read::<S>(store, key) {
+        let data = match state.lookup::<S>(key, named) {
             Lookup::Found(value, meta) => Some((value, meta)),
             Lookup::Invalid | Lookup::Absent => None,
         };
         let cached = classify(
             data,
-            errors.get(key),
+            state.errors.get(key),
             now,
             endpoint.options().invalid_if_stale,
         );

@@ -199,6 +199,10 @@ fn collect<'h>(
     for holds in held {
         match holds {
             Holds::Result(key) => drop(keys.insert(key.clone())),
+            Holds::ResultAndRecord(key, entity, pk) => {
+                keys.insert(key.clone());
+                roots.push((entity, pk));
+            }
             Holds::Record(entity, pk) => roots.push((entity, pk)),
             Holds::Nothing => {}
         }

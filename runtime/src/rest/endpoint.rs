@@ -16,7 +16,7 @@ use crate::cache::schema::{Decoded, Schema, from_json};
 use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, Method, Request, Response, ResponseFuture};
 use crate::pk::Pk;
-use crate::rest::effect::{Effect, JoinAt, Read, Target};
+use crate::rest::effect::{Action, Effect, JoinAt, Read, Target};
 use crate::rest::page::{Pagination, without_param};
 use crate::rest::template::PathTemplate;
 
@@ -142,6 +142,9 @@ pub struct Endpoint<P, S, E = Read> {
     join_at: JoinAt,
     /// How the endpoint pages, if it does.
     pagination: Option<Pagination>,
+    /// Whether a read of a record the cache holds (its pk among the
+    /// params) is answered from that record.
+    infer: bool,
     types: Types<P, S, E>,
 }
 
@@ -217,6 +220,7 @@ impl<P, S> Endpoint<P, S> {
             target: None,
             join_at: JoinAt::End,
             pagination: None,
+            infer: true,
             types: PhantomData,
         }
     }
@@ -464,8 +468,84 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
             target: self.target,
             join_at: self.join_at,
             pagination: self.pagination,
+            infer: self.infer,
             types: PhantomData,
         }
+    }
+
+    /// This endpoint without inference: a read whose result the cache does
+    /// not hold is fetched, even when the cache holds the record its params
+    /// name. By default a `GET` of one record (`Rc<E>`) whose params hold
+    /// its pk (the field named as the entity's pk, e.g. `id`) is answered
+    /// from the cached record, as when a list fetched it: no request, the
+    /// list's own copy, expiring with the record. Opt out when the params
+    /// do not name the record (a `/me` read keyed by a token, say).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let list = vec![Rc::new(Todo { id: 1, title: "milk".into() })];
+    /// ctrl.set_response(&TodoResource::get_list(), &(), list)?;
+    /// let params = TodoResourceParams { id: 1 };
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
+    /// let fetched = TodoResource::get().without_inference();
+    /// assert!(!fetched.infers());
+    /// assert_eq!(ctrl.read(&fetched, &params).status, ExpiryStatus::Invalid);
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn without_inference(mut self) -> Self {
+        self.infer = false;
+        self
+    }
+
+    /// Whether a read of a record the cache holds is answered from it
+    /// (see [`without_inference`](Self::without_inference)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert!(TodoResource::get().infers());
+    /// ```
+    pub fn infers(&self) -> bool {
+        self.infer
+    }
+
+    /// The pks the record a read of `params` names may have, when the
+    /// read may be answered from a cached record: a `GET` of one record
+    /// whose params hold the entity's pk field. A text param is tried as
+    /// text, then as a number (`"3"` names record 3 of a numeric pk).
+    pub(crate) fn named_pks(&self, params: &P) -> smallvec::SmallVec<[Pk; 2]>
+    where
+        P: Serialize,
+        S: crate::cache::schema::Schema,
+    {
+        let mut pks = smallvec::SmallVec::new();
+        let Some((_, field)) = <S as crate::cache::schema::SchemaParts>::RECORD else {
+            return pks;
+        };
+        if !self.infer || E::ACTION != Action::Read || self.method != Method::Get {
+            return pks;
+        }
+        let Ok(serde_json::Value::Object(named)) = serde_json::to_value(params) else {
+            return pks;
+        };
+        match named.get(field) {
+            Some(serde_json::Value::Number(n)) => pks.extend(n.as_u64().map(Pk::from)),
+            Some(serde_json::Value::String(text)) => {
+                pks.push(Pk::from(text.as_str()));
+                pks.extend(text.parse::<u64>().ok().map(Pk::from));
+            }
+            _ => {}
+        }
+        pks
     }
 
     /// This endpoint with other expiry settings.
@@ -763,6 +843,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
             target: self.target,
             join_at: self.join_at,
             pagination: self.pagination,
+            infer: self.infer,
             types: PhantomData,
         }
     }
@@ -781,6 +862,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             target: self.target,
             join_at: self.join_at,
             pagination: self.pagination,
+            infer: self.infer,
             types: PhantomData,
         }
     }

@@ -121,8 +121,8 @@ async fn creates_updates_and_deletes_change_the_server_and_the_cache() {
     assert!(manager.is_manager);
     let user = ctrl.read(&UserResource::get(), &UserResourceParams { id: 3 });
     assert!(
-        user.data.is_none(),
-        "never read: nothing cached under its key"
+        user.data.is_some_and(|user| user.is_manager),
+        "never read, and answered from the record the RPC stored"
     );
     let stored = ctrl.with_store(|s| s.get_entity::<User>(3u64).found());
     assert!(

@@ -2,6 +2,7 @@
 //! to the embedded demo API.
 
 mod demo_api;
+mod inference;
 mod mutations;
 mod observers;
 mod reads;

@@ -115,6 +115,30 @@ async fn a_valid_read_renders_without_a_request() {
 }
 
 #[tokio::test]
+async fn a_detail_of_a_listed_record_renders_from_the_list_without_a_request() {
+    local(async {
+        let (mut server, client) = server().await;
+        let nothing = server
+            .mock("GET", mockito::Matcher::Any)
+            .expect(0)
+            .create_async()
+            .await;
+        let ctrl = Controller::new(client);
+        let list = vec![
+            Rc::new(crate::common::todo(1, "milk")),
+            Rc::new(crate::common::todo(2, "eggs")),
+        ];
+        ctrl.set_response(&TodoResource::get_list(), &(), list)
+            .unwrap();
+        let props = AppProps { ctrl, id: Some(2) };
+        let html = server_html::<TitleApp>(props).await;
+        assert_eq!(html, "<h1>eggs</h1>");
+        nothing.assert_async().await;
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn none_params_render_nothing_and_request_nothing() {
     local(async {
         let (mut server, client) = server().await;

@@ -22,6 +22,7 @@ resource!(
         invalid_if_stale: false,
         poll_frequency: Duration::from_secs(10),
         timeout: Duration::from_secs(5),
+        infer: false,
     }
 );
 
@@ -35,4 +36,5 @@ fn main() {
     assert_eq!(options.error_expiry, Some(Duration::from_secs(1)));
     assert_eq!(options.poll_frequency, Some(Duration::from_secs(10)));
     assert_eq!(options.timeout, Some(Duration::from_secs(5)));
+    assert!(!ProfileResource::get().infers());
 }

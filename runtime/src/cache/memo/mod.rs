@@ -58,6 +58,13 @@ impl Memo {
         Reader::new(store, Some(self.state_for(store))).result::<S>(key)
     }
 
+    /// Reads the record `pk` as the value of the read `key`, whose result
+    /// the store does not hold (a record schema only; `Absent` for
+    /// others), remembering.
+    pub(crate) fn read_named<S: Schema>(&mut self, store: &Store, key: &str, pk: &Pk) -> Lookup<S> {
+        Reader::new(store, Some(self.state_for(store))).named::<S>(key, pk)
+    }
+
     /// Reads one record, as [`Store::get_entity`] does, remembering.
     ///
     /// ```

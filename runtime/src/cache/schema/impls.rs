@@ -11,14 +11,16 @@ use serde::de::Deserializer;
 
 use super::scan::{scan_list, scan_map, scan_option};
 use super::{Schema, SchemaParts};
-use crate::cache::denormalize::{Denorm, Denormalizer};
+use crate::cache::denormalize::{Denorm, Denormalizer, Reader};
 use crate::cache::entity::{Entity, EntityParts};
 use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
 use crate::cache::partial::Presence;
 use crate::cache::store::Joined;
+use crate::cache::store::Lookup;
 use crate::error::SchemaError;
 use crate::path::Segment;
+use crate::pk::Pk;
 
 impl<E: Entity> Schema for Rc<E> {
     type Handle = Rc<E>;
@@ -31,6 +33,15 @@ impl<E: Entity> Schema for Rc<E> {
 impl<E: Entity> SchemaParts for Rc<E> {
     const IS_RECORD: bool = true;
     const FLAT: bool = !<E as EntityParts>::HAS_NESTED;
+    const RECORD: Option<(&'static str, &'static str)> = Some((E::KEY, E::PK_FIELD));
+
+    fn read_record(reader: &mut Reader<'_>, pk: &Pk) -> Option<Lookup<Self>> {
+        Some(match reader.entity_by_pk::<E>(Some(pk)) {
+            Lookup::Found(record, meta) => Lookup::Found(Rc::new(record), meta),
+            Lookup::Invalid => Lookup::Invalid,
+            Lookup::Absent => Lookup::Absent,
+        })
+    }
 
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         cx.entity(self)

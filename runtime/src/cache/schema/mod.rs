@@ -18,13 +18,14 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess};
 
-use crate::cache::denormalize::{Denorm, Denormalizer};
+use crate::cache::denormalize::{Denorm, Denormalizer, Reader};
 use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
 use crate::cache::partial::{Presence, skip};
-use crate::cache::store::Joined;
+use crate::cache::store::{Joined, Lookup};
 use crate::error::SchemaError;
 use crate::path::Segment;
+use crate::pk::Pk;
 
 pub(crate) use scan::ScanSeed;
 
@@ -148,6 +149,20 @@ pub trait SchemaParts: Clone + 'static {
     /// Whether a value of this schema is a record (`Rc<E>`): one store
     /// reference each.
     const IS_RECORD: bool = false;
+
+    /// For a record schema (`Rc<E>`): the entity's key and pk field. A
+    /// read whose params hold that field may be answered from the record.
+    const RECORD: Option<(&'static str, &'static str)> = None;
+
+    /// For a record schema: the record `pk` as a value of this schema,
+    /// read through `reader`; `None` for other schemas.
+    fn read_record(reader: &mut Reader<'_>, pk: &Pk) -> Option<Lookup<Self>>
+    where
+        Self: Sized,
+    {
+        let _ = (reader, pk);
+        None
+    }
 
     /// Whether every record a value of this schema shows is one of its
     /// result's own references (no record nests another): a write that

@@ -84,7 +84,8 @@ impl Controller {
         let Ok(key) = self.key(endpoint, params) else {
             return;
         };
-        if self.read_key(endpoint, &key).status == ExpiryStatus::Stale {
+        let named = || endpoint.named_pks(params);
+        if self.read_key(endpoint, &key, &named).status == ExpiryStatus::Stale {
             drop(self.fetch_in_background(endpoint, params, &key));
         }
     }

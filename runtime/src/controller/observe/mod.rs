@@ -23,7 +23,7 @@ use std::rc::Rc;
 use serde::Serialize;
 
 use crate::cache::schema::Schema;
-use crate::controller::{Cached, Controller};
+use crate::controller::{Cached, Controller, Named};
 use crate::http::Error;
 use crate::rest::{Endpoint, Read, Readable};
 
@@ -107,6 +107,9 @@ impl Observe {
 struct Current<P, S> {
     endpoint: Endpoint<P, S, Read>,
     params: P,
+    /// The pks of the record it names, if the cache may answer it from
+    /// that record.
+    named: Named,
     /// Its key, or why its params make no URL.
     key: Result<String, Error>,
 }
@@ -247,6 +250,7 @@ where
         self.current = Some(Current {
             endpoint: endpoint.clone().with_effect(),
             params: params.clone(),
+            named: endpoint.named_pks(params),
             key: self.controller.key(endpoint, params),
         });
         self.seen = None;
@@ -320,8 +324,11 @@ where
                 });
             }
         };
-        let cached = self.controller.read_key(&current.endpoint, key);
-        self.seen = Some(self.controller.state_mut().look::<S>(key));
+        let named = &current.named;
+        let cached = self
+            .controller
+            .read_key(&current.endpoint, key, &|| named.clone());
+        self.seen = Some(self.controller.state_mut().look::<S>(key, named));
         Some(cached)
     }
 
@@ -445,8 +452,13 @@ where
         let entry = Entry {
             alive: Rc::default(),
             key: Some(key.clone()),
-            holds: registry::Holds::Result(key.clone()),
-            check: read_check::<S>(key.clone(), options.fetching, self.seen.take()),
+            holds: registry::Holds::of_read::<S>(Some(key), &current.named),
+            check: read_check::<S>(
+                key.clone(),
+                current.named.clone(),
+                options.fetching,
+                self.seen.take(),
+            ),
             on_change,
             revalidate,
             poll,

@@ -41,6 +41,27 @@ pub(crate) enum Holds {
     Result(String),
     /// One record.
     Record(&'static str, crate::pk::Pk),
+    /// The result under this key, and the record it names (the read is
+    /// answered from that record while the key holds no result).
+    ResultAndRecord(String, &'static str, crate::pk::Pk),
+}
+
+impl Holds {
+    /// What a read `key` of schema `S` holds, `named` the pks of the
+    /// record it names.
+    pub fn of_read<S: crate::cache::schema::Schema>(
+        key: Option<&str>,
+        named: &crate::controller::Named,
+    ) -> Holds {
+        let record = <S as crate::cache::schema::SchemaParts>::RECORD;
+        match (key, record, named.first()) {
+            (Some(key), Some((entity, _)), Some(pk)) => {
+                Holds::ResultAndRecord(key.to_owned(), entity, pk.clone())
+            }
+            (Some(key), _, _) => Holds::Result(key.to_owned()),
+            (None, _, _) => Holds::Nothing,
+        }
+    }
 }
 
 /// One observer, as the controller knows it.

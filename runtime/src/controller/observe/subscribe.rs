@@ -9,7 +9,8 @@ use super::poll::{PollFetch, Poller};
 use super::registry::{Check, Entry, Holds, Touched, Watching};
 use crate::cache::entity::{Entity, EntityParts};
 use crate::cache::schema::{Schema, SchemaParts};
-use crate::controller::{Controller, Inner, State};
+use crate::cache::store::registry::stamp_bit;
+use crate::controller::{Controller, Inner, Named, State};
 use crate::pk::PkValue;
 use crate::rest::{Endpoint, Readable};
 
@@ -32,17 +33,34 @@ impl<S> Seen<S> {
 }
 
 impl State {
-    /// What the read `key` of schema `S` shows now.
-    pub(crate) fn look<S: Schema>(&mut self, key: &str) -> Seen<S> {
+    /// What the read `key` of schema `S` shows now (`named`: the pks of
+    /// the record it names, see [`State::lookup`]).
+    pub(crate) fn look<S: Schema>(&mut self, key: &str, named: &Named) -> Seen<S> {
         Seen {
-            data: self.memo.read::<S>(&self.store, key).into_value(),
+            data: self.lookup::<S>(key, &|| named.clone()).into_value(),
             error: self.errors.get(key).map(|stored| stored.serial),
             fetching: self.is_fetching(key),
         }
     }
 
     /// What a write must touch to change the read `key` of schema `S`.
-    fn watching<S: Schema>(&self, key: &str) -> Watching {
+    fn watching<S: Schema>(&self, key: &str, named: &Named) -> Watching {
+        if self.store.result_meta(key).is_none()
+            && let Some((entity, _)) = <S as SchemaParts>::RECORD
+            && !named.is_empty()
+        {
+            // Answered from the record it names, or waiting for it.
+            let record = named
+                .iter()
+                .find_map(|pk| self.store.record_ref(entity, pk));
+            return match record {
+                Some(record) if <S as SchemaParts>::FLAT => Watching::Records(vec![record]),
+                _ => match self.store.tables().by_key(entity) {
+                    Some(table) if <S as SchemaParts>::FLAT => Watching::Tables(stamp_bit(table)),
+                    _ => Watching::Tables(u64::MAX),
+                },
+            };
+        }
         if <S as SchemaParts>::FLAT {
             Watching::Records(self.store.result_refs(key).to_vec())
         } else {
@@ -80,21 +98,23 @@ impl State {
     }
 }
 
-/// The check of a read `key` of schema `S`: changed when its data, its
-/// error or (`with_fetching`) its request changed since `last`.
+/// The check of a read `key` of schema `S` (`named`: the pks of the
+/// record it names): changed when its data, its error or
+/// (`with_fetching`) its request changed since `last`.
 pub(crate) fn read_check<S: Schema>(
     key: String,
+    named: Named,
     with_fetching: bool,
     last: Option<Seen<S>>,
 ) -> Check {
     let mut last = last;
     Box::new(move |state: &mut State| {
-        let now = state.look::<S>(&key);
+        let now = state.look::<S>(&key, &named);
         let changed = last
             .as_ref()
             .is_none_or(|old| old.differs(&now, with_fetching));
         last = Some(now);
-        (changed, state.watching::<S>(&key))
+        (changed, state.watching::<S>(&key, &named))
     })
 }
 
@@ -187,13 +207,15 @@ impl Controller {
         E: Readable,
     {
         let key = self.key(endpoint, params).ok();
+        let named = endpoint.named_pks(params);
+        let holds = Holds::of_read::<S>(key.as_deref(), &named);
         let check = match &key {
-            Some(key) => read_check::<S>(key.clone(), false, None),
+            Some(key) => read_check::<S>(key.clone(), named, false, None),
             None => Box::new(|_: &mut State| (false, Watching::Key)),
         };
         let entry = Entry {
             alive: Rc::default(),
-            holds: key.clone().map_or(Holds::Nothing, Holds::Result),
+            holds,
             key,
             check,
             on_change: Rc::new(on_change),
