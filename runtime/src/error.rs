@@ -87,6 +87,19 @@ fn record_clause(record: Option<&str>) -> String {
 }
 
 impl SchemaError {
+    /// A body that is not UTF-8 (JSON text must be), its first bad byte
+    /// at `at`.
+    pub(crate) fn not_utf8(at: usize) -> Self {
+        SchemaError::Decode {
+            entity: None,
+            path: FieldPath::default(),
+            message: format!("the body is not valid UTF-8 (a bad byte at offset {at})"),
+            line: 0,
+            column: 0,
+            record: None,
+        }
+    }
+
     /// The same error with every secret among `secrets` masked in what it
     /// quotes from the response (serde's message, the record).
     pub(crate) fn masked(mut self, secrets: &[String]) -> Self {

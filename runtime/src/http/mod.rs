@@ -271,6 +271,11 @@ impl Client {
                     Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }))
                 }
                 Err(reading::ReadError::Network(e)) => Err(failed(e)),
+                Err(reading::ReadError::NotUtf8(at)) => Err(attempt.answered(
+                    status,
+                    "",
+                    ErrorKind::Decode(crate::error::SchemaError::not_utf8(at)),
+                )),
             }
         })
     }

@@ -7,11 +7,14 @@ pub(crate) enum ReadError {
     TooLarge,
     /// The connection failed while reading.
     Network(reqwest::Error),
+    /// The body is not UTF-8: its first bad byte is at this offset.
+    NotUtf8(usize),
 }
 
 /// The body of `response` as text, at most `limit` bytes: a longer one is
 /// [`ReadError::TooLarge`], or, with `cut`, its first `limit` bytes (for
-/// an error's excerpt).
+/// an error's excerpt). A body that is not UTF-8 is
+/// [`ReadError::NotUtf8`]; an excerpt (`cut`) shows bad bytes replaced.
 pub(crate) async fn body(
     response: reqwest::Response,
     limit: usize,
@@ -25,10 +28,11 @@ pub(crate) async fn body(
         return Err(ReadError::TooLarge);
     }
     let bytes = bytes(response, limit, cut).await?;
-    Ok(match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(not_utf8) => String::from_utf8_lossy(not_utf8.as_bytes()).into_owned(),
-    })
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(not_utf8) if cut => Ok(String::from_utf8_lossy(not_utf8.as_bytes()).into_owned()),
+        Err(not_utf8) => Err(ReadError::NotUtf8(not_utf8.utf8_error().valid_up_to())),
+    }
 }
 
 /// Reads chunk by chunk, stopping at `limit`.

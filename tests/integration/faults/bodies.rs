@@ -72,3 +72,25 @@ async fn an_error_answer_is_read_only_as_far_as_its_excerpt() {
     assert_eq!(error.status(), Some(500));
     assert!(error.excerpt().starts_with("eeee"), "{error}");
 }
+
+#[tokio::test]
+async fn a_body_that_is_not_utf8_is_a_decode_error_not_replaced_text() {
+    let (mut server, client) = server().await;
+    // A title holding a Latin-1 byte (0xE9): not UTF-8.
+    let mut body = br#"{"id": 1, "userId": 1, "title": "caf"#.to_vec();
+    body.push(0xE9);
+    body.extend_from_slice(br#"", "completed": false}"#);
+    let _get = server
+        .mock("GET", "/todos/1")
+        .with_header("content-type", "application/json")
+        .with_body(body)
+        .create_async()
+        .await;
+    let error = client
+        .call(&TodoResource::get(), &params(), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(error.kind(), ErrorKind::Decode(_)), "{error:?}");
+    assert!(error.is_hard());
+    assert!(error.to_string().contains("not valid UTF-8"), "{error}");
+}
