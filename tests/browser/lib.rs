@@ -25,6 +25,7 @@ mod hydration;
 mod legacy;
 mod mutations;
 mod pages;
+mod provider;
 mod reads;
 mod render_cost;
 mod revalidation;

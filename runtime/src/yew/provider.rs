@@ -14,7 +14,11 @@ use crate::http::Client;
 pub struct CacheProviderProps {
     /// The controller of the subtree. A server render (or a page that
     /// hydrates one) fills a controller before the first render and hands
-    /// it here.
+    /// it here. The provider keeps the controller (or the `base_url`) of
+    /// its first render for its whole life, so a parent may build one in
+    /// its render; to swap the cache on purpose (a log-out, another
+    /// tenant), give the provider a `key` that changes with it
+    /// (`<CacheProvider key={user_id} ..>`): Yew then mounts a new one.
     #[prop_or_default]
     pub controller: Option<Controller>,
     /// The API's base address, to build a controller from when none is
@@ -69,20 +73,20 @@ pub struct CacheProviderProps {
 /// ```
 #[component]
 pub fn CacheProvider(props: &CacheProviderProps) -> Html {
-    let context = use_memo(
-        (props.controller.clone(), props.base_url.clone()),
-        |(controller, base_url)| {
-            let controller = match (controller, base_url) {
-                (Some(controller), _) => controller.clone(),
-                (None, Some(base_url)) => Controller::new(Client::new(base_url.as_str())),
-                (None, None) => panic!(
-                    "<CacheProvider> needs a `controller` or a `base_url`: \
-                     <CacheProvider base_url=\"https://api.example\">"
-                ),
-            };
-            CacheContext::new(controller)
-        },
-    );
+    // The first controller stays for the provider's life: a parent that
+    // makes a new one in each render must not empty the cache each time.
+    let first = (props.controller.clone(), props.base_url.clone());
+    let context = use_memo((), move |()| {
+        let controller = match first {
+            (Some(controller), _) => controller,
+            (None, Some(base_url)) => Controller::new(Client::new(base_url.as_str())),
+            (None, None) => panic!(
+                "<CacheProvider> needs a `controller` or a `base_url`: \
+                 <CacheProvider base_url=\"https://api.example\">"
+            ),
+        };
+        CacheContext::new(controller)
+    });
     let listen = (
         (*context).clone(),
         props.revalidate_on_focus,
