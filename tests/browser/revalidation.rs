@@ -1,6 +1,7 @@
 //! Revalidation: the page coming back into view (`visibilitychange`) or
 //! the browser back online (`online`) refetches every mounted read that
-//! is stale, and only those.
+//! is stale, and only those; a mounted read refetches when it goes stale
+//! on the clock.
 
 use std::time::Duration;
 
@@ -44,7 +45,13 @@ async fn revalidates_on(event: &str, on_window: bool) {
     })
     .await;
 
-    // Todo 3 goes stale; todo 4 is written again, fresh.
+    // The page is away (hidden, or offline) while todo 3 goes stale, so
+    // its expiry does not refetch it; todo 4 is written again, fresh.
+    if on_window {
+        ctrl.set_online(false);
+    } else {
+        ctrl.set_focused(false);
+    }
     clock.advance(Duration::from_secs(120));
     ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 4 }, None)
         .await
@@ -124,13 +131,17 @@ async fn the_listeners_leave_with_the_provider() {
     };
 
     // While the listening provider is mounted, its listener revalidates
-    // every stale read of the controller, the quiet provider's too.
+    // every stale read of the controller, the quiet provider's too. (The
+    // page is away while the reads go stale: their expiry alone does not
+    // refetch them.)
+    ctrl.set_focused(false);
     clock.advance(Duration::from_secs(120));
     visible();
     until_hits("GET /todos/4", 2).await;
 
     listening.unmount();
     yew::scheduler::flush().await; // Yew destroys components on its next turn
+    ctrl.set_focused(false);
     clock.advance(Duration::from_secs(120));
     visible();
     sleep(Duration::from_millis(100)).await;
@@ -140,4 +151,28 @@ async fn the_listeners_leave_with_the_provider() {
         "nothing listens any more, though a stale read is still mounted"
     );
     assert_eq!(quiet.text(), "et porro tempora");
+}
+
+#[wasm_bindgen_test]
+async fn a_mounted_read_refetches_when_it_goes_stale_on_the_clock() {
+    reset_demo().await;
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = controller_on(&clock);
+    let page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
+    until("both todos", || {
+        page.text() == "fugiat veniam minuset porro tempora"
+    })
+    .await;
+    clock.advance(Duration::from_secs(59));
+    sleep(Duration::from_millis(50)).await;
+    assert_eq!(hits("GET /todos/3").await, 1, "still fresh");
+
+    clock.advance(Duration::from_secs(2)); // both past their expiry
+    until_hits("GET /todos/3", 2).await;
+    until_hits("GET /todos/4", 2).await;
+    assert_eq!(
+        page.text(),
+        "fugiat veniam minuset porro tempora",
+        "the data stayed on show"
+    );
 }

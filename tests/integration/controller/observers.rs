@@ -332,3 +332,72 @@ async fn an_older_api_shape_is_observed_as_an_endpoint_is() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn expire_all_makes_every_watched_read_revalidate_without_losing_its_data() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, _clock) = setup().await;
+            let refetch = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "new")).await;
+            let untouched = server
+                .mock("GET", "/todos/2")
+                .expect(0)
+                .create_async()
+                .await;
+            store_todo(&ctrl, 1, "old");
+            store_todo(&ctrl, 2, "two");
+            let mut view = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
+            view.set(&TodoResource::get(), &one(1));
+            view.read();
+            let (renders, render) = counter();
+            view.subscribe(render);
+            let mut cache_only = ReadObserver::new(&ctrl, Observe::new().changes());
+            cache_only.set(&TodoResource::get(), &one(2));
+            cache_only.subscribe(|| {});
+            settle(&ctrl).await;
+            assert_eq!(renders.get(), 0, "fresh: nothing to do");
+
+            assert_eq!(ctrl.expire_all(|_| true), 2);
+            let stale = view.read().unwrap();
+            assert_eq!(stale.status, ExpiryStatus::Stale);
+            assert_eq!(stale.data.unwrap().title, "old", "still on show");
+            settle(&ctrl).await;
+            refetch.assert_async().await;
+            untouched.assert_async().await;
+            assert_eq!(renders.get(), 1);
+            assert_eq!(view.read().unwrap().data.unwrap().title, "new");
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_watched_read_revalidates_when_it_goes_stale_on_the_clock() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let refetch = server
+                .mock("GET", "/todos/1")
+                .with_body(todo_json(1, "again"))
+                .expect(2)
+                .create_async()
+                .await;
+            store_todo(&ctrl, 1, "first"); // fresh for 60 s
+            let mut view = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
+            view.set(&TodoResource::get(), &one(1));
+            view.read();
+            let (renders, render) = counter();
+            view.subscribe(render);
+            clock.advance(Duration::from_secs(59));
+            settle(&ctrl).await;
+            clock.advance(Duration::from_secs(2)); // past its expiry
+            settle(&ctrl).await;
+            assert_eq!(renders.get(), 1, "the refetched copy");
+            clock.advance(Duration::from_secs(61)); // the new copy's expiry
+            settle(&ctrl).await;
+            refetch.assert_async().await;
+            drop(view);
+            clock.advance(Duration::from_secs(600)); // nobody watches
+            settle(&ctrl).await;
+        })
+        .await;
+}

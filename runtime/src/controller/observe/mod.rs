@@ -463,6 +463,7 @@ where
             revalidate,
             poll,
             watching: Watching::Key,
+            expires_at: None,
         };
         let (subscription, changed) = self.controller.add_observer(entry, poll_fetch);
         self.subscription = Some(subscription);

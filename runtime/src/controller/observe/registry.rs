@@ -6,16 +6,27 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use futures_util::future::AbortHandle;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::poll::Poller;
 use crate::cache::store::table::EntityRef;
 use crate::controller::{Controller, State};
+use crate::meta::Timestamp;
 
-/// Re-reads one observed read: whether it changed since the last look,
-/// and what it watches now.
-pub(crate) type Check = Box<dyn FnMut(&mut State) -> (bool, Watching)>;
+/// Re-checks one observed read.
+pub(crate) type Check = Box<dyn FnMut(&mut State) -> Look>;
+
+/// What a look at an observed read found.
+pub(crate) struct Look {
+    /// Whether it changed since the last look.
+    pub changed: bool,
+    /// What a write must touch to change it now.
+    pub watching: Watching,
+    /// When its data expires, if it has data.
+    pub expires_at: Option<Timestamp>,
+}
 
 /// Refetches an observed read in the background if it is stale.
 pub(crate) type Revalidate = Rc<dyn Fn(&Controller)>;
@@ -78,6 +89,8 @@ pub(crate) struct Entry {
     /// Its polling period, for a read that polls.
     pub poll: Option<Duration>,
     pub watching: Watching,
+    /// When its data expires, as of the last look.
+    pub expires_at: Option<Timestamp>,
 }
 
 /// What changed since observers last looked.
@@ -89,6 +102,16 @@ pub(crate) struct Touched {
     pub tables: u64,
     /// Everything may have changed (the store was emptied or renumbered).
     pub all: bool,
+}
+
+/// What a check of one observer calls for.
+#[derive(Default)]
+pub(crate) struct Checked {
+    pub on_change: Option<Rc<dyn Fn()>>,
+    /// Its read just went stale: revalidate it.
+    pub revalidate: Option<Revalidate>,
+    /// Its read, which revalidates, expires then (a new expiry).
+    pub expires_at: Option<Timestamp>,
 }
 
 /// The observers of one controller.
@@ -104,6 +127,9 @@ pub(crate) struct Observers {
     pub polls: FxHashMap<String, Poller>,
     /// The store (id, slot layout, last write) as of the last look.
     pub seen: (u64, u64, u64),
+    /// The timer that revalidates the reads that go stale, with when it
+    /// fires.
+    pub expiry_timer: Option<(Timestamp, AbortHandle)>,
     live: usize,
 }
 
@@ -198,21 +224,55 @@ impl Observers {
         ids
     }
 
-    /// Re-checks the observer `id` against `state`: its callback when its
-    /// read changed.
-    pub fn check(&mut self, id: u32, state: &mut State) -> Option<Rc<dyn Fn()>> {
-        let entry = self.entries.get_mut(id as usize)?.as_mut()?;
+    /// Re-checks the observer `id` against `state` at `now`: its callback
+    /// when its read changed, and its revalidation when the read just
+    /// went stale by a write (its expiry moved into the past).
+    pub fn check(&mut self, id: u32, state: &mut State, now: Timestamp) -> Checked {
+        let Some(entry) = self.entries.get_mut(id as usize).and_then(Option::as_mut) else {
+            return Checked::default();
+        };
         if !entry.alive.get() {
-            return None;
+            return Checked::default();
         }
-        let (changed, watching) = (entry.check)(state);
-        let callback = changed.then(|| Rc::clone(&entry.on_change));
+        let Look {
+            changed,
+            watching,
+            expires_at,
+        } = (entry.check)(state);
+        let moved = expires_at != entry.expires_at;
+        entry.expires_at = expires_at;
+        let checked = Checked {
+            on_change: changed.then(|| Rc::clone(&entry.on_change)),
+            revalidate: entry
+                .revalidate
+                .clone()
+                .filter(|_| moved && expires_at.is_some_and(|at| at < now)),
+            expires_at: expires_at.filter(|_| moved && entry.revalidate.is_some()),
+        };
         if watching != entry.watching {
             let old = std::mem::replace(&mut entry.watching, watching.clone());
             self.unindex(id, &old);
             self.index(id, &watching);
         }
-        callback
+        checked
+    }
+
+    /// The revalidations of the reads that went stale by `now`, and when
+    /// the next read that revalidates goes stale.
+    pub fn expired(&self, now: Timestamp) -> (Vec<Revalidate>, Option<Timestamp>) {
+        let mut due = Vec::new();
+        let mut next: Option<Timestamp> = None;
+        for entry in self.entries() {
+            let (Some(revalidate), Some(at)) = (&entry.revalidate, entry.expires_at) else {
+                continue;
+            };
+            if at < now {
+                due.push(Rc::clone(revalidate));
+            } else {
+                next = Some(next.map_or(at, |next| next.min(at)));
+            }
+        }
+        (due, next)
     }
 
     fn index(&mut self, id: u32, watching: &Watching) {

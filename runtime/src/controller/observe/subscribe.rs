@@ -3,14 +3,19 @@
 use std::cell::Cell;
 use std::rc::{Rc, Weak};
 
+use std::time::Duration;
+
+use futures_util::future::{AbortHandle, Abortable};
 use serde::Serialize;
 
 use super::poll::{PollFetch, Poller};
-use super::registry::{Check, Entry, Holds, Touched, Watching};
+use super::registry::{Check, Checked, Entry, Holds, Look, Touched, Watching};
 use crate::cache::entity::{Entity, EntityParts};
 use crate::cache::schema::{Schema, SchemaParts};
+use crate::cache::store::Lookup;
 use crate::cache::store::registry::stamp_bit;
 use crate::controller::{Controller, Inner, Named, State};
+use crate::meta::Timestamp;
 use crate::pk::PkValue;
 use crate::rest::{Endpoint, Readable};
 
@@ -18,6 +23,8 @@ use crate::rest::{Endpoint, Readable};
 /// its stored error, and whether a request for it was on its way.
 pub(crate) struct Seen<S> {
     pub data: Option<Rc<S>>,
+    /// When the data expires.
+    pub expires_at: Option<Timestamp>,
     pub error: Option<u64>,
     pub fetching: bool,
 }
@@ -36,8 +43,13 @@ impl State {
     /// What the read `key` of schema `S` shows now (`named`: the pks of
     /// the record it names, see [`State::lookup`]).
     pub(crate) fn look<S: Schema>(&mut self, key: &str, named: &Named) -> Seen<S> {
+        let (data, expires_at) = match self.lookup::<S>(key, &|| named.clone()) {
+            Lookup::Found(value, meta) => (Some(value), Some(meta.expires_at)),
+            Lookup::Invalid | Lookup::Absent => (None, None),
+        };
         Seen {
-            data: self.lookup::<S>(key, &|| named.clone()).into_value(),
+            data,
+            expires_at,
             error: self.errors.get(key).map(|stored| stored.serial),
             fetching: self.is_fetching(key),
         }
@@ -113,8 +125,13 @@ pub(crate) fn read_check<S: Schema>(
         let changed = last
             .as_ref()
             .is_none_or(|old| old.differs(&now, with_fetching));
+        let expires_at = now.expires_at;
         last = Some(now);
-        (changed, state.watching::<S>(&key, &named))
+        Look {
+            changed,
+            watching: state.watching::<S>(&key, &named),
+            expires_at,
+        }
     })
 }
 
@@ -211,7 +228,11 @@ impl Controller {
         let holds = Holds::of_read::<S>(key.as_deref(), &named);
         let check = match &key {
             Some(key) => read_check::<S>(key.clone(), named, false, None),
-            None => Box::new(|_: &mut State| (false, Watching::Key)),
+            None => Box::new(|_: &mut State| Look {
+                changed: false,
+                watching: Watching::Key,
+                expires_at: None,
+            }),
         };
         let entry = Entry {
             alive: Rc::default(),
@@ -222,6 +243,7 @@ impl Controller {
             revalidate: None,
             poll: None,
             watching: Watching::Key,
+            expires_at: None,
         };
         self.add_observer(entry, None).0
     }
@@ -257,7 +279,11 @@ impl Controller {
         let mut last: Option<Option<Rc<E>>> = None;
         let check: Check = Box::new(move |state: &mut State| {
             let Some(pk) = &pk else {
-                return (false, Watching::Key);
+                return Look {
+                    changed: false,
+                    watching: Watching::Key,
+                    expires_at: None,
+                };
             };
             let (data, mask) = state.memo.entity_stamped::<E>(&state.store, Some(pk));
             let data = data.into_value();
@@ -272,7 +298,11 @@ impl Controller {
                 // Not stored yet: any write may bring it.
                 _ => Watching::Tables(u64::MAX),
             };
-            (changed, watching)
+            Look {
+                changed,
+                watching,
+                expires_at: None,
+            }
         });
         let entry = Entry {
             alive: Rc::default(),
@@ -283,6 +313,7 @@ impl Controller {
             revalidate: None,
             poll: None,
             watching: Watching::Key,
+            expires_at: None,
         };
         self.add_observer(entry, None).0
     }
@@ -296,8 +327,14 @@ impl Controller {
         mut entry: Entry,
         poll: Option<PollFetch>,
     ) -> (Subscription, Option<Rc<dyn Fn()>>) {
-        let (changed, watching) = (entry.check)(&mut self.state_mut());
+        let Look {
+            changed,
+            watching,
+            expires_at,
+        } = (entry.check)(&mut self.state_mut());
         entry.watching = watching;
+        entry.expires_at = expires_at;
+        let revalidates = entry.revalidate.is_some();
         let alive = Rc::clone(&entry.alive);
         alive.set(true);
         let changed = changed.then(|| Rc::clone(&entry.on_change));
@@ -312,6 +349,9 @@ impl Controller {
                 .join(id, every, self);
         }
         drop(observers);
+        if let (true, Some(at)) = (revalidates, expires_at) {
+            self.expires_at(at);
+        }
         let subscription = Subscription {
             inner: Rc::downgrade(&self.inner),
             id,
@@ -329,7 +369,8 @@ impl Controller {
         }
         self.inner.notify_due.set(false);
         self.collect_if_due();
-        let callbacks = {
+        let now = self.now();
+        let checked = {
             // A write made by a callback while observers are checked is
             // seen by the round that is running.
             let Ok(mut observers) = self.inner.observers.try_borrow_mut() else {
@@ -344,11 +385,84 @@ impl Controller {
             let candidates = observers.candidates(&touched);
             candidates
                 .into_iter()
-                .filter_map(|id| observers.check(id, &mut state))
-                .collect::<Vec<_>>()
+                .map(|id| observers.check(id, &mut state, now))
+                .collect::<Vec<Checked>>()
         };
-        for callback in callbacks {
-            callback();
+        let mut stale = Vec::new();
+        for Checked {
+            on_change,
+            revalidate,
+            expires_at,
+        } in checked
+        {
+            if let Some(at) = expires_at {
+                self.expires_at(at);
+            }
+            stale.extend(revalidate);
+            if let Some(on_change) = on_change {
+                on_change();
+            }
+        }
+        // A read a write made stale (`expire_all`) revalidates, its data
+        // still on show.
+        for revalidate in stale {
+            revalidate(self);
+        }
+    }
+
+    /// Makes sure the expiry timer fires by `at`, when a read that
+    /// revalidates goes stale.
+    fn expires_at(&self, at: Timestamp) {
+        if at < self.now() {
+            return;
+        }
+        let mut observers = self.inner.observers.borrow_mut();
+        if observers
+            .expiry_timer
+            .as_ref()
+            .is_some_and(|(due, _)| *due <= at)
+        {
+            return;
+        }
+        if let Some((_, abort)) = observers.expiry_timer.take() {
+            abort.abort();
+        }
+        let (abort, registration) = AbortHandle::new_pair();
+        // Stale once past its expiry.
+        let wait = Duration::from_micros(at.as_micros().saturating_sub(self.now().as_micros()))
+            + Duration::from_millis(1);
+        let sleep = self.inner.clock.sleep(wait);
+        let inner = Rc::downgrade(&self.inner);
+        let fire = async move {
+            sleep.await;
+            if let Some(inner) = inner.upgrade() {
+                Controller { inner }.revalidate_expired();
+            }
+        };
+        observers.expiry_timer = Some((at, abort));
+        drop(observers);
+        self.spawn(Box::pin(async move {
+            let _ = Abortable::new(fire, registration).await;
+        }));
+    }
+
+    /// The expiry timer fired: the reads that revalidate and went stale
+    /// refetch in the background, and the timer waits for the next. While
+    /// the app is out of view or offline they wait: coming back
+    /// revalidates every stale read.
+    fn revalidate_expired(&self) {
+        let (due, next) = {
+            let mut observers = self.inner.observers.borrow_mut();
+            observers.expiry_timer = None;
+            observers.expired(self.now())
+        };
+        if self.is_focused() && self.is_online() {
+            for revalidate in due {
+                revalidate(self);
+            }
+        }
+        if let Some(at) = next {
+            self.expires_at(at);
         }
     }
 
