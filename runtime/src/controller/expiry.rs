@@ -70,6 +70,10 @@ pub struct Cached<S: Schema> {
     /// Whether a request for this read is on its way (a first load, a
     /// refetch, or its retries): what a "refreshing" indicator shows.
     pub fetching: bool,
+    /// Whether `error` came from a poll while data was on show: it stays
+    /// beside the data, whatever its kind, and never takes its place
+    /// ([`settled`](Self::settled) gives the data).
+    pub polled_error: bool,
 }
 
 impl<S: Schema> Clone for Cached<S> {
@@ -80,6 +84,7 @@ impl<S: Schema> Clone for Cached<S> {
             expires_at: self.expires_at,
             error: self.error.clone(),
             fetching: self.fetching,
+            polled_error: self.polled_error,
         }
     }
 }
@@ -95,6 +100,7 @@ where
             .field("expires_at", &self.expires_at)
             .field("error", &self.error)
             .field("fetching", &self.fetching)
+            .field("polled_error", &self.polled_error)
             .finish()
     }
 }
@@ -108,6 +114,7 @@ impl<S: Schema> Cached<S> {
             expires_at: Timestamp::default(),
             error: None,
             fetching: false,
+            polled_error: false,
         }
     }
 
@@ -117,10 +124,12 @@ impl<S: Schema> Cached<S> {
     }
 
     /// What a suspense read hands out: the data, or the error a UI shows
-    /// in its error boundary (a hard error always; a soft one only when
-    /// there is no data to show). `None` while there is neither: suspend.
+    /// in its error boundary (a hard error always, unless a poll made it
+    /// while data was on show; a soft one only when there is no data to
+    /// show). `None` while there is neither: suspend.
     pub fn settled(&self) -> Option<Result<S::Handle, Error>> {
         match (&self.data, &self.error) {
+            (Some(data), Some(_)) if self.polled_error => Some(Ok(data.clone())),
             (_, Some(error)) if error.is_hard() => Some(Err(error.clone())),
             (Some(data), _) => Some(Ok(data.clone())),
             (None, Some(error)) => Some(Err(error.clone())),
@@ -137,6 +146,8 @@ pub(crate) struct StoredError {
     pub meta: Meta,
     /// Tells one stored error from the next (for change notification).
     pub serial: u64,
+    /// Made by a poll: with data on show, it stays beside the data.
+    pub polled: bool,
 }
 
 /// The status of `data` (stored with `meta`) and `error` at `now`.
@@ -156,6 +167,7 @@ pub(crate) fn classify<S: Schema>(
     });
     if let Some(stored) = error {
         return Cached {
+            polled_error: stored.polled && data.is_some(),
             data: data.map(|(value, _)| S::into_handle(value)),
             status: ExpiryStatus::Valid,
             expires_at: stored.meta.expires_at,
@@ -182,5 +194,6 @@ pub(crate) fn classify<S: Schema>(
         expires_at: meta.expires_at,
         error: None,
         fetching: false,
+        polled_error: false,
     }
 }

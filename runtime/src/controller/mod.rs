@@ -573,7 +573,10 @@ impl Controller {
     {
         let (key, url) = self.locate(endpoint, params)?;
         let fetched = match E::ACTION {
-            Action::Read => self.fetch_read(endpoint, params, body, key, url).await,
+            Action::Read => {
+                self.fetch_read(endpoint, params, body, (key, url), false)
+                    .await
+            }
             Action::Mutate | Action::Create | Action::Delete => {
                 let started = self.start_mutation(endpoint, params, &key, &url, None)?;
                 self.finish_mutation(endpoint, params, body, key, url, started)
@@ -641,6 +644,28 @@ impl Controller {
             self.finish_mutation(endpoint, params, body, key, url, started)
                 .await
                 .map(S::into_handle)
+        }
+    }
+
+    /// When the read `key` was last fetched: the start of its last
+    /// stored response or error.
+    pub(crate) fn last_fetched(&self, key: &str) -> Option<Timestamp> {
+        let state = self.inner.state.borrow();
+        let data = state.store.result_meta(key).map(|meta| meta.fetched_at);
+        let error = state.errors.get(key).map(|stored| stored.meta.fetched_at);
+        data.max(error)
+    }
+
+    /// A poll's request of the read: as [`fetch`](Self::fetch), and its
+    /// error, if any, stays beside the data on show.
+    pub(crate) async fn fetch_polled<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P)
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Readable,
+    {
+        if let Ok(located) = self.locate(endpoint, params) {
+            let _ = self.fetch_read(endpoint, params, None, located, true).await;
         }
     }
 

@@ -44,14 +44,14 @@ impl Controller {
     }
 
     /// A read: joins the request for its key that is on its way, or makes
-    /// it.
+    /// it (`polled`: for a poll, whose error stays beside the data).
     pub(super) async fn fetch_read<P, S, E>(
         &self,
         endpoint: &Endpoint<P, S, E>,
         params: &P,
         body: Option<Body>,
-        key: String,
-        url: String,
+        (key, url): (String, String),
+        polled: bool,
     ) -> Result<Rc<S>, Error>
     where
         P: Serialize + Clone + 'static,
@@ -73,6 +73,7 @@ impl Controller {
                         id,
                         at: state.start_at(now),
                         generation: state.generation,
+                        polled,
                     };
                     let request = Request::new(endpoint.method(), url.clone()).with_body(body);
                     let request = request_read(
@@ -300,6 +301,7 @@ impl Controller {
             error,
             meta: Meta::fetched(started, arrived, expiry),
             serial: state.next_serial(),
+            polled: false,
         };
         state.errors.insert(key.to_owned(), stored);
         state.touch(key);
@@ -426,6 +428,8 @@ struct ReadStarted {
     id: u64,
     at: Timestamp,
     generation: u64,
+    /// Made by a poll: an error stays beside the data on show.
+    polled: bool,
 }
 
 /// When a mutation started, and the layer of its optimistic value. A
@@ -536,6 +540,11 @@ where
                 }
                 Err(error) => {
                     ctrl.store_error(&mut state, &endpoint, error.clone(), delivery);
+                    if started.polled
+                        && let Some(stored) = state.errors.get_mut(&key)
+                    {
+                        stored.polled = true;
+                    }
                     Err(error)
                 }
             }

@@ -401,3 +401,97 @@ async fn a_watched_read_revalidates_when_it_goes_stale_on_the_clock() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_failed_poll_keeps_the_data_on_show_and_reports_its_error() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let refused = server
+                .mock("GET", "/todos/1")
+                .with_status(401)
+                .with_body("{}")
+                .expect(1)
+                .create_async()
+                .await;
+            let params = PolledTodoResourceParams { id: 1 };
+            let todo = Rc::new(crate::common::todo(1, "shown"));
+            ctrl.set_response(&PolledTodoResource::get(), &params, todo)
+                .unwrap();
+            let mut view = ReadObserver::new(&ctrl, Observe::new().changes().poll());
+            view.set(&PolledTodoResource::get(), &params);
+            view.read();
+            view.subscribe(|| {});
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            refused.assert_async().await;
+
+            let cached = view.read().unwrap();
+            assert_eq!(cached.error.as_ref().and_then(|e| e.status()), Some(401));
+            let settled = cached.settled().expect("data to show");
+            assert_eq!(
+                settled.unwrap().title,
+                "shown",
+                "no boundary while data shows"
+            );
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn polling_starts_from_the_last_fetch_and_pauses_while_the_app_is_away() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let hits = Arc::new(AtomicUsize::new(0));
+            let counted = Arc::clone(&hits);
+            let _polls = server
+                .mock("GET", "/todos/1")
+                .with_body_from_request(move |_| {
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    todo_json(1, "polled").into_bytes()
+                })
+                .create_async()
+                .await;
+            let params = PolledTodoResourceParams { id: 1 };
+            let todo = Rc::new(crate::common::todo(1, "first"));
+            ctrl.set_response(&PolledTodoResource::get(), &params, todo)
+                .unwrap();
+            // Mounted 8 s after the fetch: the first poll comes 2 s later,
+            // not a whole period after mounting.
+            clock.advance(Duration::from_secs(8));
+            let mut view = ReadObserver::new(&ctrl, Observe::new().poll());
+            view.set(&PolledTodoResource::get(), &params);
+            view.subscribe(|| {});
+            settle(&ctrl).await;
+            clock.advance(Duration::from_secs(2));
+            settle(&ctrl).await;
+            assert_eq!(
+                hits.load(Ordering::SeqCst),
+                1,
+                "polled 10 s after the fetch"
+            );
+
+            // Away: no poll.
+            ctrl.set_focused(false);
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            assert_eq!(hits.load(Ordering::SeqCst), 1, "paused while out of view");
+            ctrl.set_online(false);
+            ctrl.set_focused(true);
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            assert_eq!(hits.load(Ordering::SeqCst), 1, "paused while offline");
+
+            // Back: polling resumes.
+            ctrl.set_online(true);
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            assert_eq!(hits.load(Ordering::SeqCst), 2, "resumed");
+        })
+        .await;
+}

@@ -436,9 +436,7 @@ where
             let (endpoint, params) = (endpoint.clone(), params.clone());
             let fetch: PollFetch = Rc::new(move |ctrl: Controller| {
                 let (endpoint, params) = (endpoint.clone(), params.clone());
-                Box::pin(async move {
-                    let _ = ctrl.fetch(&endpoint, &params, None).await;
-                })
+                Box::pin(async move { ctrl.fetch_polled(&endpoint, &params).await })
             });
             fetch
         });

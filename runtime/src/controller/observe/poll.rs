@@ -1,5 +1,8 @@
 //! Polling: one loop per polled key, at the shortest period among the
-//! observers that poll it, on the controller's clock.
+//! observers that poll it, on the controller's clock. A poll comes a
+//! period after the key's last fetch (whoever made it), not after the
+//! observer mounted; none is made while the app is out of view or
+//! offline.
 
 use std::rc::{Rc, Weak};
 use std::time::Duration;
@@ -7,6 +10,7 @@ use std::time::Duration;
 use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
 
 use crate::controller::{Controller, Inner};
+use crate::meta::Timestamp;
 
 /// Makes one poll's request.
 pub(crate) type PollFetch = Rc<dyn Fn(Controller) -> LocalBoxFuture<'static, ()>>;
@@ -29,10 +33,10 @@ impl Poller {
         }
     }
 
-    /// The observer `id` polls every `every`.
-    pub fn join(&mut self, id: u32, every: Duration, controller: &Controller) {
+    /// The observer `id` polls the key `key` every `every`.
+    pub fn join(&mut self, id: u32, key: &str, every: Duration, controller: &Controller) {
         self.periods.push((id, every));
-        self.restart(controller);
+        self.restart(key, controller);
     }
 
     /// The observer `id` stops polling.
@@ -52,7 +56,7 @@ impl Poller {
 
     /// Runs the loop at the shortest period, unless it runs at it already.
     /// A zero period does not poll.
-    fn restart(&mut self, controller: &Controller) {
+    fn restart(&mut self, key: &str, controller: &Controller) {
         let every = self.periods.iter().map(|(_, every)| *every).min();
         if self.running.as_ref().map(|(_, at)| *at) == every {
             return;
@@ -66,6 +70,7 @@ impl Poller {
         let (abort, registration) = AbortHandle::new_pair();
         let polling = poll_loop(
             Rc::downgrade(&controller.inner),
+            key.to_owned(),
             Rc::clone(&self.fetch),
             every,
         );
@@ -84,18 +89,49 @@ impl Drop for Poller {
     }
 }
 
-/// Waits `every` on the controller's clock, then polls; again, until
-/// aborted or the controller is gone. It holds the controller only while
-/// a request is on its way.
-async fn poll_loop(inner: Weak<Inner>, fetch: PollFetch, every: Duration) {
+/// Polls `key` once `every` has passed since its last fetch, on the
+/// controller's clock; again, until aborted or the controller is gone.
+/// While the app is out of view or offline it waits a period at a time.
+/// It holds the controller only while a request is on its way.
+async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, every: Duration) {
+    // This loop's own last poll: a poll whose answer was not stored (a
+    // reset on its way) still counts, so that polls never run back to
+    // back.
+    let mut polled: Option<Timestamp> = None;
+    let last = |controller: &Controller, polled: Option<Timestamp>| {
+        controller.last_fetched(&key).max(polled)
+    };
     loop {
-        let Some(sleep) = inner.upgrade().map(|inner| inner.clock.sleep(every)) else {
+        let Some(controller) = inner.upgrade().map(|inner| Controller { inner }) else {
             return;
         };
+        let away = !controller.is_focused() || !controller.is_online();
+        let wait = match last(&controller, polled) {
+            Some(at) if !away => every.saturating_sub(elapsed(&controller, at)),
+            _ => every,
+        };
+        if wait.is_zero() {
+            polled = Some(controller.now());
+            fetch(controller).await;
+            continue;
+        }
+        let sleep = controller.inner.clock.sleep(wait);
+        drop(controller);
         sleep.await;
-        let Some(inner) = inner.upgrade() else {
+        let Some(controller) = inner.upgrade().map(|inner| Controller { inner }) else {
             return;
         };
-        fetch(Controller { inner }).await;
+        let due = controller.is_focused()
+            && controller.is_online()
+            && last(&controller, polled).is_none_or(|at| elapsed(&controller, at) >= every);
+        if due {
+            polled = Some(controller.now());
+            fetch(controller).await;
+        }
     }
+}
+
+/// The time since `at` on the controller's clock.
+fn elapsed(controller: &Controller, at: Timestamp) -> Duration {
+    Duration::from_micros(controller.now().as_micros().saturating_sub(at.as_micros()))
 }

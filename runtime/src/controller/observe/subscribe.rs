@@ -344,9 +344,9 @@ impl Controller {
         if let Some(((key, every), fetch)) = polled {
             observers
                 .polls
-                .entry(key)
+                .entry(key.clone())
                 .or_insert_with(|| Poller::new(fetch))
-                .join(id, every, self);
+                .join(id, &key, every, self);
         }
         drop(observers);
         if let (true, Some(at)) = (revalidates, expires_at) {
