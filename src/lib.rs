@@ -211,9 +211,11 @@ pub use restcache_macros::resource;
 ///     method: POST,                           // default GET
 ///     path: "/users/:id/make_manager",
 ///     schema: serde_json::Value,              // the whole response's schema
-///     params: { id: u64 },                    // placeholders default to String;
-///                                             // other names go into the query;
-///                                             // serde attributes name them on the wire
+///     params: { id: u64 },                    // with a params block, every placeholder
+///                                             // is typed in it (a compile error names
+///                                             // one left out); without one, placeholders
+///                                             // are Strings; other names go into the
+///                                             // query; serde attributes name them on the wire
 ///     side_effect: true,                      // optional, `true` or `false`: a mutation or a
 ///                                             // read (default: a mutation unless GET); part
 ///                                             // of the endpoint's type (`Mutate` or `Read`)
@@ -235,7 +237,7 @@ pub use restcache_macros::resource;
 /// struct User { id: u64 }
 ///
 /// // A `?` in the path is escaped; params not in the path go into the query.
-/// endpoint!(pub user_page { path: "/users\\?page=:page", schema: Vec<Rc<User>>, params: { size: u32 } });
+/// endpoint!(pub user_page { path: "/users\\?page=:page", schema: Vec<Rc<User>>, params: { page: u32, size: u32 } });
 /// // A POST that reads: its type says so, and the reading hooks take it.
 /// endpoint!(pub current_user { method: POST, path: "/current_user/", schema: Rc<User>, side_effect: false });
 /// let _: Endpoint<(), Rc<User>, Read> = current_user();
@@ -257,7 +259,7 @@ pub use restcache_macros::resource;
 /// endpoint!(pub search { path: "/users", schema: Vec<Rc<User>>, params: Filter });
 ///
 /// let base = "http://127.0.0.1:8080";
-/// let page = UserPageParams { page: "2".into(), size: 20 };
+/// let page = UserPageParams { page: 2, size: 20 };
 /// assert_eq!(user_page().url(base, &page)?, "http://127.0.0.1:8080/users?page=2&size=20");
 /// let team = ByTeamParams { team_id: 4, is_active: Some(true) };
 /// assert_eq!(by_team().url(base, &team)?, "http://127.0.0.1:8080/teams/4/users?isActive=true");

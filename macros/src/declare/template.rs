@@ -24,7 +24,7 @@ pub struct Template {
 
 /// The span of the value's bytes `start..end` inside the literal, where the
 /// compiler can point inside a literal (a subspan); else the literal.
-fn span_of(lit: &LitStr, start: usize, end: usize) -> Span {
+pub(super) fn span_of(lit: &LitStr, start: usize, end: usize) -> Span {
     let token = lit.token();
     let text = token.to_string();
     // Map value offsets to source offsets for a plain "..." literal whose

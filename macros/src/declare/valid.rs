@@ -116,6 +116,9 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
             resource_path_ends_with_its_pk(lit, template, errors);
         }
         options.params = checked_params(which, template, options.params, errors);
+        if which == Which::Endpoint && !options.params.is_empty() {
+            endpoint_placeholders_are_declared(lit, template, &options.params, errors);
+        }
     }
     Some(Route {
         which,
@@ -370,6 +373,43 @@ fn checked_params(
         }
     }
     kept
+}
+
+/// An endpoint that types its params types every placeholder: one left
+/// out would be a `String` beside them, and a param meant for it (named
+/// otherwise) would go to the query.
+fn endpoint_placeholders_are_declared(
+    lit: &LitStr,
+    template: &Template,
+    params: &[Param],
+    errors: &mut Errors,
+) {
+    for placeholder in template.params() {
+        if params.iter().any(|param| param.name == placeholder) {
+            continue;
+        }
+        let at = template
+            .source
+            .match_indices(&format!(":{placeholder}"))
+            .map(|(at, _)| at)
+            .find(|&at| {
+                let end = at + 1 + placeholder.len();
+                !template.source[end..]
+                    .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            });
+        let span = match at {
+            Some(at) => super::template::span_of(lit, at, at + 1 + placeholder.len()),
+            None => template.span,
+        };
+        errors.at_span(
+            span,
+            format!(
+                "`:{placeholder}` is not in `params`: declare it with its type \
+                 (`params: {{ {placeholder}: u64, .. }}`); a placeholder takes the \
+                 param of its name"
+            ),
+        );
+    }
 }
 
 /// A param typed twice would leave the params struct two fields of one name.

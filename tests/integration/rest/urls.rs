@@ -24,7 +24,7 @@ resource!(pub BirthdayResource {
 endpoint!(pub TodoResource::search {
     path: "/todos/search/:term",
     schema: Vec<Rc<Todo>>,
-    params: { user_id: Option<u64>, tags: Vec<String> },
+    params: { term: String, user_id: Option<u64>, tags: Vec<String> },
 });
 
 const ELSEWHERE: &str = "http://127.0.0.1:9";

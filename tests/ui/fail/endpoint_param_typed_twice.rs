@@ -1,5 +1,5 @@
 use restcache::prelude::*;
 
-endpoint!(pub search { path: "/search/:term", schema: serde_json::Value, params: { page: u32, page: u64 } });
+endpoint!(pub search { path: "/search/:term", schema: serde_json::Value, params: { term: String, page: u32, page: u64 } });
 
 fn main() {}

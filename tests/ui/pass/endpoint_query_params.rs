@@ -12,7 +12,7 @@ pub struct User {
 endpoint!(pub search {
     path: "/users/search/:term",
     schema: Vec<Rc<User>>,
-    params: { limit: Option<u32>, tags: Vec<String> },
+    params: { term: String, limit: Option<u32>, tags: Vec<String> },
 });
 
 fn main() {
