@@ -495,3 +495,34 @@ async fn polling_starts_from_the_last_fetch_and_pauses_while_the_app_is_away() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_view_follows_the_key_not_the_path() {
+    let (_server, ctrl, _clock) = setup().await;
+    // Two reads of one path and equal params, told apart by their keys.
+    let mine = TodoResource::get().with_key(|request| format!("mine {}", request.url));
+    let theirs = TodoResource::get().with_key(|request| format!("theirs {}", request.url));
+    ctrl.set_response(&mine, &one(1), Rc::new(crate::common::todo(1, "mine")))
+        .unwrap();
+    ctrl.set_response(&theirs, &one(1), Rc::new(crate::common::todo(1, "theirs")))
+        .unwrap();
+    let mut view = ReadObserver::new(&ctrl, Observe::new().changes());
+    assert!(view.set(&mine, &one(1)));
+    assert!(view.key().unwrap().starts_with("mine "));
+    assert!(view.set(&theirs, &one(1)), "another key: another read");
+    assert!(view.key().unwrap().starts_with("theirs "));
+    assert!(!view.set(&theirs, &one(1)));
+
+    // Two older-API shapes with equal params and their own URLs.
+    let first = User::detail_shape();
+    let other = restcache::legacy::FetchShape {
+        get_fetch_key: |id: &u64| format!("/people/{id}"),
+        ..User::detail_shape()
+    };
+    let mut shapes = ReadObserver::new(&ctrl, Observe::new());
+    shapes.set(&first.endpoint::<Read>(), &7);
+    let first_key = shapes.key().unwrap().to_owned();
+    assert!(shapes.set(&other.endpoint::<Read>(), &7));
+    assert_ne!(shapes.key().unwrap(), first_key);
+    assert!(shapes.key().unwrap().ends_with("/people/7"));
+}
