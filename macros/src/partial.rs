@@ -82,8 +82,10 @@ pub fn entity_items(input: &Input, pk: &Field, absent: &[&Field]) -> TokenStream
     let scan = scan(input, |field| bit(absent, field), noted);
     let partial = nested_partial(input);
     let own = !absent.is_empty();
+    let own_way = input.attrs.merge.is_some();
     quote! {
         const MAY_BE_ABSENT: &'static [&'static str] = &[#(#wires),*];
+        const MERGES_ITS_OWN_WAY: bool = #own_way;
 
         fn keep_absent(&mut self, stored: &Self, absent: &::restcache::Absent) {
             let _ = (&stored, &absent);

@@ -394,8 +394,7 @@ fn endpoint_placeholders_are_declared(
             .map(|(at, _)| at)
             .find(|&at| {
                 let end = at + 1 + placeholder.len();
-                !template.source[end..]
-                    .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                !template.source[end..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
             });
         let span = match at {
             Some(at) => super::template::span_of(lit, at, at + 1 + placeholder.len()),

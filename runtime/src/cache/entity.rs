@@ -54,9 +54,12 @@ use crate::pk::{Pk, PkValue};
 /// A value stored from Rust rather than JSON is whole, and so is a record
 /// of a generic type. Reading which fields a response carried is a light
 /// second pass over its JSON (keys only), made only for schemas that hold
-/// such records. A full-replace
-/// `PUT` is merged like any response: a field its answer leaves out keeps
-/// its cached value. A server that leaves out `null` fields (Go's
+/// such records. The answer to a `PUT` (a full replace on the server)
+/// replaces its records whole: a field it leaves out is gone from the
+/// cache too, as from the server; reads of partial views (`_embed`,
+/// sparse fields) and `PATCH` answers merge. An entity with
+/// `#[entity(merge = path)]` decides for itself in both cases (its
+/// function is asked about a `PUT`'s records too). A server that leaves out `null` fields (Go's
 /// `omitempty`, Jackson's `NON_NULL`) never clears a field this way: give
 /// its records `#[entity(merge = restcache::replace_whole)]`.
 /// `#[entity(merge = path)]` names any function
@@ -160,6 +163,10 @@ pub trait EntityParts: Clone + 'static {
     /// fields with a serde default), at most 64: a field left out keeps its
     /// stored value when the record is merged.
     const MAY_BE_ABSENT: &'static [&'static str] = &[];
+
+    /// Whether the entity merges its own way (`#[entity(merge = path)]`):
+    /// its function is asked about a full replace's record too.
+    const MERGES_ITS_OWN_WAY: bool = false;
 
     /// Takes from `stored` the fields `absent` says the response left
     /// out: a partial record merged over the stored one. The derive copies

@@ -186,6 +186,9 @@ impl<'s> Normalizer<'s> {
     /// A record whose response left fields out takes them from its stored
     /// copy; returns the fields it took.
     fn merge_partial<E: Entity>(&mut self, table: u32, pk: &Pk, record: &mut Rc<E>) -> u64 {
+        if self.presence.replaces_whole() && !E::MERGES_ITS_OWN_WAY {
+            return 0;
+        }
         let absent = self.presence.absent::<E>(pk);
         if absent == 0 {
             return 0;

@@ -98,9 +98,22 @@ impl Absent {
 /// stands (the first copy is the one stored).
 #[doc(hidden)]
 #[derive(Clone, Debug, Default)]
-pub struct Presence(Option<Box<FxHashMap<(TypeId, Pk), u64>>>);
+pub struct Presence(Option<Box<FxHashMap<(TypeId, Pk), u64>>>, bool);
 
 impl Presence {
+    /// Marks the response a full replace (a `PUT`'s answer): its records
+    /// replace the stored ones whole, unless their entity merges its own
+    /// way.
+    pub(crate) fn replace_whole(&mut self) {
+        self.1 = true;
+    }
+
+    /// Whether the response is a full replace.
+    #[inline]
+    pub(crate) fn replaces_whole(&self) -> bool {
+        self.1
+    }
+
     /// Notes that the record `pk` of `E` left out the fields `absent`.
     pub fn note<E: 'static>(&mut self, pk: Pk, absent: u64) {
         if absent == 0 {

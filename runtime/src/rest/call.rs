@@ -78,7 +78,14 @@ impl Client {
     ) -> Result<Decoded<S>, Error> {
         let (method, url) = (request.method, request.url.clone());
         let response = endpoint.send(self, params, request).await?;
-        endpoint.decode(&response, params).map_err(|e| {
+        let decoded = endpoint.decode(&response, params);
+        // A PUT replaces the record on the server whole: its answer does
+        // too (a field it left out is gone there).
+        let decoded = match method {
+            crate::http::Method::Put => decoded.map(Decoded::replacing_whole),
+            _ => decoded,
+        };
+        decoded.map_err(|e| {
             let resolved;
             let attempt = match &response.sent {
                 Some(sent) => Attempt::sent(sent),

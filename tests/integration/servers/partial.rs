@@ -137,7 +137,7 @@ async fn a_field_carried_as_null_replaces_the_stored_value() {
 }
 
 #[tokio::test]
-async fn a_full_replace_keeps_what_its_answer_left_out() {
+async fn a_full_replace_drops_what_its_answer_left_out() {
     let api = DemoApi::start().unwrap();
     let ctrl = Controller::new(Client::new(api.url()));
     let params = PostResourceParams { id: 2 };
@@ -147,17 +147,16 @@ async fn a_full_replace_keeps_what_its_answer_left_out() {
         .unwrap();
     assert!(post.content.is_some());
     // The PUT's body leaves `content` out: the server drops it, and its
-    // answer does not carry it. The cache keeps the value it had.
+    // answer does not carry it. The cache drops it too.
     let body = Body::json(&json!({"userId": post.user_id, "title": "Only a title"})).unwrap();
     let replaced = ctrl
         .fetch(&PostResource::update(), &params, Some(body))
         .await
         .unwrap();
     assert_eq!(replaced.title, "Only a title");
-    assert_eq!(
-        replaced.content, post.content,
-        "left out of the answer: kept"
-    );
+    assert_eq!(replaced.content, None, "left out of a full replace: gone");
+    let cached = ctrl.read(&PostResource::get(), &params).data.unwrap();
+    assert_eq!(cached.content, None);
     let on_server = &api.records("posts")[1];
     assert!(
         on_server.get("content").is_none(),

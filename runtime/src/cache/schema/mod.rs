@@ -265,6 +265,13 @@ impl<S> Decoded<S> {
         }
     }
 
+    /// This value as a full replace's answer (a `PUT`'s): its records
+    /// replace the stored ones whole.
+    pub(crate) fn replacing_whole(mut self) -> Self {
+        self.presence.replace_whole();
+        self
+    }
+
     /// The value and what the decoding read of it.
     pub(crate) fn into_parts(self) -> (S, Presence) {
         (self.value, self.presence)
