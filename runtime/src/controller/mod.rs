@@ -496,6 +496,22 @@ impl Controller {
         state.note_use(key, now, self.data_expiry(endpoint));
         let data = match state.lookup::<S>(key, named) {
             Lookup::Found(value, meta) => Some((value, meta)),
+            Lookup::Invalid if state.store.holds_other_than::<S>(key) => {
+                // Another schema's result under this key: fetching would
+                // only take its place, and its reader would fetch back.
+                drop(state);
+                let clash =
+                    endpoint
+                        .attempt_without_url()
+                        .failed(crate::http::ErrorKind::KeyClash {
+                            key: key.to_owned(),
+                        });
+                return Cached {
+                    status: ExpiryStatus::Valid,
+                    error: Some(clash),
+                    ..Cached::absent()
+                };
+            }
             Lookup::Invalid | Lookup::Absent => None,
         };
         let cached = classify(

@@ -127,3 +127,44 @@ async fn switching_list_detail_list_ten_times_makes_one_request() {
     }
     no_detail.assert_async().await; // only the first list request was made
 }
+
+/// A profile read of the users' path: another schema on the same key.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Badge {
+    pub id: u64,
+    pub label: String,
+}
+
+endpoint!(pub badge_of { path: "/todos/:id", schema: std::rc::Rc<Badge>, params: { id: u64 } });
+
+#[tokio::test]
+async fn two_schemas_on_one_key_give_one_clear_error_not_a_refetch_loop() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let get = server
+        .mock("GET", "/todos/1")
+        .with_body(todo_json(1, "milk"))
+        .expect(1)
+        .create_async()
+        .await;
+    let todo = ctrl.ensure(&TodoResource::get(), &one(1)).await.unwrap();
+    assert_eq!(todo.title, "milk");
+
+    // The other schema's read of that key: an error, and no request.
+    let clash = ctrl.read(&badge_of(), &BadgeOfParams { id: 1 });
+    assert_eq!(clash.status, ExpiryStatus::Valid, "nothing to fetch");
+    let error = clash.error.expect("a clear error");
+    assert!(
+        matches!(error.kind(), restcache::http::ErrorKind::KeyClash { .. }),
+        "{error}"
+    );
+    for _ in 0..3 {
+        assert!(
+            ctrl.ensure(&badge_of(), &BadgeOfParams { id: 1 })
+                .await
+                .is_err()
+        );
+        ctrl.ensure(&TodoResource::get(), &one(1)).await.unwrap();
+    }
+    get.assert_async().await;
+}

@@ -303,6 +303,15 @@ impl Store {
         self.result_log.is_some()
     }
 
+    /// Whether the result under `key` holds a value of another schema than
+    /// `S` (two endpoints of different schemas share the key).
+    pub(crate) fn holds_other_than<S: 'static>(&self, key: &str) -> bool {
+        self.results
+            .get(key)
+            .and_then(|slot| slot.value.as_ref())
+            .is_some_and(|value| !value.is::<S>())
+    }
+
     /// Where the record `pk` of the entity table `key` lives, if it has
     /// a slot.
     pub(crate) fn record_ref(&self, key: &str, pk: &crate::pk::Pk) -> Option<table::EntityRef> {
