@@ -169,6 +169,12 @@ impl Controller {
         E: Readable,
     {
         let (started, generation) = (self.start_now(), self.inner.state.borrow().generation);
+        // The list this page follows, as of now (its first page's fetch).
+        let list_fetched = |ctrl: &Self| {
+            let state = ctrl.inner.state.borrow();
+            state.store.result_meta(key).map(|meta| meta.fetched_at)
+        };
+        let follows = list_fetched(self);
         let request = Request::new(endpoint.method(), url.clone());
         let page = self
             .inner
@@ -180,6 +186,13 @@ impl Controller {
         let attempt = || Attempt::new(endpoint.method(), &url);
         if self.inner.state.borrow().generation != generation || self.cached::<S>(key).is_none() {
             return Ok(more); // reset, or collected, meanwhile: nothing to grow
+        }
+        if list_fetched(self) != follows {
+            // The list was fetched again meanwhile (from its first page):
+            // this page follows pages it no longer holds.
+            return Ok(self
+                .cached::<S>(key)
+                .is_some_and(|list| list.next_page().is_some()));
         }
         {
             let mut state = self.state_mut();

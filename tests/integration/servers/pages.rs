@@ -238,3 +238,57 @@ async fn a_list_that_cannot_grow_by_pages_says_so() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn a_next_page_that_lands_after_its_list_was_refetched_is_dropped() {
+    use mockito::Matcher;
+    use std::time::Duration;
+    let mut server = mockito::Server::new_async().await;
+    let url = server.url();
+    let mut page = |n: u32, ids: &[u64], next: bool| {
+        let body: Vec<_> = ids
+            .iter()
+            .map(|id| json!({"id": id, "userId": 1, "title": format!("t{id}"), "completed": false}))
+            .collect();
+        let mut mock = server
+            .mock("GET", "/todos")
+            .match_query(Matcher::AllOf(vec![
+                Matcher::UrlEncoded("_page".into(), n.to_string()),
+                Matcher::UrlEncoded("_limit".into(), "2".into()),
+            ]))
+            .with_header("x-total-count", "6")
+            .with_body(json!(body).to_string());
+        if next {
+            let link = format!("<{url}/todos?_page={}&_limit=2>; rel=\"next\"", n + 1);
+            mock = mock.with_header("link", &link);
+        }
+        mock
+    };
+    let _one = page(1, &[1, 2], true).create_async().await;
+    let _two = page(2, &[3, 4], true).create_async().await;
+    let _three = page(3, &[5, 6], false)
+        .with_chunked_body(|w| {
+            std::thread::sleep(Duration::from_millis(300));
+            w.write_all(br#"[{"id": 5, "userId": 1, "title": "t5", "completed": false}]"#)
+        })
+        .create_async()
+        .await;
+    let ctrl = Controller::new(Client::new(url.clone()));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    ctrl.fetch_next_page(&pages, &first).await.unwrap();
+    assert_eq!(ids(&ctrl.read(&pages, &first).data.unwrap()), [1, 2, 3, 4]);
+
+    // Page 3 is on its way when page 1 is fetched again (a focus, say).
+    let refetch = async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        ctrl.fetch(&pages, &first, None).await.unwrap();
+    };
+    let (_, ()) = join(ctrl.fetch_next_page(&pages, &first), refetch).await;
+    let list = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!(ids(&list), [1, 2], "page 3 after page 1 would skip 3 and 4");
+    assert!(ctrl.has_next_page(&pages, &first));
+}
