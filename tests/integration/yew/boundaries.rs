@@ -334,3 +334,61 @@ async fn a_page_without_failures_renders_as_yews_own_renderer_renders_it() {
     })
     .await;
 }
+
+/// A clock that counts the controllers alive: each controller holds its
+/// own until it is freed.
+struct Counted(Rc<std::cell::Cell<i64>>);
+
+impl Counted {
+    fn new(live: &Rc<std::cell::Cell<i64>>) -> Self {
+        live.set(live.get() + 1);
+        Counted(Rc::clone(live))
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() - 1);
+    }
+}
+
+impl restcache::Clock for Counted {
+    fn now(&self) -> Timestamp {
+        Timestamp::now()
+    }
+}
+
+/// Todo 1 in a boundary.
+#[component]
+fn JustOne(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={fallback("first")}><Title id={1} /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_server_render_without_a_failed_read_frees_its_controller() {
+    local(async {
+        let (mut server, client) = server().await;
+        let _one = server
+            .mock("GET", "/todos/1")
+            .with_body(crate::common::controller::todo_json(1, "milk"))
+            .create_async()
+            .await;
+        let live = Rc::new(std::cell::Cell::new(0_i64));
+        for _ in 0..200 {
+            let ctrl = Controller::builder(client.clone())
+                .clock(Counted::new(&live))
+                .build();
+            let props = AppProps { ctrl: ctrl.clone() };
+            let render = ServerRender::<JustOne>::new(ctrl, props).hydratable(false);
+            let html = rendered(render.render()).await.unwrap();
+            assert_eq!(html, "<h1>milk</h1>");
+        }
+        tokio::task::yield_now().await;
+        assert_eq!(live.get(), 0, "each page freed its controller and cache");
+    })
+    .await;
+}
