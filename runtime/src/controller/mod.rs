@@ -4,10 +4,12 @@
 //! status. The Yew hooks sit on it; tests, SSR and command-line tools use
 //! it directly.
 //!
-//! `mod.rs` holds the controller and its reads; `request` makes requests
+//! `mod.rs` holds the controller, its state and its public reads and
+//! fetches; `request` makes requests
 //! (shared reads, mutations, optimistic layers); `lists` the lists a
 //! create joins; `paging` next pages; `edits` changes by hand
-//! (invalidate, expire, reset, set a response or an error); `expiry`
+//! (invalidate, expire, reset, set a response or an error); `reads`
+//! answers reads from the cache; `expiry`
 //! classifies reads; `observe` follows reads for views (who read what,
 //! what to fetch when, polls, focus and network); `retention` collects
 //! what nothing uses; `retry`, `clock` and `builder` the settings.
@@ -19,6 +21,7 @@ mod expiry;
 mod lists;
 mod observe;
 mod paging;
+mod reads;
 mod request;
 mod retention;
 mod retry;
@@ -33,8 +36,8 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::cache::memo::Memo;
-use crate::cache::schema::{Schema, SchemaParts};
-use crate::cache::store::{Lookup, Store};
+use crate::cache::schema::Schema;
+use crate::cache::store::Store;
 use crate::http::{Body, Client, Error};
 use crate::meta::Timestamp;
 use crate::rest::effect::Action;
@@ -48,8 +51,9 @@ pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
 
-use expiry::{StoredError, classify};
+use expiry::StoredError;
 use observe::{Background, Observers, Spawner};
+pub(crate) use reads::Named;
 
 /// How long a response stays fresh unless its endpoint says otherwise.
 pub const DEFAULT_DATA_EXPIRY: Duration = Duration::from_secs(60);
@@ -100,28 +104,7 @@ pub(crate) struct State {
     touched: Vec<String>,
 }
 
-/// The pks the record a read names may have (see
-/// [`Endpoint::without_inference`]).
-pub(crate) type Named = smallvec::SmallVec<[crate::pk::Pk; 2]>;
-
 impl State {
-    /// What a read `key` of schema `S` shows: its result, or when the
-    /// store holds none, the record `named` gives a pk of (a list fetched
-    /// it, say), unless that record is gone.
-    pub(crate) fn lookup<S: Schema>(&mut self, key: &str, named: &dyn Fn() -> Named) -> Lookup<S> {
-        let found = self.memo.read::<S>(&self.store, key);
-        if !matches!(found, Lookup::Absent) || <S as SchemaParts>::RECORD.is_none() {
-            return found;
-        }
-        for pk in named() {
-            let inferred = self.memo.read_named::<S>(&self.store, key, &pk);
-            if !matches!(inferred, Lookup::Absent) {
-                return inferred;
-            }
-        }
-        Lookup::Absent
-    }
-
     fn next_serial(&mut self) -> u64 {
         self.serial += 1;
         self.serial
@@ -482,64 +465,6 @@ impl Controller {
         }
     }
 
-    /// [`read`](Self::read) for a caller that already made the key;
-    /// `named` gives the pks of the record the read names, if the cache
-    /// may answer it from that record (see [`State::lookup`]).
-    pub(crate) fn read_key<P: Serialize, S: Schema, E: Effect>(
-        &self,
-        endpoint: &Endpoint<P, S, E>,
-        key: &str,
-        named: &dyn Fn() -> Named,
-    ) -> Cached<S> {
-        let now = self.now();
-        let mut state = self.state_mut();
-        state.note_use(key, now, self.data_expiry(endpoint));
-        let data = match state.lookup::<S>(key, named) {
-            Lookup::Found(value, meta) => Some((value, meta)),
-            Lookup::Invalid if state.store.holds_other_than::<S>(key) => {
-                // Another schema's result under this key: fetching would
-                // only take its place, and its reader would fetch back.
-                drop(state);
-                let clash =
-                    endpoint
-                        .attempt_without_url()
-                        .failed(crate::http::ErrorKind::KeyClash {
-                            key: key.to_owned(),
-                        });
-                return Cached {
-                    status: ExpiryStatus::Valid,
-                    error: Some(clash),
-                    ..Cached::absent()
-                };
-            }
-            Lookup::Invalid | Lookup::Absent => None,
-        };
-        let cached = classify(
-            data,
-            state.errors.get(key),
-            now,
-            endpoint.options().invalid_if_stale,
-        );
-        let cached = Cached {
-            fetching: state.is_fetching(key),
-            ..cached
-        };
-        drop(state);
-        if self.inner.notify_due.get() {
-            self.notify();
-        }
-        cached
-    }
-
-    /// The cache key of `endpoint` with `params`.
-    pub(crate) fn key<P: Serialize, S, E: Effect>(
-        &self,
-        endpoint: &Endpoint<P, S, E>,
-        params: &P,
-    ) -> Result<String, Error> {
-        self.locate(endpoint, params).map(|(key, _)| key)
-    }
-
     /// Makes `endpoint`'s request for `params` (and `body`) and stores the
     /// response; resolves to the result as the cache now shows it.
     ///
@@ -660,28 +585,6 @@ impl Controller {
             self.finish_mutation(endpoint, params, body, key, url, started)
                 .await
                 .map(S::into_handle)
-        }
-    }
-
-    /// When the read `key` was last fetched: the start of its last
-    /// stored response or error.
-    pub(crate) fn last_fetched(&self, key: &str) -> Option<Timestamp> {
-        let state = self.inner.state.borrow();
-        let data = state.store.result_meta(key).map(|meta| meta.fetched_at);
-        let error = state.errors.get(key).map(|stored| stored.meta.fetched_at);
-        data.max(error)
-    }
-
-    /// A poll's request of the read: as [`fetch`](Self::fetch), and its
-    /// error, if any, stays beside the data on show.
-    pub(crate) async fn fetch_polled<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P)
-    where
-        P: Serialize + Clone + 'static,
-        S: Schema,
-        E: Readable,
-    {
-        if let Ok(located) = self.locate(endpoint, params) {
-            let _ = self.fetch_read(endpoint, params, None, located, true).await;
         }
     }
 

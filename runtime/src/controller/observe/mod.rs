@@ -33,7 +33,7 @@ pub use signals::PageListener;
 pub use subscribe::Subscription;
 
 use poll::PollFetch;
-use registry::{Entry, Watching};
+use registry::Entry;
 use subscribe::{Seen, read_check};
 
 /// What a [`ReadObserver`] does while subscribed, beside reading.
@@ -447,21 +447,17 @@ where
         };
         // Without a read by the view, the first look reports nothing.
         let report = self.seen.is_some();
+        let check = read_check::<S>(
+            key.clone(),
+            current.named.clone(),
+            options.fetching,
+            self.seen.take(),
+        );
+        let holds = registry::Holds::of_read::<S>(Some(key), &current.named);
         let entry = Entry {
-            alive: Rc::default(),
-            key: Some(key.clone()),
-            holds: registry::Holds::of_read::<S>(Some(key), &current.named),
-            check: read_check::<S>(
-                key.clone(),
-                current.named.clone(),
-                options.fetching,
-                self.seen.take(),
-            ),
-            on_change,
             revalidate,
             poll,
-            watching: Watching::Key,
-            expires_at: None,
+            ..Entry::new(Some(key.clone()), holds, check, on_change)
         };
         let (subscription, changed) = self.controller.add_observer(entry, poll_fetch);
         self.subscription = Some(subscription);

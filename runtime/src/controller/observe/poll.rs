@@ -9,8 +9,12 @@ use std::time::Duration;
 
 use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
 
+use serde::Serialize;
+
+use crate::cache::schema::Schema;
 use crate::controller::{Controller, Inner};
 use crate::meta::Timestamp;
+use crate::rest::{Endpoint, Readable};
 
 /// Makes one poll's request.
 pub(crate) type PollFetch = Rc<dyn Fn(Controller) -> LocalBoxFuture<'static, ()>>;
@@ -134,4 +138,28 @@ async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, every: Dur
 /// The time since `at` on the controller's clock.
 fn elapsed(controller: &Controller, at: Timestamp) -> Duration {
     Duration::from_micros(controller.now().as_micros().saturating_sub(at.as_micros()))
+}
+
+impl Controller {
+    /// When the read `key` was last fetched: the start of its last
+    /// stored response or error.
+    pub(crate) fn last_fetched(&self, key: &str) -> Option<Timestamp> {
+        let state = self.inner.state.borrow();
+        let data = state.store.result_meta(key).map(|meta| meta.fetched_at);
+        let error = state.errors.get(key).map(|stored| stored.meta.fetched_at);
+        data.max(error)
+    }
+
+    /// A poll's request of the read: as [`fetch`](Self::fetch), and its
+    /// error, if any, stays beside the data on show.
+    pub(crate) async fn fetch_polled<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P)
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Readable,
+    {
+        if let Ok(located) = self.locate(endpoint, params) {
+            let _ = self.fetch_read(endpoint, params, None, located, true).await;
+        }
+    }
 }

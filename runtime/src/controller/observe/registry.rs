@@ -93,6 +93,35 @@ pub(crate) struct Entry {
     pub expires_at: Option<Timestamp>,
 }
 
+impl Look {
+    /// A look at nothing (a read with no key): never a change.
+    pub fn nothing() -> Self {
+        Look {
+            changed: false,
+            watching: Watching::Key,
+            expires_at: None,
+        }
+    }
+}
+
+impl Entry {
+    /// An observer of `key` holding `holds`, told through `on_change` of
+    /// what `check` finds; it neither revalidates nor polls.
+    pub fn new(key: Option<String>, holds: Holds, check: Check, on_change: Rc<dyn Fn()>) -> Self {
+        Entry {
+            alive: Rc::default(),
+            key,
+            holds,
+            check,
+            on_change,
+            revalidate: None,
+            poll: None,
+            watching: Watching::Key,
+            expires_at: None,
+        }
+    }
+}
+
 /// What changed since observers last looked.
 pub(crate) struct Touched {
     /// Result keys written, and keys whose error or request changed.

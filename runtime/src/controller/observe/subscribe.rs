@@ -228,23 +228,9 @@ impl Controller {
         let holds = Holds::of_read::<S>(key.as_deref(), &named);
         let check = match &key {
             Some(key) => read_check::<S>(key.clone(), named, false, None),
-            None => Box::new(|_: &mut State| Look {
-                changed: false,
-                watching: Watching::Key,
-                expires_at: None,
-            }),
+            None => Box::new(|_: &mut State| Look::nothing()),
         };
-        let entry = Entry {
-            alive: Rc::default(),
-            holds,
-            key,
-            check,
-            on_change: Rc::new(on_change),
-            revalidate: None,
-            poll: None,
-            watching: Watching::Key,
-            expires_at: None,
-        };
+        let entry = Entry::new(key, holds, check, Rc::new(on_change));
         self.add_observer(entry, None).0
     }
 
@@ -279,11 +265,7 @@ impl Controller {
         let mut last: Option<Option<Rc<E>>> = None;
         let check: Check = Box::new(move |state: &mut State| {
             let Some(pk) = &pk else {
-                return Look {
-                    changed: false,
-                    watching: Watching::Key,
-                    expires_at: None,
-                };
+                return Look::nothing();
             };
             let (data, mask) = state.memo.entity_stamped::<E>(&state.store, Some(pk));
             let data = data.into_value();
@@ -304,17 +286,7 @@ impl Controller {
                 expires_at: None,
             }
         });
-        let entry = Entry {
-            alive: Rc::default(),
-            key: None,
-            holds,
-            check,
-            on_change: Rc::new(on_change),
-            revalidate: None,
-            poll: None,
-            watching: Watching::Key,
-            expires_at: None,
-        };
+        let entry = Entry::new(None, holds, check, Rc::new(on_change));
         self.add_observer(entry, None).0
     }
 

@@ -1,0 +1,95 @@
+//! How a read is answered from the cache: by its key or, when the key
+//! holds no result, from the record the read names; a result of another
+//! schema under the key is a clash, not a fetch.
+
+use serde::Serialize;
+
+use super::expiry::classify;
+use super::{Cached, Controller, ExpiryStatus, State};
+use crate::cache::schema::{Schema, SchemaParts};
+use crate::cache::store::Lookup;
+use crate::http::Error;
+use crate::rest::{Effect, Endpoint};
+
+/// The pks the record a read names may have (see
+/// [`Endpoint::without_inference`]).
+pub(crate) type Named = smallvec::SmallVec<[crate::pk::Pk; 2]>;
+
+impl State {
+    /// What a read `key` of schema `S` shows: its result, or when the
+    /// store holds none, the record `named` gives a pk of (a list fetched
+    /// it, say), unless that record is gone.
+    pub(crate) fn lookup<S: Schema>(&mut self, key: &str, named: &dyn Fn() -> Named) -> Lookup<S> {
+        let found = self.memo.read::<S>(&self.store, key);
+        if !matches!(found, Lookup::Absent) || <S as SchemaParts>::RECORD.is_none() {
+            return found;
+        }
+        for pk in named() {
+            let inferred = self.memo.read_named::<S>(&self.store, key, &pk);
+            if !matches!(inferred, Lookup::Absent) {
+                return inferred;
+            }
+        }
+        Lookup::Absent
+    }
+}
+
+impl Controller {
+    /// [`read`](Self::read) for a caller that already made the key;
+    /// `named` gives the pks of the record the read names, if the cache
+    /// may answer it from that record (see [`State::lookup`]).
+    pub(crate) fn read_key<P: Serialize, S: Schema, E: Effect>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        key: &str,
+        named: &dyn Fn() -> Named,
+    ) -> Cached<S> {
+        let now = self.now();
+        let mut state = self.state_mut();
+        state.note_use(key, now, self.data_expiry(endpoint));
+        let data = match state.lookup::<S>(key, named) {
+            Lookup::Found(value, meta) => Some((value, meta)),
+            Lookup::Invalid if state.store.holds_other_than::<S>(key) => {
+                // Another schema's result under this key: fetching would
+                // only take its place, and its reader would fetch back.
+                drop(state);
+                let clash =
+                    endpoint
+                        .attempt_without_url()
+                        .failed(crate::http::ErrorKind::KeyClash {
+                            key: key.to_owned(),
+                        });
+                return Cached {
+                    status: ExpiryStatus::Valid,
+                    error: Some(clash),
+                    ..Cached::absent()
+                };
+            }
+            Lookup::Invalid | Lookup::Absent => None,
+        };
+        let cached = classify(
+            data,
+            state.errors.get(key),
+            now,
+            endpoint.options().invalid_if_stale,
+        );
+        let cached = Cached {
+            fetching: state.is_fetching(key),
+            ..cached
+        };
+        drop(state);
+        if self.inner.notify_due.get() {
+            self.notify();
+        }
+        cached
+    }
+
+    /// The cache key of `endpoint` with `params`.
+    pub(crate) fn key<P: Serialize, S, E: Effect>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+    ) -> Result<String, Error> {
+        self.locate(endpoint, params).map(|(key, _)| key)
+    }
+}
