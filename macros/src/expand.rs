@@ -196,7 +196,8 @@ fn schema(input: &Input) -> TokenStream {
 }
 
 /// An envelope with one nested field (a page of a list) grows by pages:
-/// that field grows, every other field is the next page's.
+/// that field grows, every other field is the next page's. A record
+/// leaves that field.
 fn extend_page(input: &Input) -> Option<TokenStream> {
     let mut nested = input.nested();
     let (field, None) = (nested.next()?, nested.next()) else {
@@ -209,12 +210,21 @@ fn extend_page(input: &Input) -> Option<TokenStream> {
     let extend = quote_spanned! {ty.span()=>
         <#ty as ::restcache::__private::SchemaParts>::extend_page(&self.#member, &next.#member, keep)
     };
+    let leave = quote_spanned! {ty.span()=>
+        <#ty as ::restcache::__private::SchemaParts>::leave(&self.#member, index)
+    };
     Some(quote! {
         const LIST_OF_RECORDS: bool = #list_of_records;
 
         fn extend_page(&self, next: &Self, keep: &[bool]) -> ::restcache::__private::Option<Self> {
             let mut page = ::restcache::__private::Clone::clone(next);
             page.#member = #extend?;
+            ::restcache::__private::Some(page)
+        }
+
+        fn leave(&self, index: usize) -> ::restcache::__private::Option<Self> {
+            let mut page = ::restcache::__private::Clone::clone(self);
+            page.#member = #leave?;
             ::restcache::__private::Some(page)
         }
     })

@@ -1,12 +1,14 @@
-//! Judging a record against a list's filters: a created record joins the
-//! cached lists of its resource whose query params its fields match.
+//! Judging a record against a list's filters: a created or updated
+//! record joins the cached lists of its resource whose query params its
+//! fields match, and an updated one leaves those it no longer matches.
 //!
 //! A filter `?userId=2` compares the record's field `userId` (its wire
 //! name) written as a query string writes it: `2`. A float field compares
 //! as a number (`?price=1.0` and `?price=1` both match a price of 1).
 //! Numbers, text, bools and `Option`s of them compare; a field of another
 //! type, or a param no field answers (`?q=milk`, a full-text search),
-//! cannot be judged, and the list is fetched again rather than left wrong.
+//! cannot be judged: the list goes stale (on show, and fetched again in
+//! the background) rather than left wrong.
 
 /// A record's field, as a query string would write it: what a list's
 /// filter (`?userId=2`) compares with, when a created record may join the

@@ -13,7 +13,7 @@ use crate::cache::partial::{Absent, Presence};
 use crate::cache::schema::{Decoded, Schema, from_json};
 use crate::cache::store::registry::Registry;
 use crate::cache::store::table::{EntityRef, EntityRefs, Slot};
-use crate::cache::store::{Joined, Layer, ResultSlot, Store};
+use crate::cache::store::{Joined, Layer, ListEdit, ResultSlot, Store};
 use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
 use crate::path::FieldPath;
@@ -268,10 +268,17 @@ pub(crate) struct Written<S> {
     pub layer: Option<Layer>,
 }
 
-/// Joins `record`, a value of a create's record schema, to `list`, a
-/// stored value of the schema `S`.
-fn join_as<S: Schema>(list: &dyn Any, record: &dyn Any, at_start: bool) -> Option<Joined> {
-    list.downcast_ref::<S>()?.join(record, at_start)
+/// Makes `edit` to `list`, a stored value of the schema `S`: a record
+/// joins it or leaves it.
+fn join_as<S: Schema>(list: &dyn Any, edit: ListEdit<'_>) -> Option<Joined> {
+    let list = list.downcast_ref::<S>()?;
+    match edit {
+        ListEdit::Join { record, at_start } => list.join(record, at_start),
+        ListEdit::Leave { index } => Some(Joined {
+            list: Rc::new(list.leave(index)?),
+            holds_it: false,
+        }),
+    }
 }
 
 impl Store {

@@ -1,8 +1,10 @@
-//! The cached lists a create touches: every `GET` result under the
-//! create's URL (with any query). The created record joins each list whose
-//! filters (its query params) its fields match, at the start or end as the
-//! endpoint says; a list whose filters cannot be judged is invalidated, so
-//! that it is fetched again rather than left wrong.
+//! The cached lists a write touches: every `GET` result under the URL of
+//! the collection a record belongs to (with any query). A created or
+//! updated record joins each list whose filters (its query params) its
+//! fields match, at the start or end as the endpoint says, and leaves each
+//! list it no longer matches; a list whose filters cannot be judged goes
+//! stale (it is fetched again in the background, and stays on show). A
+//! deleted record leaves every list that holds it.
 
 use std::rc::Rc;
 
@@ -15,7 +17,6 @@ use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Layer, Store};
 use crate::http::Method;
-use crate::meta::Timestamp;
 use crate::rest::{Effect, Endpoint, JoinAt, Pagination};
 
 /// A cached list under a create's URL: its key, and its filters.
@@ -60,40 +61,80 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
         .collect()
 }
 
-/// After a create whose record `item` (its store references `refs`) was
-/// stored: the record joins every list under the create's URL whose
-/// filters it matches. A list whose filters cannot be judged is
-/// invalidated as of `started`, unless the write is an optimistic `layer`
-/// (the real response will judge it).
+/// After a create or an update whose record `item` (its store references
+/// `refs`, the record's own first) was stored: the record joins every
+/// list under `collection` (the URL of its collection) whose filters it
+/// matches and does not hold yet, and leaves every one it holds but no
+/// longer matches. A list whose filters cannot be judged goes stale,
+/// unless the write is an optimistic `layer` (the real response will
+/// judge it).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn join_lists<P: Serialize, S: Schema, E: Effect>(
+pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     store: &mut Store,
     pages: &FxHashMap<String, Pagination>,
     endpoint: &Endpoint<P, S, E>,
     params: &P,
-    url: &str,
+    collection: &str,
     item: &Rc<S>,
     refs: &[EntityRef],
-    started: Timestamp,
     mut layer: Option<&mut Layer>,
 ) {
     let at_start = endpoint.joins_at() == JoinAt::Start;
-    for list in lists_under(store, pages, endpoint, params, url) {
+    let record = refs.first().copied().filter(|_| S::IS_RECORD);
+    for list in lists_under(store, pages, endpoint, params, collection) {
+        let holds = |record: EntityRef| store.result_refs(&list.key).contains(&record);
+        let held = record.filter(|&record| holds(record));
+        let holds_it = held.is_some();
         match judge(|field| item.field_text(field), &list.filters) {
-            Verdict::Joins => store.append(
+            Verdict::Joins if !holds_it => store.append(
                 &list.key,
                 Rc::clone(item) as Rc<dyn std::any::Any>,
                 refs.to_vec(),
                 at_start,
                 layer.as_deref_mut(),
             ),
-            Verdict::Stays => {}
+            Verdict::Joins => {}
+            Verdict::Stays => {
+                if let Some(record) = held
+                    && !store.leave(&list.key, record, layer.as_deref_mut())
+                    && layer.is_none()
+                {
+                    store.expire_result(&list.key);
+                }
+            }
             Verdict::Unknown if layer.is_none() => {
-                store.invalidate_result(&list.key, started);
+                store.expire_result(&list.key);
             }
             Verdict::Unknown => {}
         }
     }
+}
+
+/// After a delete of the record `entity` `pk`: it leaves every stored list
+/// that holds it as an item (a paged list's total counts one less). Any
+/// other read of it drops it when read, as the record is invalid.
+pub(super) fn leave_lists(
+    store: &mut Store,
+    entity: &str,
+    pk: &crate::pk::Pk,
+    mut layer: Option<&mut Layer>,
+) {
+    let Some(record) = store.record_ref(entity, pk) else {
+        return;
+    };
+    for key in store.results_holding(record) {
+        store.leave(&key, record, layer.as_deref_mut());
+    }
+}
+
+/// The URL of the collection that the record `pk`, at `url`, belongs to:
+/// `url` without its query and without its last path segment when that
+/// segment is the pk (`/todos/3` -> `/todos`); `None` otherwise.
+pub(super) fn collection_of<'u>(url: &'u str, pk: &crate::pk::Pk) -> Option<&'u str> {
+    let path = url.split('?').next().unwrap_or(url);
+    let (collection, last) = path.rsplit_once('/')?;
+    let last = percent_decode_str(last).decode_utf8().ok()?;
+    (last == pk.to_string()).then_some(collection)
 }
 
 /// The name-value pairs of a query string, percent-decoded.

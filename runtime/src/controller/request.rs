@@ -9,7 +9,7 @@ use futures_timer::Delay;
 use futures_util::FutureExt;
 use serde::Serialize;
 
-use super::lists::{join_lists, lists_under};
+use super::lists::{collection_of, leave_lists, lists_under, place_in_lists};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;
@@ -250,22 +250,36 @@ impl Controller {
                     state.touch(key);
                 }
             }
-            Action::Create => {
-                let (item, refs) = (&written.value, &written.refs);
-                let State { store, pages, .. } = &mut *state;
-                join_lists(
-                    store,
-                    pages,
-                    endpoint,
-                    params,
-                    url,
-                    item,
-                    refs,
-                    started,
-                    layer.as_mut(),
-                );
+            Action::Create | Action::Mutate => {
+                let collection = match E::ACTION {
+                    Action::Create => Some(url),
+                    _ => endpoint
+                        .target()
+                        .and_then(|target| (target.pk)(params))
+                        .and_then(|pk| collection_of(url, &pk)),
+                };
+                if let Some(collection) = collection {
+                    let (item, refs) = (&written.value, &written.refs);
+                    let State { store, pages, .. } = &mut *state;
+                    place_in_lists(
+                        store,
+                        pages,
+                        endpoint,
+                        params,
+                        collection,
+                        item,
+                        refs,
+                        layer.as_mut(),
+                    );
+                }
             }
-            Action::Mutate | Action::Delete => {}
+            Action::Delete => {
+                if let Some(target) = endpoint.target()
+                    && let Some(pk) = (target.pk)(params)
+                {
+                    leave_lists(&mut state.store, target.entity, &pk, layer.as_mut());
+                }
+            }
         }
         Ok((written.value, layer))
     }

@@ -76,17 +76,25 @@ pub struct Read;
 /// A mutation whose response is merged into the records it holds
 /// (update, partial update, RPCs): every view of them shows the change.
 /// Never shared with another request.
+///
+/// When it changes one record at `<collection>/<pk>` and answers with it,
+/// the record also moves between the cached lists of its collection as a
+/// created one joins them: it leaves a filtered list it no longer
+/// matches (`?userId=1` after its `userId` became 2) and joins one it now
+/// matches; a list whose filters cannot be judged goes stale.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mutate;
 
 /// A create: a mutation whose new record also joins the cached lists of
 /// its resource (the `GET`s of the same URL, with any query) whose
-/// filters its fields match; a list whose filters cannot be judged is
-/// fetched again.
+/// filters its fields match, with no request. A list whose filters cannot
+/// be judged (`?q=milk`) goes stale: it stays on show and is fetched again
+/// in the background. A paged list's total counts the record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Create;
 
-/// A delete: the record is invalidated and leaves every list.
+/// A delete: the record is invalidated and leaves every list; a paged
+/// list that held it counts one less in its total.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Delete;
 

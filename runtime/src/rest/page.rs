@@ -159,6 +159,15 @@ impl<E: Entity> SchemaParts for Page<E> {
         })
     }
 
+    /// A record leaves the loaded items; the total counts one less.
+    fn leave(&self, index: usize) -> Option<Self> {
+        Some(Page {
+            items: self.items.leave(index)?,
+            total: self.total.map(|total| total.saturating_sub(1)),
+            next: self.next.clone(),
+        })
+    }
+
     fn extend_page(&self, next: &Self, keep: &[bool]) -> Option<Self> {
         let items = self.items.extend_page(&next.items, keep)?;
         Some(Page {

@@ -158,6 +158,13 @@ pub struct PaginatedPosts {
 
 resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
 
+// The todos of one user: `GET /todos?userId=..`.
+endpoint!(pub TodoResource::for_user {
+    path: "/todos",
+    schema: Vec<Rc<Todo>>,
+    params: #[serde(rename_all = "camelCase")] { user_id: u64 },
+});
+
 // The todos in pages named by `Link` headers, counted by `X-Total-Count`.
 endpoint!(pub TodoResource::pages {
     path: "/todos",

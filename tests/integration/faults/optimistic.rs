@@ -176,6 +176,48 @@ async fn an_optimistic_create_stays_in_a_list_refetched_before_it_ends() {
     create.assert_async().await;
 }
 
+#[tokio::test]
+async fn an_optimistic_update_moves_a_record_between_filtered_lists_until_it_fails() {
+    use crate::common::TodoResourceForUserParams as ForUser;
+    let (mut server, ctrl, _clock) = setup().await;
+    let _one = once(server.mock("GET", "/todos?userId=1"), 200, LIST).await;
+    let _two = once(server.mock("GET", "/todos?userId=2"), 200, "[]").await;
+    let (first, second) = (ForUser { user_id: 1 }, ForUser { user_id: 2 });
+    for params in [&first, &second] {
+        ctrl.fetch(&TodoResource::for_user(), params, None)
+            .await
+            .unwrap();
+    }
+    let patch = failing(server.mock("PATCH", "/todos/1"), Duration::from_millis(100))
+        .create_async()
+        .await;
+
+    let moved = Todo {
+        user_id: 2,
+        ..todo(1, "milk")
+    };
+    let body = Body::json(&serde_json::json!({"userId": 2})).unwrap();
+    let endpoint = TodoResource::partial_update();
+    let id = one(1);
+    let request = ctrl.fetch_optimistic(&endpoint, &id, Some(body), Rc::new(moved));
+    let list = |params| {
+        let read = ctrl.read(&TodoResource::for_user(), params);
+        assert_eq!(read.status, ExpiryStatus::Valid);
+        titles(&read.data.unwrap()).join(",")
+    };
+    assert_eq!(
+        (list(&first), list(&second)),
+        ("eggs".into(), "milk".into())
+    );
+    assert!(request.await.is_err());
+    assert_eq!(
+        (list(&first), list(&second)),
+        ("milk,eggs".into(), String::new()),
+        "back where it was when the update fails"
+    );
+    patch.assert_async().await;
+}
+
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Note {
     id: String,

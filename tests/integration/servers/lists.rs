@@ -12,13 +12,7 @@ use restcache_demo::DemoApi;
 use serde_json::json;
 
 use crate::common::mock::once;
-use crate::common::{Todo, TodoResource, TodoResourceParams};
-
-endpoint!(pub TodoResource::for_user {
-    path: "/todos",
-    schema: Vec<Rc<Todo>>,
-    params: #[serde(rename_all = "camelCase")] { user_id: u64 },
-});
+use crate::common::{Todo, TodoResource, TodoResourceForUserParams, TodoResourceParams};
 
 endpoint!(pub TodoResource::full_text { path: "/todos", schema: Vec<Rc<Todo>>, params: { q: String } });
 
@@ -73,9 +67,10 @@ async fn a_created_record_joins_the_lists_whose_filters_it_matches() {
     let searched = ctrl.read(&TodoResource::full_text(), &search);
     assert_eq!(
         searched.status,
-        ExpiryStatus::Invalid,
-        "`q` cannot be judged: fetch again"
+        ExpiryStatus::Stale,
+        "`q` cannot be judged: fetched again in the background, on show meanwhile"
     );
+    assert!(searched.data.is_some());
     assert_eq!(
         api.hits("GET /todos"),
         gets,
@@ -91,6 +86,79 @@ async fn a_created_record_joins_the_lists_whose_filters_it_matches() {
     assert!(!ids(&all).contains(&tea.id));
     let now_two = ctrl.read(&TodoResource::for_user(), &two).data.unwrap();
     assert_eq!(ids(&now_two), ids(&before_two));
+}
+
+#[tokio::test]
+async fn an_updated_record_moves_between_the_lists_its_fields_match() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let (one, two) = (
+        TodoResourceForUserParams { user_id: 1 },
+        TodoResourceForUserParams { user_id: 2 },
+    );
+    let search = TodoResourceFullTextParams { q: "a".into() };
+    let before_one = ctrl
+        .fetch(&TodoResource::for_user(), &one, None)
+        .await
+        .unwrap();
+    let before_two = ctrl
+        .fetch(&TodoResource::for_user(), &two, None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::full_text(), &search, None)
+        .await
+        .unwrap();
+    let gets = api.hits("GET /todos");
+    let moved = before_one[0].id;
+
+    let body = Body::json(&json!({"userId": 2})).unwrap();
+    let params = TodoResourceParams { id: moved };
+    ctrl.fetch(&TodoResource::partial_update(), &params, Some(body))
+        .await
+        .unwrap();
+
+    let now_one = ctrl.read(&TodoResource::for_user(), &one);
+    assert_eq!(now_one.status, ExpiryStatus::Valid);
+    let expected: Vec<u64> = ids(&before_one).into_iter().skip(1).collect();
+    assert_eq!(ids(&now_one.data.unwrap()), expected, "it left userId=1");
+    let now_two = ctrl.read(&TodoResource::for_user(), &two);
+    assert_eq!(now_two.status, ExpiryStatus::Valid);
+    let mut expected = ids(&before_two);
+    expected.push(moved);
+    let now_two = now_two.data.unwrap();
+    assert_eq!(ids(&now_two), expected, "it joined userId=2");
+    assert_eq!(now_two.last().unwrap().user_id, 2);
+    let all = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(all.status, ExpiryStatus::Valid, "it matches no filter");
+    assert!(ids(&all.data.unwrap()).contains(&moved));
+    let searched = ctrl.read(&TodoResource::full_text(), &search);
+    assert_eq!(searched.status, ExpiryStatus::Stale, "`q` cannot be judged");
+    assert!(searched.data.is_some(), "and stays on show");
+    assert_eq!(api.hits("GET /todos"), gets, "no list was fetched again");
+
+    // The server agrees.
+    for (params, cached) in [
+        (
+            &one,
+            ids(&ctrl.read(&TodoResource::for_user(), &one).data.unwrap()),
+        ),
+        (
+            &two,
+            ids(&ctrl.read(&TodoResource::for_user(), &two).data.unwrap()),
+        ),
+    ] {
+        let mut served = ids(&ctrl
+            .fetch(&TodoResource::for_user(), params, None)
+            .await
+            .unwrap());
+        let mut cached = cached;
+        served.sort_unstable();
+        cached.sort_unstable();
+        assert_eq!(served, cached);
+    }
 }
 
 #[tokio::test]

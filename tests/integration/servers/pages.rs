@@ -94,6 +94,21 @@ async fn link_header_pages_join_one_list_in_order() {
     let all = ctrl.read(&pages, &first).data.unwrap();
     assert_eq!(all.items.last().unwrap().id, created.id);
     assert_eq!(all.total, Some(6));
+
+    // A delete takes the record out and the total down with it, as the
+    // server counts: both the created one and one from a page.
+    for id in [created.id, 2] {
+        let params = TodoResourceParams { id };
+        ctrl.fetch(&TodoResource::delete(), &params, None)
+            .await
+            .unwrap();
+    }
+    let all = ctrl.read(&pages, &first);
+    assert_eq!(all.status, ExpiryStatus::Valid);
+    let all = all.data.unwrap();
+    assert_eq!((ids(&all), all.total), (vec![1, 3, 4, 5], Some(4)));
+    let server = ctrl.fetch(&pages, &first, None).await.unwrap();
+    assert_eq!(server.total, all.total, "what the server says");
 }
 
 #[tokio::test]

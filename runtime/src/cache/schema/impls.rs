@@ -154,6 +154,16 @@ impl<S: Schema> SchemaParts for Vec<S> {
         })
     }
 
+    /// A list of records lets the item at `index` go.
+    fn leave(&self, index: usize) -> Option<Self> {
+        if !S::IS_RECORD || index >= self.len() {
+            return None;
+        }
+        let mut shorter = self.clone();
+        shorter.remove(index);
+        Some(shorter)
+    }
+
     fn extend_page(&self, next: &Self, keep: &[bool]) -> Option<Self> {
         let mut both = Vec::with_capacity(self.len() + next.len());
         both.extend_from_slice(self);

@@ -132,6 +132,15 @@ pub trait SchemaParts: Clone + 'static {
         None
     }
 
+    /// `self` (a stored list of records) without its item at `index`
+    /// (a record that was deleted, or no longer matches the list's
+    /// filters), when this schema is a list of records (see
+    /// [`LIST_OF_RECORDS`](Self::LIST_OF_RECORDS)); `None` otherwise.
+    fn leave(&self, index: usize) -> Option<Self> {
+        let _ = index;
+        None
+    }
+
     /// `self` (a stored page of a list) followed by `next`, the page after
     /// it, as one value: when this schema is a list that grows by pages
     /// (`Vec`, `Page`, an envelope whose one nested field is such a list);

@@ -212,7 +212,7 @@ mod tests {
     use std::rc::Rc;
 
     use super::super::registry::TypeKey;
-    use super::super::results::{Joined, ResultSlot};
+    use super::super::results::{Joined, ListEdit, ResultSlot};
     use super::super::table::{EntityRef, EntityRefs, Table};
     use super::*;
     use crate::meta::Meta;
@@ -231,7 +231,7 @@ mod tests {
         }
     }
 
-    fn no_join(_: &dyn Any, _: &dyn Any, _: bool) -> Option<Joined> {
+    fn no_join(_: &dyn Any, _: ListEdit<'_>) -> Option<Joined> {
         None
     }
 

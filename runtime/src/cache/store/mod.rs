@@ -34,7 +34,7 @@ use registry::Registry;
 
 pub(crate) use collect::Unreached;
 pub(crate) use layer::Layer;
-pub(crate) use results::{Joined, ResultSlot};
+pub(crate) use results::{Joined, ListEdit, ResultSlot};
 
 /// What changed in a store over a span of writes (see
 /// [`Store::take_changes`]).

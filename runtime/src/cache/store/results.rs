@@ -1,9 +1,9 @@
 //! Results by key: a response's value and the entity references it
-//! holds, a created record appended to cached lists, a next page
-//! appended to its list, results expired and invalidated.
+//! holds, a record joining or leaving cached lists, a next page appended
+//! to its list, results expired and invalidated.
 //!
 //! The store does not know the types of the values it keeps: a result
-//! carries the function that joins a record to it (set by the write that
+//! carries the function that edits it as a list (set by the write that
 //! stored it), and a next page comes with the function that grows its
 //! list.
 
@@ -15,9 +15,8 @@ use super::layer::Layer;
 use crate::cache::store::table::EntityRef;
 use crate::meta::{Meta, Timestamp};
 
-/// A list a created record joined: the list as it is now, and whether it
-/// holds the record (a list with pages still to load takes nothing at its
-/// end).
+/// A list a record joined: the list as it is now, and whether it holds
+/// the record (a list with pages still to load takes nothing at its end).
 pub struct Joined {
     /// The list with the record.
     pub list: Rc<dyn Any>,
@@ -25,9 +24,18 @@ pub struct Joined {
     pub holds_it: bool,
 }
 
-/// Joins `record` (a value of the record schema) to `list` (a stored
-/// result) at its start or end; `None` when the list cannot take it.
-pub(crate) type JoinFn = fn(list: &dyn Any, record: &dyn Any, at_start: bool) -> Option<Joined>;
+/// A change to a stored list of records.
+#[derive(Clone, Copy)]
+pub(crate) enum ListEdit<'a> {
+    /// `record` (a value of the record schema) joins at the start or end.
+    Join { record: &'a dyn Any, at_start: bool },
+    /// The item at `index` (one store reference an item) leaves.
+    Leave { index: usize },
+}
+
+/// Makes `edit` to `list` (a stored result): the list it gives, or
+/// `None` when the list cannot take it.
+pub(crate) type EditFn = fn(list: &dyn Any, edit: ListEdit<'_>) -> Option<Joined>;
 
 /// A result stored under a key (e.g. `GET https://api.example/todos`).
 #[derive(Clone)]
@@ -40,15 +48,15 @@ pub(crate) struct ResultSlot {
     pub meta: Meta,
     /// The write that last changed this result.
     pub version: u64,
-    /// How a created record joins the value.
-    pub join: JoinFn,
+    /// How the value changes as a list (a record joins or leaves).
+    pub join: EditFn,
 }
 
 impl ResultSlot {
     /// A result invalidated as of `at` (its reads are Invalid until a
     /// response that started at or after `at` is stored), from one with
     /// `meta`.
-    fn invalidated(meta: Meta, at: Timestamp, version: u64, join: JoinFn) -> Self {
+    fn invalidated(meta: Meta, at: Timestamp, version: u64, join: EditFn) -> Self {
         ResultSlot {
             value: None,
             refs: Vec::new(),
@@ -177,6 +185,44 @@ impl Store {
         true
     }
 
+    /// Takes the record `item` out of the list stored under `key` (a list
+    /// of records, one store reference an item), keeping the list's meta;
+    /// a paged list's total counts one less. With a `layer`, it leaves as
+    /// part of that optimistic layer. Returns whether the list held it and
+    /// let it go (a list of another shape keeps it).
+    pub(crate) fn leave(&mut self, key: &str, item: EntityRef, layer: Option<&mut Layer>) -> bool {
+        let Some(old) = self.confirmed_result(key) else {
+            return false;
+        };
+        if left(old, item).is_none() {
+            return false;
+        }
+        let edit = move |list: &ResultSlot| left(list, item).unwrap_or_else(|| list.clone());
+        match layer {
+            Some(layer) => self.layer_result(key, layer, Rc::new(edit)),
+            None => {
+                let version = self.tick();
+                let Some(old) = self.confirmed_result(key) else {
+                    return false;
+                };
+                let mut slot = edit(old);
+                slot.version = version;
+                self.put_result(key, slot);
+            }
+        }
+        true
+    }
+
+    /// The keys of the results that hold the record `item` as one of
+    /// their own items (not nested in another record).
+    pub(crate) fn results_holding(&self, item: EntityRef) -> Vec<String> {
+        self.results
+            .iter()
+            .filter(|(_, slot)| slot.refs.contains(&item))
+            .map(|(key, _)| key.clone())
+            .collect()
+    }
+
     /// Marks the result under `key` stale: it stays readable, and a read
     /// fetches it again in the background. Returns whether the key was
     /// known.
@@ -248,7 +294,11 @@ fn appended(
     let Some(value) = list.value.as_deref() else {
         return list.clone(); // already invalid: its next read fetches
     };
-    match (list.join)(value, item, at_start) {
+    let edit = ListEdit::Join {
+        record: item,
+        at_start,
+    };
+    match (list.join)(value, edit) {
         Some(joined) => {
             let item_refs = if joined.holds_it { item_refs } else { &[] };
             let mut refs = Vec::with_capacity(list.refs.len() + item_refs.len());
@@ -269,4 +319,19 @@ fn appended(
         }
         None => ResultSlot::invalidated(list.meta, list.meta.fetched_at, list.version, list.join),
     }
+}
+
+/// `list` without the record `item`: `None` when it does not hold it as
+/// an item, or cannot let it go.
+fn left(list: &ResultSlot, item: EntityRef) -> Option<ResultSlot> {
+    let index = list.refs.iter().position(|r| *r == item)?;
+    let value = list.value.as_deref()?;
+    let shorter = (list.join)(value, ListEdit::Leave { index })?;
+    let mut refs = list.refs.clone();
+    refs.remove(index);
+    Some(ResultSlot {
+        value: Some(shorter.list),
+        refs,
+        ..list.clone()
+    })
 }
