@@ -150,6 +150,8 @@ pub use restcache_macros::Schema;
 ///     timeout: Duration::from_secs(10),     // optional
 ///     infer: false,                         // optional (default true): a detail read of a
 ///                                           // record the cache holds is answered from it
+///     error_policy: keep_on_show,           // optional: a fn(&Error) -> ErrorPolicy (default:
+///                                           // 5xx, network and timeout soft, the rest hard)
 ///     params: { user_id: u64 },             // optional: types of other placeholders
 /// });
 /// ```
@@ -224,7 +226,8 @@ pub use restcache_macros::resource;
 ///     paginated_by: "_page",                  // optional: the page param (its wire name)
 ///     page_size: "_limit",                    // optional: the page-size param
 ///     // and resource!'s shared options: url_prefix, data_expiry,
-///     // error_expiry, invalid_if_stale, poll_frequency, timeout, infer
+///     // error_expiry, invalid_if_stale, poll_frequency, timeout, infer,
+///     // error_policy
 /// });
 /// ```
 ///

@@ -147,6 +147,9 @@ pub struct Route {
     /// Whether a read of a record the cache holds is answered from it
     /// (`infer: false` opts out).
     pub infer: Option<Expr>,
+    /// Which of its errors leave the data on show (`error_policy: f`, a
+    /// `fn(&Error) -> ErrorPolicy`).
+    pub error_policy: Option<Expr>,
     /// Whether the endpoint mutates (`side_effect: true`) or reads
     /// (`false`); by default, whether its method is not `GET`.
     pub side_effect: Option<bool>,

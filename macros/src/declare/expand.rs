@@ -477,7 +477,11 @@ fn settings(route: &Route) -> TokenStream {
     let infer = route.infer.as_ref().map(
         |expr| quote!(let endpoint = if #expr { endpoint } else { endpoint.without_inference() };),
     );
-    let prefix = quote!(#url_prefix #infer);
+    let policy = route
+        .error_policy
+        .as_ref()
+        .map(|expr| quote!(let endpoint = endpoint.with_error_policy(#expr);));
+    let prefix = quote!(#url_prefix #infer #policy);
     let given = [
         &route.data_expiry,
         &route.error_expiry,

@@ -23,6 +23,7 @@ const OPTIONS: &[&str] = &[
     "poll_frequency",
     "timeout",
     "infer",
+    "error_policy",
     "params",
 ];
 /// The options only `endpoint!` takes (a resource has all six methods).
@@ -139,6 +140,7 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         poll_frequency: options.take("poll_frequency"),
         timeout: options.take("timeout"),
         infer: options.take("infer"),
+        error_policy: options.take("error_policy"),
         side_effect: options
             .take("side_effect")
             .and_then(|expr| side_effect(expr, errors)),

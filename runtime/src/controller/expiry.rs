@@ -70,6 +70,11 @@ pub struct Cached<S: Schema> {
     /// Whether a request for this read is on its way (a first load, a
     /// refetch, or its retries): what a "refreshing" indicator shows.
     pub fetching: bool,
+    /// Whether `error` is soft by its endpoint's
+    /// [`ErrorPolicy`](crate::rest::ErrorPolicy): data on show stays, and
+    /// the error is reported only when asked for
+    /// ([`soft_error`](Self::soft_error)).
+    pub error_is_soft: bool,
     /// Whether `error` came from a poll while data was on show: it stays
     /// beside the data, whatever its kind, and never takes its place
     /// ([`settled`](Self::settled) gives the data).
@@ -84,6 +89,7 @@ impl<S: Schema> Clone for Cached<S> {
             expires_at: self.expires_at,
             error: self.error.clone(),
             fetching: self.fetching,
+            error_is_soft: self.error_is_soft,
             polled_error: self.polled_error,
         }
     }
@@ -100,6 +106,7 @@ where
             .field("expires_at", &self.expires_at)
             .field("error", &self.error)
             .field("fetching", &self.fetching)
+            .field("error_is_soft", &self.error_is_soft)
             .field("polled_error", &self.polled_error)
             .finish()
     }
@@ -114,6 +121,7 @@ impl<S: Schema> Cached<S> {
             expires_at: Timestamp::default(),
             error: None,
             fetching: false,
+            error_is_soft: false,
             polled_error: false,
         }
     }
@@ -129,12 +137,69 @@ impl<S: Schema> Cached<S> {
     /// show). `None` while there is neither: suspend.
     pub fn settled(&self) -> Option<Result<S::Handle, Error>> {
         match (&self.data, &self.error) {
-            (Some(data), Some(_)) if self.polled_error => Some(Ok(data.clone())),
-            (_, Some(error)) if error.is_hard() => Some(Err(error.clone())),
-            (Some(data), _) => Some(Ok(data.clone())),
-            (None, Some(error)) => Some(Err(error.clone())),
+            (Some(data), Some(_)) if self.keeps_data() => Some(Ok(data.clone())),
+            (_, Some(error)) => Some(Err(error.clone())),
+            (Some(data), None) => Some(Ok(data.clone())),
             (None, None) => None,
         }
+    }
+
+    /// The error a view reports unasked: a hard one (a poll's too), and
+    /// any error with no data to show. A soft error beside data on show is
+    /// left out: see [`soft_error`](Self::soft_error).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::Error;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// let down = Error::http_status(Method::Get, "http://h/todos", 503, "");
+    /// let cached = Cached::<Vec<Rc<Todo>>> {
+    ///     data: Some(Rc::new(vec![])),
+    ///     error: Some(down),
+    ///     error_is_soft: true,
+    ///     ..Cached::absent()
+    /// };
+    /// assert!(cached.error().is_none());
+    /// assert!(cached.soft_error().is_some());
+    /// ```
+    pub fn error(&self) -> Option<&Error> {
+        match self.keeps_data() && self.error_is_soft {
+            true => None,
+            false => self.error.as_ref(),
+        }
+    }
+
+    /// A soft error beside data on show (a refetch failed with a 5xx, say):
+    /// what a view reports when it asks, e.g. "showing older data".
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::Error;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    ///
+    /// // With no data to show, a soft error is the read's error.
+    /// let down = Error::http_status(Method::Get, "http://h/todos", 503, "");
+    /// let nothing = Cached::<Vec<Rc<Todo>>> { error: Some(down), error_is_soft: true, ..Cached::absent() };
+    /// assert!(nothing.soft_error().is_none());
+    /// assert!(nothing.error().is_some());
+    /// ```
+    pub fn soft_error(&self) -> Option<&Error> {
+        match self.keeps_data() && self.error_is_soft {
+            true => self.error.as_ref(),
+            false => None,
+        }
+    }
+
+    /// Whether the data stays on show beside the error.
+    fn keeps_data(&self) -> bool {
+        self.data.is_some() && (self.error_is_soft || self.polled_error)
     }
 }
 
@@ -146,6 +211,8 @@ pub(crate) struct StoredError {
     pub meta: Meta,
     /// Tells one stored error from the next (for change notification).
     pub serial: u64,
+    /// Soft by its endpoint's error policy.
+    pub soft: bool,
     /// Made by a poll: with data on show, it stays beside the data.
     pub polled: bool,
 }
@@ -167,6 +234,7 @@ pub(crate) fn classify<S: Schema>(
     });
     if let Some(stored) = error {
         return Cached {
+            error_is_soft: stored.soft,
             polled_error: stored.polled && data.is_some(),
             data: data.map(|(value, _)| S::into_handle(value)),
             status: ExpiryStatus::Valid,
@@ -194,6 +262,7 @@ pub(crate) fn classify<S: Schema>(
         expires_at: meta.expires_at,
         error: None,
         fetching: false,
+        error_is_soft: false,
         polled_error: false,
     }
 }

@@ -18,7 +18,7 @@ use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::effect::Action;
-use crate::rest::{Effect, Endpoint};
+use crate::rest::{Effect, Endpoint, ErrorPolicy};
 
 impl Controller {
     /// The cache key and the URL of a request, each made once.
@@ -312,6 +312,7 @@ impl Controller {
             .unwrap_or(self.inner.error_expiry);
         state.note_use(key, arrived, self.data_expiry(endpoint));
         let stored = StoredError {
+            soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
             error,
             meta: Meta::fetched(started, arrived, expiry),
             serial: state.next_serial(),

@@ -13,12 +13,15 @@ use serde::de::DeserializeOwned;
 use crate::cache::entity::Entity;
 use crate::cache::schema::{Decoded, Schema};
 use crate::error::{SchemaError, UrlError};
-use crate::http::{Attempt, Body, Client, Method, Request, Response, ResponseFuture};
+use crate::http::{Attempt, Body, Client, Error, Method, Request, Response, ResponseFuture};
 use crate::pk::Pk;
 use crate::rest::effect::{Action, Effect, JoinAt, Read, Target};
 use crate::rest::page::{Pagination, without_param};
 use crate::rest::template::PathTemplate;
-use crate::rest::{DecodeFn, FetchFn, KeyArgs, KeyFn, Options, decode_json, default_key};
+use crate::rest::{
+    DecodeFn, ErrorPolicy, ErrorPolicyFn, FetchFn, KeyArgs, KeyFn, Options, decode_json,
+    default_key,
+};
 
 /// Where an endpoint's requests go.
 enum Address<P> {
@@ -92,6 +95,7 @@ pub struct Endpoint<P, S, E = Read> {
     /// Whether a read of a record the cache holds (its pk among the
     /// params) is answered from that record.
     infer: bool,
+    error_policy: ErrorPolicyFn,
     types: Types<P, S, E>,
 }
 
@@ -168,6 +172,7 @@ impl<P, S> Endpoint<P, S> {
             join_at: JoinAt::End,
             pagination: None,
             infer: true,
+            error_policy: ErrorPolicy::by_kind,
             types: PhantomData,
         }
     }
@@ -416,6 +421,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
             join_at: self.join_at,
             pagination: self.pagination,
             infer: self.infer,
+            error_policy: self.error_policy,
             types: PhantomData,
         }
     }
@@ -449,6 +455,50 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     pub fn without_inference(mut self) -> Self {
         self.infer = false;
         self
+    }
+
+    /// This endpoint with its own error policy: `policy` decides, for each
+    /// error a read of it gets, whether the data on show stays (soft) or
+    /// the error takes its place (hard). By default
+    /// ([`ErrorPolicy::by_kind`]) a 5xx, no response and a timeout are soft,
+    /// a 4xx and a body that does not decode are hard.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::Error;
+    /// use restcache::rest::ErrorPolicy;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// // A feed that a 404 or a 429 must not blank: keep what is on show.
+    /// fn keep_on_show(_: &Error) -> ErrorPolicy { ErrorPolicy::Soft }
+    /// let feed = TodoResource::get_list().with_error_policy(keep_on_show);
+    /// let gone = Error::http_status(Method::Get, "http://h/todos", 404, "");
+    /// assert_eq!(feed.error_policy(&gone), ErrorPolicy::Soft);
+    /// assert_eq!(TodoResource::get_list().error_policy(&gone), ErrorPolicy::Hard);
+    /// ```
+    pub fn with_error_policy(mut self, policy: ErrorPolicyFn) -> Self {
+        self.error_policy = policy;
+        self
+    }
+
+    /// The policy of `error`, got by a read of this endpoint (see
+    /// [`with_error_policy`](Self::with_error_policy)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::Error;
+    /// use restcache::rest::ErrorPolicy;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let down = Error::http_status(Method::Get, "http://h/todos", 503, "");
+    /// assert_eq!(TodoResource::get_list().error_policy(&down), ErrorPolicy::Soft);
+    /// ```
+    pub fn error_policy(&self, error: &Error) -> ErrorPolicy {
+        (self.error_policy)(error)
     }
 
     /// Whether a read of a record the cache holds is answered from it
@@ -791,6 +841,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
             join_at: self.join_at,
             pagination: self.pagination,
             infer: self.infer,
+            error_policy: self.error_policy,
             types: PhantomData,
         }
     }
@@ -810,6 +861,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             join_at: self.join_at,
             pagination: self.pagination,
             infer: self.infer,
+            error_policy: self.error_policy,
             types: PhantomData,
         }
     }

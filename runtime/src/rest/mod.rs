@@ -8,12 +8,14 @@ pub(crate) mod effect;
 mod endpoint;
 mod page;
 mod parts;
+mod policy;
 mod template;
 
 pub use effect::{Create, Delete, Effect, JoinAt, Mutate, Read, Readable, Target};
 pub use endpoint::Endpoint;
 pub use page::{NextPage, Page, Paged, Pagination, with_param, without_param};
 pub use parts::{DecodeFn, FetchFn, KeyArgs, KeyFn, Options, body_json, decode_json, default_key};
+pub use policy::{ErrorPolicy, ErrorPolicyFn};
 pub use template::{Part, PathTemplate};
 
 pub use crate::cache::deleted::Deleted;

@@ -152,9 +152,10 @@ impl BoundaryContext {
 /// callback that clears the failed reads, so they fetch again, and shows
 /// the children again.
 ///
-/// A read that fails while its data is on show (a soft error: a 5xx, no
-/// network) keeps showing the data; [`use_error`](super::use_error) tells
-/// the component about it.
+/// A read that fails soft while its data is on show (by default a 5xx,
+/// no network; the endpoint's [`ErrorPolicy`](crate::rest::ErrorPolicy)
+/// decides) keeps showing the data; [`use_soft_error`](super::use_soft_error)
+/// tells the component about it when asked.
 ///
 /// Put a `<Suspense>` inside the boundary (or use [`AsyncBoundary`], which
 /// is both): a failed component waits for the boundary to take over.

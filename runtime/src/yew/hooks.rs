@@ -219,15 +219,21 @@ where
 }
 
 /// What [`use_dle`] hands out: the data, whether it is loading, and the
-/// error of its last request.
+/// error of its last request (a soft error beside data on show apart,
+/// in `soft_error`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dle<T> {
     /// The data, once there is some to show.
     pub data: Option<T>,
     /// Whether a request for it is on its way with nothing to show yet.
     pub loading: bool,
-    /// The error of its last request, while it lasts.
+    /// The error of its last request, while it lasts: a hard one, or any
+    /// with no data to show.
     pub error: Option<Error>,
+    /// A soft error of its last request (a 5xx, no network, by default;
+    /// see [`ErrorPolicy`](crate::rest::ErrorPolicy)) beside the data it
+    /// left on show: for a view that reports it ("showing older data").
+    pub soft_error: Option<Error>,
     /// Whether a request for it is on its way, data on show or not (a
     /// "refreshing" indicator).
     pub fetching: bool,
@@ -239,6 +245,7 @@ impl<T> Default for Dle<T> {
             data: None,
             loading: false,
             error: None,
+            soft_error: None,
             fetching: false,
         }
     }
@@ -284,9 +291,10 @@ where
         reader.fetch();
     }
     Dle {
+        error: cached.error().cloned(),
+        soft_error: cached.soft_error().cloned(),
         data: cached.data,
         loading,
-        error: cached.error,
         fetching: cached.fetching || loading,
     }
 }
@@ -358,44 +366,6 @@ where
 {
     let reader = use_reader::<P, S>("use_poll", Observe::new().poll());
     reader.read(endpoint, params.params());
-}
-
-/// The error of a read's last request, while it lasts: what a component
-/// shows beside data that a soft error (a 5xx, no network) left on show.
-/// `None` when there is none, or the params are `None`.
-///
-/// ```
-/// use restcache::prelude::*;
-/// use restcache::yew::{use_error, use_suspense};
-/// use yew::prelude::*;
-///
-/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-/// struct Todo { id: u64, title: String }
-/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-///
-/// #[component]
-/// fn Todos() -> HtmlResult {
-///     let todos = use_suspense(&TodoResource::get_list(), ());
-///     let error = use_error(&TodoResource::get_list(), ());
-///     let todos = todos?;
-///     Ok(html! {
-///         <>
-///             if let Some(error) = error { <p class="stale">{ format!("Showing older data: {error}") }</p> }
-///             <p>{ todos.len() }</p>
-///         </>
-///     })
-/// }
-/// ```
-#[hook]
-pub fn use_error<P, S, E, A>(endpoint: &Endpoint<P, S, E>, params: A) -> Option<Error>
-where
-    P: Serialize + PartialEq + Clone + 'static,
-    S: Schema,
-    E: Readable,
-    A: ReadArgs<P>,
-{
-    let reader = use_reader::<P, S>("use_error", Observe::new().changes());
-    reader.read(endpoint, params.params())?.error
 }
 
 /// What [`use_loading`] hands out.

@@ -8,7 +8,10 @@
 //!   reads anywhere on the page share one request, and a component
 //!   re-renders when (and only when) the data it read changes.
 //! - [`ErrorBoundary`] and [`AsyncBoundary`] catch the reads that fail;
-//!   [`use_error`] tells a component about a soft error beside its data.
+//!   [`use_error`] tells a component about a hard error, and
+//!   [`use_soft_error`] about a soft one beside its data (reported only
+//!   when asked for; the endpoint's [`ErrorPolicy`](crate::rest::ErrorPolicy)
+//!   says which is which).
 //! - The rest of the family: [`use_cache`] (read, no fetch), [`use_dle`]
 //!   (data, loading, error; no suspense), [`use_prefetch`] (fetch, no read),
 //!   [`use_poll`] and [`use_live`] (polling), [`use_loading`]
@@ -32,6 +35,7 @@
 mod args;
 mod boundary;
 mod context;
+mod errors;
 mod hooks;
 mod pages;
 mod provider;
@@ -42,9 +46,9 @@ pub use args::ReadArgs;
 pub use boundary::{
     AsyncBoundary, AsyncBoundaryProps, BoundaryError, ErrorBoundary, ErrorBoundaryProps,
 };
+pub use errors::{use_error, use_soft_error};
 pub use hooks::{
-    Dle, Loading, use_cache, use_dle, use_error, use_live, use_loading, use_poll, use_prefetch,
-    use_suspense,
+    Dle, Loading, use_cache, use_dle, use_live, use_loading, use_poll, use_prefetch, use_suspense,
 };
 pub use pages::{NextPageLoader, use_next_page};
 pub use provider::{CacheProvider, CacheProviderProps, use_controller};

@@ -9,16 +9,17 @@ use std::rc::Rc;
 use futures_util::FutureExt;
 use restcache::http::Error;
 use restcache::prelude::*;
+use restcache::rest::ErrorPolicy;
 use restcache::yew::{
-    AsyncBoundary, BoundaryError, CacheProvider, ErrorBoundary, ServerRender, use_error,
-    use_suspense,
+    AsyncBoundary, BoundaryError, CacheProvider, ErrorBoundary, ServerRender, use_dle, use_error,
+    use_soft_error, use_suspense,
 };
 use yew::LocalServerRenderer;
 use yew::prelude::*;
 
 use super::{local, rendered};
 use crate::common::mock::{once, server};
-use crate::common::{TodoResource, TodoResourceParams, todo};
+use crate::common::{Todo, TodoResource, TodoResourceParams, todo};
 
 #[derive(Properties, PartialEq, Clone)]
 struct AppProps {
@@ -107,50 +108,94 @@ async fn a_body_that_does_not_decode_goes_to_the_boundary() {
     .await;
 }
 
-/// A read and the error beside it.
+fn all_soft(_: &Error) -> ErrorPolicy {
+    ErrorPolicy::Soft
+}
+
+fn all_hard(_: &Error) -> ErrorPolicy {
+    ErrorPolicy::Hard
+}
+
+/// Todo 1's endpoint, with an error policy of its own or the default.
+fn todo_endpoint(policy: Option<ErrorPolicy>) -> Endpoint<TodoResourceParams, Rc<Todo>> {
+    match policy {
+        None => TodoResource::get(),
+        Some(ErrorPolicy::Soft) => TodoResource::get().with_error_policy(all_soft),
+        Some(ErrorPolicy::Hard) => TodoResource::get().with_error_policy(all_hard),
+    }
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct PolicyProps {
+    ctrl: Controller,
+    policy: Option<ErrorPolicy>,
+}
+
+/// A read and the errors beside it: the one reported unasked, and the
+/// soft one asked for.
 #[component]
-fn WithError() -> HtmlResult {
-    let params = TodoResourceParams { id: 1 };
-    let todo = use_suspense(&TodoResource::get(), params.clone());
-    let error = use_error(&TodoResource::get(), params);
+fn WithError(props: &PolicyProps) -> HtmlResult {
+    let (endpoint, params) = (todo_endpoint(props.policy), TodoResourceParams { id: 1 });
+    let todo = use_suspense(&endpoint, params.clone());
+    let error = use_error(&endpoint, params.clone());
+    let soft = use_soft_error(&endpoint, params.clone());
+    let dle = use_dle(&endpoint, params);
     let todo = todo?;
+    let status = |e: Option<Error>| e.and_then(|e| e.status());
     Ok(html! {
-        <p>{ format!("{} ({:?})", todo.title, error.and_then(|e| e.status())) }</p>
+        <p>{ format!(
+            "{} (error {:?}, soft {:?}; dle error {:?}, soft {:?})",
+            todo.title,
+            status(error),
+            status(soft),
+            status(dle.error),
+            status(dle.soft_error),
+        ) }</p>
     })
 }
 
 #[component]
-fn WithErrorApp(props: &AppProps) -> Html {
+fn WithErrorApp(props: &PolicyProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
-            <AsyncBoundary error_fallback={fallback("failed")}><WithError /></AsyncBoundary>
+            <AsyncBoundary error_fallback={fallback("failed")}><WithError ..props.clone() /></AsyncBoundary>
         </CacheProvider>
     }
 }
 
-fn soft_error(ctrl: &Controller) -> Error {
+fn status_error(ctrl: &Controller, status: u16) -> Error {
     let url = format!("{}/todos/1", ctrl.client().base_url());
-    Error::http_status(Method::Get, &url, 503, "down")
+    Error::http_status(Method::Get, &url, status, "down")
+}
+
+/// Renders `WithErrorApp` with todo 1 cached (when `cached`) and its read
+/// failed with `status`, under `policy`.
+async fn with_error(cached: bool, status: u16, policy: Option<ErrorPolicy>) -> String {
+    let (_server, client) = server().await;
+    let ctrl = Controller::new(client);
+    let (endpoint, params) = (todo_endpoint(policy), TodoResourceParams { id: 1 });
+    if cached {
+        ctrl.set_response(&endpoint, &params, Rc::new(todo(1, "milk")))
+            .unwrap();
+    }
+    ctrl.set_error(&endpoint, &params, status_error(&ctrl, status));
+    let props = PolicyProps { ctrl, policy };
+    rendered(
+        ServerRender::<WithErrorApp>::new(props.ctrl.clone(), props)
+            .hydratable(false)
+            .render(),
+    )
+    .await
+    .unwrap()
 }
 
 #[tokio::test]
-async fn a_soft_error_keeps_the_data_on_show_and_use_error_tells_of_it() {
+async fn a_soft_error_keeps_the_data_on_show_and_is_reported_when_asked_for() {
     local(async {
-        let (_server, client) = server().await;
-        let ctrl = Controller::new(client);
-        let params = TodoResourceParams { id: 1 };
-        ctrl.set_response(&TodoResource::get(), &params, Rc::new(todo(1, "milk")))
-            .unwrap();
-        ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
-        let props = AppProps { ctrl };
-        let html = rendered(
-            ServerRender::<WithErrorApp>::new(props.ctrl.clone(), props)
-                .hydratable(false)
-                .render(),
-        )
-        .await
-        .unwrap();
-        assert_eq!(html, "<p>milk (Some(503))</p>");
+        assert_eq!(
+            with_error(true, 503, None).await,
+            "<p>milk (error None, soft Some(503); dle error None, soft Some(503))</p>"
+        );
     })
     .await;
 }
@@ -158,19 +203,32 @@ async fn a_soft_error_keeps_the_data_on_show_and_use_error_tells_of_it() {
 #[tokio::test]
 async fn a_soft_error_with_no_data_to_show_goes_to_the_boundary() {
     local(async {
-        let (_server, client) = server().await;
-        let ctrl = Controller::new(client);
-        let params = TodoResourceParams { id: 1 };
-        ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
-        let props = AppProps { ctrl };
-        let html = rendered(
-            ServerRender::<WithErrorApp>::new(props.ctrl.clone(), props)
-                .hydratable(false)
-                .render(),
-        )
-        .await
-        .unwrap();
-        assert_eq!(html, r#"<p class="failed">failed: Some(503)</p>"#);
+        assert_eq!(
+            with_error(false, 503, None).await,
+            r#"<p class="failed">failed: Some(503)</p>"#
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_endpoint_decides_which_errors_are_soft() {
+    local(async {
+        // By default a 404 is hard: it takes the data's place.
+        assert_eq!(
+            with_error(true, 404, None).await,
+            r#"<p class="failed">failed: Some(404)</p>"#
+        );
+        // An endpoint that calls every error soft keeps its data.
+        assert_eq!(
+            with_error(true, 404, Some(ErrorPolicy::Soft)).await,
+            "<p>milk (error None, soft Some(404); dle error None, soft Some(404))</p>"
+        );
+        // One that calls every error hard shows its fallback on a 503.
+        assert_eq!(
+            with_error(true, 503, Some(ErrorPolicy::Hard)).await,
+            r#"<p class="failed">failed: Some(503)</p>"#
+        );
     })
     .await;
 }
@@ -243,8 +301,8 @@ async fn yews_own_renderer_ends_with_a_message_on_a_known_failure() {
         let (_server, client) = server().await;
         let ctrl = Controller::new(client);
         let params = TodoResourceParams { id: 1 };
-        ctrl.set_error(&TodoResource::get(), &params, soft_error(&ctrl));
-        let props = AppProps { ctrl };
+        ctrl.set_error(&TodoResource::get(), &params, status_error(&ctrl, 503));
+        let props = PolicyProps { ctrl, policy: None };
         let render = LocalServerRenderer::<WithErrorApp>::with_props(props).render();
         let message = rendered(panic_message(render)).await;
         assert!(
