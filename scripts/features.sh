@@ -21,6 +21,7 @@ wasm=(
     "legacy"
     "yew"
     "yew,legacy"
+    "yew,ssr"
 )
 
 lint() {

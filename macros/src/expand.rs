@@ -92,6 +92,13 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics ::restcache::__private::EntityParts for #ident #ty_generics #where_clause {
             const HAS_NESTED: bool = #has_nested;
+
+            #[allow(clippy::needless_borrow)]
+            fn stand_in() -> ::restcache::__private::Option<Self> {
+                #[allow(unused_imports)]
+                use ::restcache::__private::{ByDefault as _, NoStandIn as _};
+                (&::restcache::__private::Probe::<Self>::new()).stand_in()
+            }
             #has_version
             #type_index
 
@@ -166,6 +173,13 @@ fn schema(input: &Input) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics ::restcache::__private::SchemaParts for #ident #ty_generics #where_clause {
+            #[allow(clippy::needless_borrow)]
+            fn stand_in() -> ::restcache::__private::Option<Self> {
+                #[allow(unused_imports)]
+                use ::restcache::__private::{ByDefault as _, NoStandIn as _};
+                (&::restcache::__private::Probe::<Self>::new()).stand_in()
+            }
+
             fn normalize(
                 &mut self,
                 cx: &mut ::restcache::__private::Normalizer<'_>,

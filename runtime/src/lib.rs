@@ -90,6 +90,7 @@ pub mod __private {
     pub use crate::cache::normalize::Normalizer;
     pub use crate::cache::partial::{KeyIndex, PkSeed, Presence, first_visit, skip};
     pub use crate::cache::schema::SchemaParts;
+    pub use crate::cache::stand_in::{ByDefault, NoStandIn, Probe};
     pub use crate::cache::store::registry::TypeIndex;
     pub use crate::rest::declared::Declared;
     pub use serde::de::IgnoredAny;

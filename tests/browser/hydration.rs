@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use restcache::prelude::*;
-use restcache::yew::{AsyncBoundary, CacheProvider, use_suspense};
+use restcache::yew::{AsyncBoundary, CacheProvider, ServerRender, use_suspense};
 use serde_json::json;
 use wasm_bindgen_test::wasm_bindgen_test;
 use yew::prelude::*;
@@ -82,4 +82,41 @@ async fn a_server_rendered_page_hydrates_from_a_filled_cache_without_suspending(
     until("the mutation", || text() == "changed after hydration").await;
     handle.destroy();
     root.remove();
+}
+
+#[component]
+fn Missing() -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: 999 })?;
+    Ok(html! { <h1>{ &todo.title }</h1> })
+}
+
+/// An app whose read fails; its provider takes the render's controller
+/// on a server, and builds its own in a browser.
+#[component]
+fn FailingApp() -> Html {
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <Missing />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// A server render is told by its renderer, not by the target: in wasm32
+/// (an edge runtime, here the page), `ServerRender` ends a render whose
+/// read failed with the boundary's fallback, as it does natively.
+#[wasm_bindgen_test]
+async fn a_server_render_in_wasm_shows_a_failed_reads_fallback() {
+    reset_demo().await;
+    let html = ServerRender::<FailingApp>::new(controller(), ())
+        .hydratable(false)
+        .render()
+        .await
+        .unwrap();
+    assert_eq!(
+        html,
+        r#"<p class="failed">failed: Some(404)<button>reset</button></p>"#
+    );
+    assert_eq!(hits("GET /todos/999").await, 1);
 }

@@ -155,6 +155,15 @@ pub trait Entity: EntityParts {
 pub trait EntityParts: Clone + 'static {
     /// Whether records hold nested entities.
     const HAS_NESTED: bool = false;
+
+    /// A record that says nothing (the type's `Default`), if it has one:
+    /// what a component of a stopped server render renders with.
+    fn stand_in() -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
     /// Whether [`Entity::compare_version`] says anything (a field marked
     /// `#[entity(version)]`).
     const HAS_VERSION: bool = false;

@@ -7,6 +7,7 @@
 //! (`entity.rs`, `schema/`, with `partial.rs` and `filter.rs` for what a
 //! record carries and how a list's filters judge it) sit on it; the memo
 //! (`memo/`) and entity queries (`query.rs`) read through them.
+//! `stand_in.rs` gives a schema's empty value, for renders nobody reads.
 
 pub(crate) mod deleted;
 pub(crate) mod denormalize;
@@ -17,4 +18,5 @@ pub(crate) mod normalize;
 pub(crate) mod partial;
 pub(crate) mod query;
 pub(crate) mod schema;
+pub(crate) mod stand_in;
 pub(crate) mod store;

@@ -52,7 +52,7 @@ pub use retention::{Collected, Retention};
 pub use retry::Retry;
 
 use expiry::StoredError;
-use observe::{Background, Observers, Spawner};
+use observe::{Observers, Running, Spawner};
 pub(crate) use reads::Named;
 
 /// How long a response stays fresh unless its endpoint says otherwise.
@@ -145,7 +145,7 @@ struct Inner {
     /// Observers whose subscription went while `observers` was in use.
     dead_observers: RefCell<Vec<(u32, Rc<Cell<bool>>)>>,
     /// The background fetches on their way, by key.
-    background: RefCell<FxHashMap<String, Background>>,
+    background: RefCell<FxHashMap<String, Running>>,
     /// Whether the app is in view, and the network up, as last told.
     focused: Cell<bool>,
     online: Cell<bool>,
@@ -241,6 +241,14 @@ pub struct Controller {
 impl PartialEq for Controller {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl Controller {
+    /// Tells this cache from every other one alive (two handles of one
+    /// cache have the same id): a key that holds no handle.
+    pub(crate) fn id(&self) -> usize {
+        Rc::as_ptr(&self.inner) as usize
     }
 }
 

@@ -107,6 +107,14 @@ impl<E: Entity> Schema for Page<E> {
 
 impl<E: Entity> SchemaParts for Page<E> {
     const LIST_OF_RECORDS: bool = true;
+
+    fn stand_in() -> Option<Self> {
+        Some(Page {
+            items: Vec::new(),
+            total: None,
+            next: None,
+        })
+    }
     const FLAT: bool = <Rc<E> as SchemaParts>::FLAT;
 
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {

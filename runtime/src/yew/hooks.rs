@@ -28,6 +28,18 @@ where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
 {
+    if reader.ended() {
+        // What is left of a stopped server render: a stand-in lets the
+        // component render, so that the render ends and Yew tears it down.
+        // Where a panic aborts (what the component does with an empty
+        // list is its own), it sleeps instead.
+        let stand_in = S::stand_in().filter(|_| cfg!(panic = "unwind"));
+        return match (params, stand_in) {
+            (None, _) => Ok(None),
+            (Some(_), Some(stand_in)) => Ok(Some(S::into_handle(Rc::new(stand_in)))),
+            (Some(_), None) => Err(super::server::asleep()),
+        };
+    }
     let Some(cached) = reader.read(endpoint, params) else {
         return Ok(None);
     };

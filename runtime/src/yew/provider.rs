@@ -6,15 +6,17 @@ use std::time::Duration;
 use yew::prelude::*;
 
 use super::context::CacheContext;
+use super::server::current_pass;
 use crate::controller::Controller;
 use crate::http::Client;
 
 /// Props of [`CacheProvider`].
 #[derive(Properties, PartialEq)]
 pub struct CacheProviderProps {
-    /// The controller of the subtree. A server render (or a page that
-    /// hydrates one) fills a controller before the first render and hands
-    /// it here. The provider keeps the controller (or the `base_url`) of
+    /// The controller of the subtree. Under a
+    /// [`ServerRender`](super::ServerRender), the provider takes the
+    /// render's controller instead (when this is not given, or is that
+    /// one). The provider keeps the controller (or the `base_url`) of
     /// its first render for its whole life, so a parent may build one in
     /// its render; to swap the cache on purpose (a log-out, another
     /// tenant), give the provider a `key` that changes with it
@@ -75,17 +77,22 @@ pub struct CacheProviderProps {
 pub fn CacheProvider(props: &CacheProviderProps) -> Html {
     // The first controller stays for the provider's life: a parent that
     // makes a new one in each render must not empty the cache each time.
+    // In a server render, the render's controller serves (unless the
+    // provider is given another one), held by the render's pass.
     let first = (props.controller.clone(), props.base_url.clone());
-    let context = use_memo((), move |()| {
-        let controller = match first {
-            (Some(controller), _) => controller,
-            (None, Some(base_url)) => Controller::new(Client::new(base_url.as_str())),
-            (None, None) => panic!(
-                "<CacheProvider> needs a `controller` or a `base_url`: \
-                 <CacheProvider base_url=\"https://api.example\">"
-            ),
-        };
-        CacheContext::new(controller)
+    let context = use_memo((), move |()| match (current_pass(), first) {
+        (Some(pass), (None, _)) => CacheContext::in_pass(pass),
+        (Some(pass), (Some(given), _)) if pass.controller().as_ref() == Some(&given) => {
+            CacheContext::in_pass(pass)
+        }
+        (_, (Some(controller), _)) => CacheContext::new(controller),
+        (_, (None, Some(base_url))) => {
+            CacheContext::new(Controller::new(Client::new(base_url.as_str())))
+        }
+        (None, (None, None)) => panic!(
+            "<CacheProvider> needs a `controller` or a `base_url`: \
+             <CacheProvider base_url=\"https://api.example\">"
+        ),
     });
     let listen = (
         (*context).clone(),
@@ -144,5 +151,5 @@ pub(crate) fn use_cache_context(hook: &'static str) -> CacheContext {
 /// ```
 #[hook]
 pub fn use_controller() -> Controller {
-    use_cache_context("use_controller").controller().clone()
+    use_cache_context("use_controller").controller()
 }

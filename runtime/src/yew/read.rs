@@ -2,7 +2,7 @@
 //! read, and the policy of when it fetches), subscribed in an effect, and
 //! the failure it handed to the boundary.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -12,22 +12,24 @@ use yew::suspense::Suspension;
 use super::boundary::{BoundaryContext, Report};
 use super::context::CacheContext;
 use super::provider::use_cache_context;
+use super::server::asleep;
 use crate::cache::schema::Schema;
 use crate::controller::{Cached, Observe, ReadObserver};
 use crate::http::Error;
 use crate::rest::{Endpoint, Readable};
 
-/// Whether hooks run on a server: Yew renders natively or on WASI only
-/// there (a browser app is wasm32-unknown-unknown). A failed read then
-/// goes to the server render pass, which shows its boundary's fallback.
-const ON_SERVER: bool = cfg!(any(not(target_arch = "wasm32"), target_os = "wasi"));
+/// Whether Yew renders on a server whatever the renderer: natively or on
+/// WASI (a browser app is wasm32-unknown-unknown). On wasm32, a server
+/// render is told by its renderer: a [`ServerRender`](super::ServerRender)
+/// pass.
+const NATIVE: bool = cfg!(any(not(target_arch = "wasm32"), target_os = "wasi"));
 
-/// A reading hook's state: the provider's cache, its observer, and the
-/// failure reported to the boundary (with what the component waits on
-/// meanwhile).
+/// A reading hook's state: the provider's cache, its observer (none in
+/// what is left of an ended server render), and the failure reported to
+/// the boundary (with what the component waits on meanwhile).
 pub(crate) struct Reader<P, S: Schema> {
     pub cache: CacheContext,
-    observer: Rc<RefCell<ReadObserver<P, S>>>,
+    observer: Option<Rc<RefCell<ReadObserver<P, S>>>>,
     failed: Rc<RefCell<Option<Suspension>>>,
 }
 
@@ -35,6 +37,10 @@ pub(crate) struct Reader<P, S: Schema> {
 /// panic gives), observing as `options` say. It subscribes in an effect,
 /// which Yew runs after the render, in a browser only; the observer then
 /// re-reads once, so a change between render and effect re-renders.
+///
+/// In a server render pass the observer lives for one render only (a
+/// server render never subscribes): what a stopped pass leaves of its
+/// components holds no controller.
 #[hook]
 pub(crate) fn use_reader<P, S>(hook: &'static str, options: Observe) -> Reader<P, S>
 where
@@ -42,18 +48,40 @@ where
     S: Schema,
 {
     let cache = use_cache_context(hook);
-    let observer = use_mut_ref(|| ReadObserver::new(cache.controller(), options));
-    if observer.borrow().controller() != cache.controller() {
-        *observer.borrow_mut() = ReadObserver::new(cache.controller(), options);
-    }
+    let kept = use_mut_ref(|| None::<Rc<RefCell<ReadObserver<P, S>>>>);
+    let controller = (!cache.ended()).then(|| cache.controller());
+    let observer = controller.as_ref().map(|controller| match cache.pass() {
+        Some(_) => Rc::new(RefCell::new(ReadObserver::new(controller, options))),
+        None => {
+            let mut kept = kept.borrow_mut();
+            let observer = kept.get_or_insert_with(|| {
+                Rc::new(RefCell::new(ReadObserver::new(controller, options)))
+            });
+            if observer.borrow().controller() != controller {
+                *observer.borrow_mut() = ReadObserver::new(controller, options);
+            }
+            Rc::clone(observer)
+        }
+    });
     let rerender = use_force_update();
-    use_effect_with(cache.controller().clone(), {
-        let observer = Rc::clone(&observer);
+    // Keyed by the controller's identity, holding the observer weakly: a
+    // server render never runs its effects, and keeps them.
+    let id = controller.as_ref().map_or(0, |controller| controller.id());
+    use_effect_with(id, {
+        let observer = observer.as_ref().map(Rc::downgrade);
         move |_| {
-            observer
-                .borrow_mut()
-                .subscribe(move || rerender.force_update());
-            move || observer.borrow_mut().unsubscribe()
+            let observer = observer.and_then(|observer| observer.upgrade());
+            if let Some(observer) = &observer {
+                observer
+                    .borrow_mut()
+                    .subscribe(move || rerender.force_update());
+            }
+            let observer = observer.as_ref().map(Rc::downgrade);
+            move || {
+                if let Some(observer) = observer.and_then(|observer| observer.upgrade()) {
+                    observer.borrow_mut().unsubscribe();
+                }
+            }
         }
     });
     let failed = use_mut_ref(|| None);
@@ -76,7 +104,7 @@ where
         endpoint: &Endpoint<P, S, E>,
         params: Option<&P>,
     ) -> Option<Cached<S>> {
-        let mut observer = self.observer.borrow_mut();
+        let mut observer = self.observer.as_ref()?.borrow_mut();
         match params {
             Some(params) => {
                 if observer.set(endpoint, params) {
@@ -94,33 +122,59 @@ where
     /// The key of the read, or (when its params make no URL) the
     /// endpoint's path.
     pub fn key<E: Readable>(&self, endpoint: &Endpoint<P, S, E>) -> String {
-        match self.observer.borrow().key() {
+        let observer = self.observer.as_ref().map(|observer| observer.borrow());
+        match observer.as_ref().and_then(|observer| observer.key()) {
             Some(key) => key.to_owned(),
             None => endpoint.path().map_or("", |path| path.source()).to_owned(),
         }
     }
 
+    /// Whether the read renders on a server: in a server render pass, or
+    /// natively.
+    fn on_server(&self) -> bool {
+        self.cache.pass().is_some() || NATIVE
+    }
+
+    /// Whether the read is what is left of a stopped server render: it
+    /// never renders anything again.
+    pub fn ended(&self) -> bool {
+        self.cache.ended()
+    }
+
     /// Fetches the read in the background (identical reads share one
     /// request).
     pub fn fetch(&self) {
-        drop(self.observer.borrow().wait());
+        if let Some(observer) = &self.observer {
+            drop(observer.borrow().wait());
+        }
     }
 
     /// What a component waits on while its read is fetched: resumed once
     /// the response (or the error) is stored.
     pub fn wait(&self) -> Suspension {
+        let Some(observer) = &self.observer else {
+            return asleep();
+        };
         let (suspension, handle) = Suspension::new();
-        let Some(fetch) = self.observer.borrow().wait() else {
+        let Some(fetch) = observer.borrow().wait() else {
             handle.resume();
             return suspension;
         };
+        // In a server render pass, the pass resumes it too when it ends
+        // first: the component then renders with stand-ins.
+        let waiting = Rc::new(Cell::new(Some(handle)));
+        if let Some(pass) = self.cache.pass() {
+            pass.waits(Rc::clone(&waiting));
+        }
         yew::platform::spawn_local(async move {
             fetch.await;
             // Resumed by a call, not a drop: a component that cannot
             // render now (a failed read on a server, outside
             // `ServerRender`) panics out of this task, never out of a
             // destructor.
-            handle.resume();
+            if let Some(handle) = waiting.take() {
+                handle.resume();
+            }
         });
         suspension
     }
@@ -134,12 +188,12 @@ where
         {
             return failed.clone();
         }
-        if ON_SERVER {
+        if self.on_server() {
             return boundary.fail_on_server(error);
         }
         let (suspension, waiting) = Suspension::new();
         boundary.report(Report {
-            controller: self.cache.controller().clone(),
+            controller: self.cache.controller(),
             key,
             error,
             waiting,

@@ -16,14 +16,19 @@
 //! 3. A last pass renders each noted boundary's fallback in place of its
 //!    children.
 //!
-//! Stopping a pass ends each failed component's render by unwinding it
-//! (`resume_unwind`, which prints nothing). Yew cannot tear a stopped
-//! render down, so what its components hold stays allocated: a page with
-//! a failed read costs that much memory, one without costs nothing.
+//! Yew tears a render's components down only when the render ends. A
+//! pass that is stopped (or dropped half-way) therefore ends first: the
+//! pass lets go of its controller, and the components waiting on a read
+//! render once more with a stand-in for it (an empty list, `None`, a
+//! record's `Default`; the output is thrown away), so that the render
+//! ends and everything it made is freed. A component whose read has no
+//! stand-in (a record type without `Default`) sleeps for good instead:
+//! Yew keeps what it and its parents hold, but no cache, as a provider in
+//! a pass reaches its controller through the pass.
 //!
-//! A pass is found by the controller it renders with: the app's provider
-//! must use the controller given to [`ServerRender`], and the page keeps
-//! exactly the app's component tree (so it hydrates).
+//! A provider finds its pass as it is created, while [`ServerRender`]
+//! polls the render: the app's component tree stays exactly the app's
+//! (so the page hydrates).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -39,8 +44,8 @@ use crate::http::Error;
 /// boundaries, down from the root.
 pub(crate) type BoundaryId = Rc<[u32]>;
 
-/// The signal that unwinds a failed component's render when a pass stops.
-struct PassStopped;
+/// What a component in a pass waits on, until someone resumes it.
+pub(crate) type Waiting = Rc<Cell<Option<SuspensionHandle>>>;
 
 /// One pass of a server render, shared with the providers, boundaries and
 /// hooks it renders.
@@ -48,17 +53,20 @@ struct PassStopped;
 pub(crate) struct ServerPass(Rc<PassShared>);
 
 struct PassShared {
+    /// The controller the render renders with, until the pass ends.
+    controller: RefCell<Option<Controller>>,
     /// The boundaries that show their fallback in this pass.
-    fallbacks: FxHashMap<BoundaryId, Error>,
+    fallbacks: RefCell<FxHashMap<BoundaryId, Error>>,
     /// The next place among the boundaries at the root.
     root_children: Cell<u32>,
     /// The failures met in this pass, by the boundary that catches them.
     failed: RefCell<Vec<(BoundaryId, Error)>>,
     /// What the failed components wait on.
-    waiting: RefCell<Vec<SuspensionHandle>>,
+    waiting: RefCell<Vec<Waiting>>,
     /// The controllers of the providers rendered in this pass.
     controllers: RefCell<Vec<Controller>>,
-    stopping: Cell<bool>,
+    /// Whether the pass ended: its components sleep for good.
+    ended: Cell<bool>,
     /// Wakes the renderer when a failure is met.
     waker: RefCell<Option<Waker>>,
 }
@@ -71,16 +79,27 @@ impl PartialEq for ServerPass {
 
 impl ServerPass {
     #[cfg(feature = "ssr")]
-    pub fn new(fallbacks: FxHashMap<BoundaryId, Error>) -> Self {
+    pub fn new(controller: Controller, fallbacks: FxHashMap<BoundaryId, Error>) -> Self {
         ServerPass(Rc::new(PassShared {
-            fallbacks,
+            controller: RefCell::new(Some(controller)),
+            fallbacks: RefCell::new(fallbacks),
             root_children: Cell::new(0),
             failed: RefCell::default(),
             waiting: RefCell::default(),
             controllers: RefCell::default(),
-            stopping: Cell::new(false),
+            ended: Cell::new(false),
             waker: RefCell::default(),
         }))
+    }
+
+    /// The controller the render renders with; `None` once the pass ended.
+    pub fn controller(&self) -> Option<Controller> {
+        self.0.controller.borrow().clone()
+    }
+
+    /// Whether the pass ended (see [`end`](Self::end)).
+    pub fn ended(&self) -> bool {
+        self.0.ended.get()
     }
 
     /// The identity of the next boundary at the root.
@@ -92,7 +111,14 @@ impl ServerPass {
 
     /// The error whose fallback the boundary `id` shows in this pass.
     pub fn fallback_of(&self, id: &BoundaryId) -> Option<Error> {
-        self.0.fallbacks.get(id).cloned()
+        self.0.fallbacks.borrow().get(id).cloned()
+    }
+
+    /// Notes what a component waiting on a fetch waits on: resumed by the
+    /// fetch, or by the pass when it ends first (the render stopped or
+    /// dropped), whichever comes first.
+    pub fn waits(&self, waiting: Waiting) {
+        self.0.waiting.borrow_mut().push(waiting);
     }
 
     /// Notes a provider's controller, to know when no request is on its
@@ -105,18 +131,21 @@ impl ServerPass {
     }
 
     /// What a component whose read failed waits on: the failure is noted
-    /// for the boundary `boundary`, and the render goes on elsewhere. When
-    /// the pass stops, the component's render is unwound.
+    /// for the boundary `boundary`, and the render goes on elsewhere. The
+    /// component sleeps until the pass ends, and then for good.
     pub fn fail(&self, boundary: &BoundaryId, error: Error) -> Suspension {
-        if self.0.stopping.get() {
-            std::panic::resume_unwind(Box::new(PassStopped));
+        if self.ended() {
+            return asleep();
         }
         self.0
             .failed
             .borrow_mut()
             .push((Rc::clone(boundary), error));
         let (suspension, waiting) = Suspension::new();
-        self.0.waiting.borrow_mut().push(waiting);
+        self.0
+            .waiting
+            .borrow_mut()
+            .push(Rc::new(Cell::new(Some(waiting))));
         if let Some(waker) = self.0.waker.borrow_mut().take() {
             waker.wake();
         }
@@ -151,47 +180,63 @@ impl ServerPass {
         }
     }
 
-    /// The failures met so far, by boundary.
+    /// Ends the pass: the components waiting on failed reads render
+    /// again, with stand-ins for what they read (their output is thrown
+    /// away), so that the render can end and Yew tears its components
+    /// down; one whose read has no stand-in sleeps for good. The pass lets
+    /// go of its controllers and of what it noted. Returns the failures,
+    /// by boundary.
     #[cfg(feature = "ssr")]
-    fn failures(&self) -> Vec<(BoundaryId, Error)> {
-        self.0.failed.borrow().clone()
-    }
-
-    /// Stops the pass: each failed component's render is unwound. Returns
-    /// the failures, by boundary.
-    #[cfg(feature = "ssr")]
-    fn stop(&self) -> Vec<(BoundaryId, Error)> {
-        self.0.stopping.set(true);
-        let waiting = std::mem::take(&mut *self.0.waiting.borrow_mut());
-        for handle in waiting {
-            // Resuming renders the failed component, whose read unwinds.
-            let resumed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                handle.resume();
-            }));
-            if let Err(payload) = resumed
-                && !payload.is::<PassStopped>()
-            {
-                std::panic::resume_unwind(payload);
-            }
+    fn end(&self) -> Vec<(BoundaryId, Error)> {
+        self.0.ended.set(true);
+        ACTIVE.with(|active| active.borrow_mut().retain(|pass| pass != self));
+        self.0.controller.borrow_mut().take();
+        self.0.controllers.borrow_mut().clear();
+        self.0.fallbacks.borrow_mut().clear();
+        self.0.waker.borrow_mut().take();
+        for waiting in std::mem::take(&mut *self.0.waiting.borrow_mut()) {
+            let Some(handle) = waiting.take() else {
+                continue; // its fetch ended: resumed already
+            };
+            // The component renders now, with stand-ins: what it does
+            // with them (a panic on an empty list, say) is thrown away
+            // with its output.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle.resume()));
         }
         std::mem::take(&mut *self.0.failed.borrow_mut())
     }
 }
 
-thread_local! {
-    /// The passes being rendered on this thread, by the controller they
-    /// render with: a provider over that controller finds its pass here.
-    static PASSES: RefCell<Vec<(Controller, ServerPass)>> = const { RefCell::new(Vec::new()) };
+/// A suspension that is never resumed: what a component of an ended pass
+/// waits on when its read has no stand-in. Its handle is forgotten, as
+/// dropping it would resume it (and render the component again, for good
+/// nothing).
+pub(crate) fn asleep() -> Suspension {
+    let (suspension, handle) = Suspension::new();
+    std::mem::forget(handle);
+    suspension
 }
 
-/// The server render pass that renders with `controller`, if any.
-pub(crate) fn pass_of(controller: &Controller) -> Option<ServerPass> {
-    PASSES.with(|passes| {
-        passes
-            .borrow()
-            .iter()
-            .find(|(c, _)| c == controller)
-            .map(|(_, pass)| pass.clone())
+thread_local! {
+    /// The passes whose render is being polled on this thread, innermost
+    /// last: a provider created meanwhile renders in the last one.
+    static POLLING: RefCell<Vec<ServerPass>> = const { RefCell::new(Vec::new()) };
+    /// The passes started on this thread and not ended yet.
+    static ACTIVE: RefCell<Vec<ServerPass>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The server render pass a provider created now renders in, if any: the
+/// one being polled (Yew's scheduler creates components as the render is
+/// polled, natively and on a wasm32 runtime without a browser), else the
+/// only one under way on this thread (a browser's scheduler creates them
+/// later, on its own).
+pub(crate) fn current_pass() -> Option<ServerPass> {
+    if let Some(pass) = POLLING.with(|polling| polling.borrow().last().cloned()) {
+        return Some(pass);
+    }
+    ACTIVE.with(|active| match active.borrow().as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
     })
 }
 
@@ -201,12 +246,14 @@ pub use render::ServerRender;
 #[cfg(feature = "ssr")]
 mod render {
     use std::future::Future;
-    use std::pin::pin;
+    use std::pin::{Pin, pin};
+    use std::task::{Context, Poll};
 
+    use futures_util::FutureExt;
     use futures_util::future::{Either, select};
     use yew::{BaseComponent, LocalServerRenderer};
 
-    use super::{BoundaryId, PASSES, ServerPass};
+    use super::{ACTIVE, BoundaryId, POLLING, ServerPass};
     use crate::controller::Controller;
     use crate::http::Error;
 
@@ -219,16 +266,19 @@ mod render {
     /// component whose read failed).
     ///
     /// It renders with `controller`: the app's [`CacheProvider`](crate::yew::CacheProvider)
-    /// must be given that controller (through the app's props), so that
-    /// every pass shares one cache and a later pass renders from what the
-    /// first one fetched. It needs unwinding panics (the default
-    /// `panic = "unwind"`), to stop a pass, and a tokio runtime: it runs
-    /// the passes on a `LocalSet` (`run_until`), where the reads' requests
-    /// are spawned.
+    /// takes it from the render (its own `controller` or `base_url` is for
+    /// the browser), so that every pass shares one cache and a later pass
+    /// renders from what the first one fetched. Give the controller to
+    /// `ServerRender`, not through the app's props: a page keeps nothing
+    /// once its render ends or is dropped (a stopped pass's components
+    /// render once more with stand-ins, so that Yew tears them down), but
+    /// a read with no stand-in (a record type without `Default`) keeps its
+    /// components, and props holding the controller would keep its cache
+    /// and its client's connections with them.
     ///
-    /// A pass that is stopped is not torn down by Yew (its renderer has no
-    /// way to); what its components hold stays allocated. A page with no
-    /// failed read takes one pass and leaves nothing behind.
+    /// Natively it needs a tokio runtime: it runs the passes on a
+    /// `LocalSet` (`run_until`), where the reads' requests are spawned. On
+    /// `wasm32` (an edge runtime) they run on the page's event loop.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -245,14 +295,13 @@ mod render {
     ///     Ok(html! { <p>{ &todo.title }</p> })
     /// }
     ///
-    /// #[derive(Properties, PartialEq, Clone)]
-    /// struct Props { ctrl: Controller }
-    ///
     /// #[component]
-    /// fn App(props: &Props) -> Html {
+    /// fn App() -> Html {
     ///     let error_fallback = Callback::from(|e: BoundaryError| html! { <p>{ e.error.status() }</p> });
     ///     html! {
-    ///         <CacheProvider controller={props.ctrl.clone()}>
+    ///         // In the browser, the provider builds its controller from
+    ///         // `base_url`; on the server, it takes the render's.
+    ///         <CacheProvider base_url="/api">
     ///             <AsyncBoundary {error_fallback}><Missing /></AsyncBoundary>
     ///         </CacheProvider>
     ///     }
@@ -262,7 +311,7 @@ mod render {
     /// # let base_url = api.url();
     /// let ctrl = Controller::new(Client::new(base_url));
     /// # restcache_demo::block_on(async {
-    /// let html = ServerRender::<App>::new(ctrl.clone(), Props { ctrl }).hydratable(false).render().await?;
+    /// let html = ServerRender::<App>::new(ctrl, ()).hydratable(false).render().await?;
     /// assert_eq!(html, "<p>404</p>");
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -300,26 +349,30 @@ mod render {
         /// (a fallback that fails in turn, pass after pass) gives the
         /// first failure's error.
         pub async fn render(self) -> Result<String, Error> {
-            let local = tokio::task::LocalSet::new();
-            local.run_until(self.passes()).await
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                let local = tokio::task::LocalSet::new();
+                local.run_until(self.passes()).await
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                self.passes().await
+            }
         }
 
         async fn passes(self) -> Result<String, Error> {
             let mut fallbacks = rustc_hash::FxHashMap::default();
             let mut first_failure = None;
             for pass_number in 0..MAX_PASSES {
-                let pass = ServerPass::new(fallbacks.clone());
+                let pass = ServerPass::new(self.controller.clone(), fallbacks.clone());
                 let render = LocalServerRenderer::<COMP>::with_props(self.props.clone())
                     .hydratable(self.hydratable)
                     .render();
-                let failed = match self.render_pass(&pass, render).await {
+                let failed = match render_pass(pass, render).await {
                     Ok(html) => return Ok(html),
                     Err(failed) => failed,
                 };
                 first_failure = first_failure.or_else(|| failed.first().map(|f| f.1.clone()));
-                if !cfg!(panic = "unwind") {
-                    break; // no way to stop a pass without unwinding
-                }
                 // The first pass fetched: its boundaries' places depend on
                 // when each answer came, so its failures are found again
                 // by a pass from the warm cache.
@@ -331,33 +384,93 @@ mod render {
             }
             Err(first_failure.unwrap_or_else(|| unreachable!("a stopped pass noted a failure")))
         }
+    }
 
-        /// Renders one pass with the pass registered for the controller:
-        /// its page, or (when it waits on failed reads only) the failures
-        /// it met, once stopped.
-        async fn render_pass(
-            &self,
-            pass: &ServerPass,
-            render: impl Future<Output = String>,
-        ) -> Result<String, Vec<(BoundaryId, Error)>> {
-            let registered = (self.controller.clone(), pass.clone());
-            PASSES.with(|passes| passes.borrow_mut().push(registered));
-            let render = Box::pin(render);
-            let stuck = pin!(pass.until_stuck());
-            let outcome = match select(render, stuck).await {
-                Either::Left((html, _)) => Ok(html),
-                Either::Right(((), render)) => {
-                    let failed = if cfg!(panic = "unwind") {
-                        pass.stop()
-                    } else {
-                        pass.failures()
-                    };
-                    drop(render);
-                    Err(failed)
-                }
-            };
-            PASSES.with(|passes| passes.borrow_mut().retain(|(_, p)| p != pass));
-            outcome
+    /// Renders one pass, its pass current while the render is polled: its
+    /// page, or (when it waits on failed reads only) the failures it met.
+    /// The pass ends with it, also when this future is dropped half-way.
+    async fn render_pass<F: Future<Output = String>>(
+        pass: ServerPass,
+        render: F,
+    ) -> Result<String, Vec<(BoundaryId, Error)>> {
+        ACTIVE.with(|active| active.borrow_mut().push(pass.clone()));
+        let mut in_pass = InPass {
+            pass: pass.clone(),
+            render: Box::pin(render),
+            finished: None,
+        };
+        let stuck = pin!(pass.until_stuck());
+        let rendering = std::future::poll_fn(|cx| in_pass.poll_render(cx));
+        let stopped = matches!(select(pin!(rendering), stuck).await, Either::Right(((), _)));
+        if !stopped {
+            let html = in_pass.finished.as_mut().map(std::mem::take);
+            return Ok(html.unwrap_or_default());
         }
+        let failed = pass.end();
+        // The failed components rendered with stand-ins: the render ends
+        // at once (a browser's scheduler renders a little later), and Yew
+        // tears it down. One that does not end waits on a read with no
+        // stand-in; it is dropped.
+        for _ in 0..3 {
+            if let Some(html) = in_pass.render.as_mut().now_or_never() {
+                in_pass.finished = Some(html);
+                break;
+            }
+            yew::platform::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        Err(failed)
+    }
+
+    /// A pass and its render. Dropped before the render ended (the page
+    /// abandoned), it ends the pass: the components waiting on reads
+    /// render with stand-ins, and the render is given a chance to end, so
+    /// that Yew tears its components down.
+    struct InPass<F: Future<Output = String>> {
+        pass: ServerPass,
+        render: Pin<Box<F>>,
+        /// The page, once the render ended (it is never polled again).
+        finished: Option<String>,
+    }
+
+    impl<F: Future<Output = String>> InPass<F> {
+        fn poll_render(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+            let html = std::task::ready!(polled_in(&self.pass, self.render.as_mut(), cx));
+            self.finished = Some(html);
+            Poll::Ready(())
+        }
+    }
+
+    impl<F: Future<Output = String>> Drop for InPass<F> {
+        fn drop(&mut self) {
+            if self.pass.ended() {
+                return;
+            }
+            self.pass.end();
+            if self.finished.is_none() && !std::thread::panicking() {
+                let render = self.render.as_mut();
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    render.now_or_never()
+                }));
+            }
+        }
+    }
+
+    /// Polls `render` with `pass` current: a provider created meanwhile
+    /// renders in it.
+    fn polled_in<T>(
+        pass: &ServerPass,
+        render: Pin<&mut impl Future<Output = T>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<T> {
+        /// Takes the pass off the stack, also when the poll panics.
+        struct Current;
+        impl Drop for Current {
+            fn drop(&mut self) {
+                POLLING.with(|polling| polling.borrow_mut().pop());
+            }
+        }
+        POLLING.with(|polling| polling.borrow_mut().push(pass.clone()));
+        let _current = Current;
+        render.poll(cx)
     }
 }

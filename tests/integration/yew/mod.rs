@@ -5,6 +5,7 @@
 mod boundaries;
 mod pages;
 mod reads;
+mod server;
 
 use std::future::Future;
 use std::time::Duration;

@@ -35,6 +35,10 @@ impl<E: Entity> SchemaParts for Rc<E> {
     const FLAT: bool = !<E as EntityParts>::HAS_NESTED;
     const RECORD: Option<(&'static str, &'static str)> = Some((E::KEY, E::PK_FIELD));
 
+    fn stand_in() -> Option<Self> {
+        E::stand_in().map(Rc::new)
+    }
+
     fn read_record(reader: &mut Reader<'_>, pk: &Pk) -> Option<Lookup<Self>> {
         Some(match reader.entity_by_pk::<E>(Some(pk)) {
             Lookup::Found(record, meta) => Lookup::Found(Rc::new(record), meta),
@@ -94,6 +98,10 @@ impl<S: Schema> Schema for Vec<S> {
 impl<S: Schema> SchemaParts for Vec<S> {
     const LIST_OF_RECORDS: bool = S::IS_RECORD;
     const FLAT: bool = S::FLAT;
+
+    fn stand_in() -> Option<Self> {
+        Some(Vec::new())
+    }
 
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         S::reserve(cx, self.len());
@@ -196,6 +204,10 @@ impl<S: Schema> Schema for Option<S> {
 }
 
 impl<S: Schema> SchemaParts for Option<S> {
+    fn stand_in() -> Option<Self> {
+        Some(None)
+    }
+
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         match self {
             Some(value) => value.normalize(cx),
@@ -247,6 +259,10 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> Schema for HashMap<S
 /// Entries are visited in key order, so a map and its rebuilt copy line up
 /// with the entity references recorded when it was stored.
 impl<S: Schema, H: BuildHasher + Default + Clone + 'static> SchemaParts for HashMap<String, S, H> {
+    fn stand_in() -> Option<Self> {
+        Some(HashMap::default())
+    }
+
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         let mut entries: Vec<(&String, &mut S)> = self.iter_mut().collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(b.0));

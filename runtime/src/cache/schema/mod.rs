@@ -155,6 +155,16 @@ pub trait SchemaParts: Clone + 'static {
         None
     }
 
+    /// A value of this schema that says nothing (an empty list, no
+    /// record, a record's `Default`), if it has one: what a component of
+    /// a stopped server render renders with, so that the render ends.
+    fn stand_in() -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
     /// Whether a value of this schema is a record (`Rc<E>`): one store
     /// reference each.
     const IS_RECORD: bool = false;

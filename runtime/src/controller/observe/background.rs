@@ -3,7 +3,7 @@
 //! spawner, one per key at a time.
 
 use futures_util::FutureExt;
-use futures_util::future::{LocalBoxFuture, Shared};
+use futures_util::future::{LocalBoxFuture, Shared, WeakShared};
 use serde::Serialize;
 
 use crate::cache::schema::Schema;
@@ -16,6 +16,12 @@ pub(crate) type Spawner = std::rc::Rc<dyn Fn(LocalBoxFuture<'static, ()>)>;
 
 /// A background fetch, shared by everyone waiting for it.
 pub(crate) type Background = Shared<LocalBoxFuture<'static, ()>>;
+
+/// A background fetch as the controller knows it: weakly, as the fetch
+/// holds the controller. Its task (and whoever waits for it) keeps it
+/// alive; a task dropped half-way (its runtime went away) takes the fetch
+/// and its hold on the controller with it.
+pub(crate) type Running = WeakShared<LocalBoxFuture<'static, ()>>;
 
 /// The default spawner: the browser's microtask queue in wasm, tokio's
 /// `spawn_local` (a `LocalSet`) natively.
@@ -50,8 +56,14 @@ impl Controller {
         S: Schema,
         E: Readable,
     {
-        if let Some(running) = self.inner.background.borrow().get(key) {
-            return running.clone();
+        let running = self
+            .inner
+            .background
+            .borrow()
+            .get(key)
+            .and_then(Running::upgrade);
+        if let Some(running) = running {
+            return running;
         }
         let (ctrl, endpoint, params, done) = (
             self.clone(),
@@ -65,10 +77,12 @@ impl Controller {
         }
         .boxed_local()
         .shared();
-        self.inner
-            .background
-            .borrow_mut()
-            .insert(key.to_owned(), fetch.clone());
+        if let Some(running) = fetch.downgrade() {
+            self.inner
+                .background
+                .borrow_mut()
+                .insert(key.to_owned(), running);
+        }
         self.spawn(Box::pin(fetch.clone()));
         fetch
     }
@@ -93,6 +107,7 @@ impl Controller {
     /// Whether the controller is at rest: no request on its way, no
     /// background fetch waiting to start.
     pub fn is_idle(&self) -> bool {
-        self.inner.background.borrow().is_empty() && self.in_flight() == 0
+        let running = self.inner.background.borrow();
+        running.values().all(|fetch| fetch.upgrade().is_none()) && self.in_flight() == 0
     }
 }

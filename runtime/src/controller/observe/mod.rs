@@ -27,7 +27,7 @@ use crate::controller::{Cached, Controller, Named};
 use crate::http::Error;
 use crate::rest::{Endpoint, Read, Readable};
 
-pub(crate) use background::{Background, Spawner, default_spawner};
+pub(crate) use background::{Background, Running, Spawner, default_spawner};
 pub(crate) use registry::{Holds, Observers};
 pub use signals::PageListener;
 pub use subscribe::Subscription;
