@@ -35,6 +35,7 @@ mod json;
 mod meta;
 mod path;
 mod pk;
+mod sparse;
 mod text;
 pub mod wire;
 

@@ -9,7 +9,6 @@
 //! - `controller`: reads (expiry, shared requests, ordering, errors beside
 //!   data, subscriptions) and mutations, against mockito and the demo API;
 //! - `faults`: the controller under faults, races and churn;
-//! - `faults`: the controller under faults, races and churn;
 //! - `servers`: meeting real REST servers (headers, pagination, partial
 //!   records, filtered lists, params as servers name them) on the demo API;
 //! - `legacy`: the older API generation (Resources and FetchShapes);
@@ -17,6 +16,10 @@
 //!   rendering.
 
 mod common;
+
+/// Counts the heap each thread holds, for the memory tests.
+#[global_allocator]
+static HEAP: common::heap::Counting = common::heap::Counting;
 
 mod cache;
 mod controller;

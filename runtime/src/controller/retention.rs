@@ -16,6 +16,7 @@ use super::{Controller, State};
 use crate::cache::store::Unreached;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
+use crate::sparse::Sparse;
 
 /// How long the cache keeps results nothing uses, and how many results and
 /// records it keeps at most; set with
@@ -165,6 +166,14 @@ impl Controller {
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn collect_garbage(&self) -> Collected {
+        let collected = self.collect_now();
+        // Observers hear of what went (a read of it finds nothing now).
+        self.notify();
+        collected
+    }
+
+    /// Collects now, without telling observers (the caller does).
+    fn collect_now(&self) -> Collected {
         let subscribers = self.inner.observers.borrow();
         let mut state = self.state_mut();
         let longest_request = self.inner.client.timeout();
@@ -179,7 +188,7 @@ impl Controller {
             now >= state.next_sweep || state.over_bounds()
         };
         if due {
-            self.collect_garbage();
+            self.collect_now();
         }
     }
 }
@@ -264,6 +273,9 @@ fn collect<'h>(
         rule.before = now.next();
     }
 
+    if collected.results > 0 {
+        shrink_if_sparse(state);
+    }
     state.next_sweep = match retention.sweep_every() {
         Some(every) => now + every,
         None => Timestamp::from_micros(u64::MAX),
@@ -277,6 +289,17 @@ fn collect<'h>(
         above(retention.max_entities, state.store.slot_count()),
     );
     collected
+}
+
+/// Gives back the room of the maps by key that a collection emptied
+/// (a hash map keeps its room when keys go).
+fn shrink_if_sparse(state: &mut State) {
+    state.store.shrink_if_sparse();
+    state.memo.shrink_if_sparse();
+    state.errors.shrink_if_sparse();
+    state.usage.shrink_if_sparse();
+    state.pages.shrink_if_sparse();
+    state.paging.shrink_if_sparse();
 }
 
 /// Notes a use at `now` of every key in `held`, and of every stored key no

@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 pub mod controller;
+pub mod heap;
 pub mod mock;
 mod read;
 

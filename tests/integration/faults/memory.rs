@@ -11,6 +11,7 @@ use restcache::prelude::*;
 use restcache::rest::Options;
 use restcache::{Collected, Retention};
 
+use crate::common::heap::held_bytes;
 use crate::common::{Todo, TodoResource, TodoResourceParams};
 
 fn controller(retention: Retention) -> (Controller, ManualClock) {
@@ -471,4 +472,34 @@ fn an_entity_query_stops_answering_for_a_record_collection_dropped() {
     );
     let gone = ctrl.with_store(|store| query.read(store));
     assert!(matches!(gone, Lookup::Absent), "{gone:?}");
+}
+
+#[test]
+fn a_collection_gives_back_the_memory_of_what_it_collected() {
+    let (ctrl, clock) = controller(Retention::default());
+    // The controller's own structures, at their size for one key.
+    store_todo(&ctrl, 0);
+    clock.advance(Duration::from_secs(300));
+    ctrl.collect_garbage();
+    let before = held_bytes();
+
+    let keys = 10_000;
+    for id in 1..=keys {
+        store_todo(&ctrl, id);
+    }
+    clock.advance(Duration::from_secs(300));
+    let collected = ctrl.collect_garbage();
+    assert_eq!(
+        collected,
+        Collected {
+            results: keys as usize,
+            records: keys as usize
+        }
+    );
+    assert_eq!(counts(&ctrl), (0, 0));
+    let kept = (held_bytes() - before) / keys as isize;
+    assert!(
+        kept < 16,
+        "{kept} bytes a collected key stay with no result or record left"
+    );
 }

@@ -112,6 +112,11 @@ impl Memo {
         self.state.results.remove(key);
     }
 
+    /// Gives back the room of the results' entries when most of it went.
+    pub(crate) fn shrink_if_sparse(&mut self) {
+        crate::sparse::Sparse::shrink_if_sparse(&mut self.state.results);
+    }
+
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.state = MemoState::default();

@@ -58,6 +58,13 @@ impl Store {
         removed
     }
 
+    /// Gives back the room of the results map when most of it went.
+    pub(crate) fn shrink_if_sparse(&mut self) {
+        use crate::sparse::Sparse;
+        self.results.shrink_if_sparse();
+        self.result_layers.shrink_if_sparse();
+    }
+
     /// How many record slots the tables hold (live, invalidated, deleted).
     pub(crate) fn slot_count(&self) -> usize {
         (0..self.tables.len() as u32)

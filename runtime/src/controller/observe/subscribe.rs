@@ -101,6 +101,7 @@ impl State {
         *seen = (store.id(), store.layout(), store.last_write());
         let mut keys = changes.results;
         keys.append(&mut self.touched);
+        crate::sparse::Sparse::shrink_if_sparse(&mut self.touched);
         Touched {
             keys,
             records: changes.records,
