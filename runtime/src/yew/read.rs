@@ -163,7 +163,8 @@ where
         // In a server render pass, the pass resumes it too when it ends
         // first: the component then renders with stand-ins.
         let waiting = Rc::new(Cell::new(Some(handle)));
-        if let Some(pass) = self.cache.pass() {
+        let pass = self.cache.pass().cloned();
+        if let Some(pass) = &pass {
             pass.waits(Rc::clone(&waiting));
         }
         yew::platform::spawn_local(async move {
@@ -171,9 +172,11 @@ where
             // Resumed by a call, not a drop: a component that cannot
             // render now (a failed read on a server, outside
             // `ServerRender`) panics out of this task, never out of a
-            // destructor.
-            if let Some(handle) = waiting.take() {
-                handle.resume();
+            // destructor. In a pass, the panic goes to the render.
+            match (waiting.take(), &pass) {
+                (Some(handle), Some(pass)) => pass.resume(handle),
+                (Some(handle), None) => handle.resume(),
+                (None, _) => {}
             }
         });
         suspension

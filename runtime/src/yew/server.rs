@@ -67,6 +67,9 @@ struct PassShared {
     controllers: RefCell<Vec<Controller>>,
     /// Whether the pass ended: its components sleep for good.
     ended: Cell<bool>,
+    /// A panic of a component re-rendered outside the render's poll (by a
+    /// fetch's task), to raise in the render.
+    panic: RefCell<Option<Box<dyn std::any::Any + Send>>>,
     /// Wakes the renderer when a failure is met.
     waker: RefCell<Option<Waker>>,
 }
@@ -88,6 +91,7 @@ impl ServerPass {
             waiting: RefCell::default(),
             controllers: RefCell::default(),
             ended: Cell::new(false),
+            panic: RefCell::default(),
             waker: RefCell::default(),
         }))
     }
@@ -112,6 +116,19 @@ impl ServerPass {
     /// The error whose fallback the boundary `id` shows in this pass.
     pub fn fallback_of(&self, id: &BoundaryId) -> Option<Error> {
         self.0.fallbacks.borrow().get(id).cloned()
+    }
+
+    /// Resumes a component whose read the fetch's task ended, outside the
+    /// render's poll: a panic of its render is raised in the render, not
+    /// lost in the task.
+    pub fn resume(&self, handle: SuspensionHandle) {
+        let resumed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle.resume()));
+        if let Err(payload) = resumed {
+            self.0.panic.borrow_mut().get_or_insert(payload);
+            if let Some(waker) = self.0.waker.borrow_mut().take() {
+                waker.wake();
+            }
+        }
     }
 
     /// Notes what a component waiting on a fetch waits on: resumed by the
@@ -160,11 +177,12 @@ impl ServerPass {
             && self.0.controllers.borrow().iter().all(Controller::is_idle)
     }
 
-    /// Resolves once the render waits on nothing but failed reads.
+    /// Resolves once the render waits on nothing but failed reads, or a
+    /// component panicked outside the render's poll.
     #[cfg(feature = "ssr")]
     async fn until_stuck(&self) {
         std::future::poll_fn(|cx| {
-            if self.0.failed.borrow().is_empty() {
+            if self.0.failed.borrow().is_empty() && self.0.panic.borrow().is_none() {
                 *self.0.waker.borrow_mut() = Some(cx.waker().clone());
                 return std::task::Poll::Pending;
             }
@@ -174,10 +192,16 @@ impl ServerPass {
         // A failure is met: wait for the requests still on their way, and
         // for the renders their answers start.
         let mut settled = 0;
-        while settled < 3 {
+        while settled < 3 && self.0.panic.borrow().is_none() {
             yew::platform::time::sleep(std::time::Duration::from_millis(1)).await;
             settled = if self.stuck() { settled + 1 } else { 0 };
         }
+    }
+
+    /// The panic a component raised outside the render's poll, if any.
+    #[cfg(feature = "ssr")]
+    fn take_panic(&self) -> Option<Box<dyn std::any::Any + Send>> {
+        self.0.panic.borrow_mut().take()
     }
 
     /// Ends the pass: the components waiting on failed reads render
@@ -402,6 +426,9 @@ mod render {
         let stuck = pin!(pass.until_stuck());
         let rendering = std::future::poll_fn(|cx| in_pass.poll_render(cx));
         let stopped = matches!(select(pin!(rendering), stuck).await, Either::Right(((), _)));
+        if let Some(payload) = pass.take_panic() {
+            std::panic::resume_unwind(payload);
+        }
         if !stopped {
             let html = in_pass.finished.as_mut().map(std::mem::take);
             return Ok(html.unwrap_or_default());

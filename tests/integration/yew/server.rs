@@ -242,3 +242,52 @@ async fn a_failed_read_without_a_stand_in_still_frees_its_controller() {
     })
     .await;
 }
+
+#[component]
+fn Panics() -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: 1 })?;
+    panic!("a component fails on {}", todo.title);
+}
+
+#[component]
+fn PanickingPage() -> Html {
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary error_fallback={Callback::from(|_: BoundaryError| Html::default())}>
+                <Panics />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// A component that panics ends its render with the panic; the page keeps
+/// no controller, and the next page renders as if nothing happened.
+#[tokio::test]
+async fn a_component_that_panics_leaves_no_controller_and_no_pass_behind() {
+    use futures_util::FutureExt;
+    local(async {
+        let mut server = mockito::Server::new_async().await;
+        let _found = server
+            .mock("GET", "/todos/1")
+            .with_header("content-type", "application/json")
+            .with_body(todo_json(1, "milk"))
+            .create_async()
+            .await;
+        let live = Rc::new(Cell::new(0_i64));
+        let controller = || {
+            let client = restcache::http::Client::new(server.url());
+            Controller::builder(client)
+                .clock(Counted::new(&live))
+                .build()
+        };
+        let render = ServerRender::<PanickingPage>::new(controller(), ()).render();
+        let panicked = std::panic::AssertUnwindSafe(render).catch_unwind().await;
+        assert!(panicked.is_err(), "the panic ends the render");
+        assert_eq!(live.get(), 0);
+        let page = ServerRender::<Page>::new(controller(), PageProps { id: 1 });
+        let html = rendered(page.hydratable(false).render()).await.unwrap();
+        assert_eq!(html, "<h1>milk</h1>");
+        assert_eq!(live.get(), 0);
+    })
+    .await;
+}
