@@ -244,6 +244,7 @@ impl PartialEq for Controller {
     }
 }
 
+#[cfg(feature = "yew")]
 impl Controller {
     /// Tells this cache from every other one alive (two handles of one
     /// cache have the same id): a key that holds no handle.
