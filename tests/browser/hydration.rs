@@ -3,6 +3,7 @@
 //! suspending, and then lives like any other.
 
 use std::rc::Rc;
+use std::time::Duration;
 
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, CacheProvider, ServerRender, use_suspense};
@@ -119,4 +120,42 @@ async fn a_server_render_in_wasm_shows_a_failed_reads_fallback() {
         r#"<p class="failed">failed: Some(404)<button>reset</button></p>"#
     );
     assert_eq!(hits("GET /todos/999").await, 1);
+}
+
+/// The server's cache crosses into the page: rendered by `ServerRender`
+/// (here in the page, as an edge runtime would), exported into a script
+/// element, taken back by the browser's controller, hydrated with no
+/// request.
+#[wasm_bindgen_test]
+async fn a_server_renders_cache_crosses_into_the_page_and_hydration_makes_no_request() {
+    reset_demo().await;
+    let on_server = controller();
+    let props = CtrlProps {
+        ctrl: on_server.clone(),
+    };
+    let html = ServerRender::<App>::new(on_server.clone(), props)
+        .render()
+        .await
+        .unwrap();
+    let script = restcache::handoff_script(&on_server.export_handoff());
+    assert_eq!(hits("GET /todos/5").await, 1, "the server fetched it");
+
+    let page = gloo_document().create_element("div").unwrap();
+    page.set_inner_html(&format!(r#"<div id="app">{html}</div>{script}"#));
+    gloo_document().body().unwrap().append_child(&page).unwrap();
+    let handed = gloo_document()
+        .get_element_by_id(restcache::HANDOFF_SCRIPT_ID)
+        .and_then(|script| script.text_content())
+        .unwrap();
+    let in_browser = controller();
+    assert_eq!(in_browser.import_handoff(&handed), Ok(1));
+    let root = gloo_document().get_element_by_id("app").unwrap();
+    let _handle =
+        Renderer::<App>::with_root_and_props(root.clone(), CtrlProps { ctrl: in_browser })
+            .hydrate();
+    yew::scheduler::flush().await;
+    sleep(Duration::from_millis(50)).await;
+    let todo5 = root.text_content().unwrap_or_default();
+    assert!(!todo5.is_empty() && todo5 != "loading", "{todo5}");
+    assert_eq!(hits("GET /todos/5").await, 1, "hydration made no request");
 }

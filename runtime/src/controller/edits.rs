@@ -208,6 +208,8 @@ impl Controller {
             state.usage.clear();
             state.pages.clear();
             state.in_flight.clear();
+            state.handoff.recorded.clear();
+            state.handoff.pending.clear();
             state.generation += 1;
         }
         self.notify();

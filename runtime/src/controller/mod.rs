@@ -18,6 +18,7 @@ mod builder;
 mod clock;
 mod edits;
 mod expiry;
+mod handoff;
 mod lists;
 mod observe;
 mod paging;
@@ -47,6 +48,9 @@ pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use edits::WriteError;
 pub use expiry::{Cached, ExpiryStatus};
+use handoff::Handoff;
+pub(crate) use handoff::Recorded;
+pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_script};
 pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
@@ -102,6 +106,8 @@ pub(crate) struct State {
     collect_above: (usize, usize),
     /// Keys whose error or request changed since observers last looked.
     touched: Vec<String>,
+    /// The responses kept for a cache handoff, and those taken back.
+    handoff: Handoff,
 }
 
 impl State {
@@ -318,6 +324,7 @@ impl Controller {
                 settings.retention.max_entities.unwrap_or(usize::MAX),
             ),
             touched: Vec::new(),
+            handoff: Handoff::default(),
         };
         Controller {
             inner: Rc::new(Inner {
@@ -465,7 +472,7 @@ impl Controller {
         E: Readable,
     {
         match self.key(endpoint, params) {
-            Ok(key) => self.read_key(endpoint, &key, &|| endpoint.named_pks(params)),
+            Ok(key) => self.read_key(endpoint, params, &key, &|| endpoint.named_pks(params)),
             Err(error) => Cached {
                 status: ExpiryStatus::Valid,
                 error: Some(error),

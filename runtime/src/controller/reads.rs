@@ -41,11 +41,15 @@ impl Controller {
     pub(crate) fn read_key<P: Serialize, S: Schema, E: Effect>(
         &self,
         endpoint: &Endpoint<P, S, E>,
+        params: &P,
         key: &str,
         named: &dyn Fn() -> Named,
     ) -> Cached<S> {
         let now = self.now();
         let mut state = self.state_mut();
+        if !state.handoff.pending.is_empty() {
+            self.adopt(&mut state, endpoint, params, key);
+        }
         state.note_use(key, now, self.data_expiry(endpoint));
         let data = match state.lookup::<S>(key, named) {
             Lookup::Found(value, meta) => Some((value, meta)),

@@ -504,7 +504,11 @@ where
     E: Effect,
 {
     let url = request.url.clone();
-    let mut response = client.call_with(&endpoint, &params, request.clone()).await;
+    let keep = inner
+        .upgrade()
+        .is_some_and(|inner| inner.state.borrow().handoff.recording);
+    let call = || client.call_keeping(&endpoint, &params, request.clone(), keep);
+    let mut response = call().await;
     for attempt in 0..retry.attempts {
         match &response {
             Err(error) if error.is_soft() => {}
@@ -512,8 +516,12 @@ where
         }
         let seed = started.id ^ (u64::from(attempt) << 32) ^ started.at.as_micros();
         Delay::new(retry.delay(attempt, seed)).await;
-        response = client.call_with(&endpoint, &params, request.clone()).await;
+        response = call().await;
     }
+    let (response, recorded) = match response {
+        Ok((value, recorded)) => (Ok(value), recorded),
+        Err(error) => (Err(error), None),
+    };
     let Some(inner) = inner.upgrade() else {
         return response.map(|value| Rc::new(value.into_value()) as Rc<dyn Any>);
     };
@@ -542,6 +550,12 @@ where
                 ctrl.store_success(&mut state, &endpoint, &params, value, delivery, false)
                     .map_err(|e| stored_failed(&endpoint, &url, e))
             });
+            if let (Ok(_), Some(recorded)) = (&stored, recorded) {
+                state
+                    .handoff
+                    .recorded
+                    .insert(key.clone(), (recorded, arrived));
+            }
             match stored {
                 // What the cache shows now (a record deleted since the
                 // request started is left out), even if the result goes

@@ -140,6 +140,7 @@ impl State {
         self.touch(key);
         self.pages.remove(key);
         self.usage.remove(key);
+        self.handoff.recorded.remove(key);
         true
     }
 }

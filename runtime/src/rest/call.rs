@@ -6,6 +6,7 @@ use futures_util::future::{Either, select};
 use serde::Serialize;
 
 use crate::cache::schema::Decoded;
+use crate::controller::Recorded;
 use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
 use crate::rest::{Effect, Endpoint};
 
@@ -55,10 +56,24 @@ impl Client {
         params: &P,
         request: Request,
     ) -> Result<Decoded<S>, Error> {
+        self.call_keeping(endpoint, params, request, false)
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// [`call_with`](Self::call_with), keeping the response as a page may
+    /// carry it (`keep`: for a server's cache handoff).
+    pub(crate) async fn call_keeping<P, S, E: Effect>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        request: Request,
+        keep: bool,
+    ) -> Result<(Decoded<S>, Option<Recorded>), Error> {
         let method = request.method;
         let url = request.url.clone();
         let limit = endpoint.options().timeout.unwrap_or(self.timeout());
-        let exchange = guarded(self.exchange(endpoint, params, request), method, &url);
+        let exchange = guarded(self.exchange(endpoint, params, request, keep), method, &url);
         match select(Box::pin(exchange), Delay::new(limit)).await {
             Either::Left((outcome, _)) => outcome,
             Either::Right(((), _)) => {
@@ -75,7 +90,8 @@ impl Client {
         endpoint: &Endpoint<P, S, E>,
         params: &P,
         request: Request,
-    ) -> Result<Decoded<S>, Error> {
+        keep: bool,
+    ) -> Result<(Decoded<S>, Option<Recorded>), Error> {
         let (method, url) = (request.method, request.url.clone());
         let response = endpoint.send(self, params, request).await?;
         let decoded = endpoint.decode(&response, params);
@@ -85,7 +101,8 @@ impl Client {
             crate::http::Method::Put => decoded.map(Decoded::replacing_whole),
             _ => decoded,
         };
-        decoded.map_err(|e| {
+        let kept = keep.then(|| Recorded::of(&response));
+        decoded.map(|value| (value, kept)).map_err(|e| {
             let resolved;
             let attempt = match &response.sent {
                 Some(sent) => Attempt::sent(sent),

@@ -352,8 +352,11 @@ mod render {
         COMP::Properties: Clone,
     {
         /// A render of `COMP` with `props`, whose provider uses
-        /// `controller`; hydratable, as Yew's own renderers are.
+        /// `controller`; hydratable, as Yew's own renderers are. The
+        /// controller records its reads' responses, for
+        /// [`Controller::export_handoff`] after the render.
         pub fn new(controller: Controller, props: COMP::Properties) -> Self {
+            controller.record_for_handoff();
             ServerRender {
                 controller,
                 props,

@@ -3,6 +3,7 @@
 //! read ends a server render.
 
 mod boundaries;
+mod handoff;
 mod pages;
 mod reads;
 mod server;

@@ -99,7 +99,7 @@ impl Controller {
             return;
         };
         let named = || endpoint.named_pks(params);
-        if self.read_key(endpoint, &key, &named).status == ExpiryStatus::Stale {
+        if self.read_key(endpoint, params, &key, &named).status == ExpiryStatus::Stale {
             drop(self.fetch_in_background(endpoint, params, &key));
         }
     }

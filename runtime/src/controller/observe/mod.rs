@@ -327,7 +327,7 @@ where
         let named = &current.named;
         let cached = self
             .controller
-            .read_key(&current.endpoint, key, &|| named.clone());
+            .read_key(&current.endpoint, &current.params, key, &|| named.clone());
         self.seen = Some(self.controller.state_mut().look::<S>(key, named));
         Some(cached)
     }

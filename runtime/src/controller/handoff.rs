@@ -1,0 +1,309 @@
+//! Handing a server's cache to the browser. A server render records the
+//! responses its reads got; [`Controller::export_handoff`] writes them as
+//! one text to embed in the page ([`handoff_script`]); in the browser,
+//! [`Controller::import_handoff`] takes them back before the first
+//! render, so that hydration reads what the server read, with no request.
+//!
+//! The store keeps its values without their types, so the text carries
+//! each read's response as the server got it (status, headers, body),
+//! by key: the browser's first typed read of a key decodes it with its
+//! own endpoint, as if it had fetched it. Any schema and any decoder
+//! work, and nothing has to be serializable. Times cross as ages: a
+//! response fetched 3 s before the export counts as fetched 3 s before
+//! the import, so a browser clock that differs from the server's neither
+//! refetches everything nor keeps stale data fresh.
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use super::request::Delivery;
+use super::{Controller, State};
+use crate::cache::schema::Schema;
+use crate::http::{HeaderMap, HeaderName, HeaderValue, Response};
+use crate::meta::Timestamp;
+use crate::rest::{Effect, Endpoint};
+
+/// The most bytes a handoff text may hold; a longer one is refused.
+pub const MAX_HANDOFF_BYTES: usize = 8 * 1024 * 1024;
+
+/// The `id` of the script element [`handoff_script`] writes.
+pub const HANDOFF_SCRIPT_ID: &str = "restcache-handoff";
+
+/// The format of the text, so that a page from another version is
+/// refused rather than misread.
+const FORMAT: u32 = 1;
+
+/// Headers a page never carries (the server's own session).
+const PRIVATE_HEADERS: &[&str] = &[
+    "set-cookie",
+    "set-cookie2",
+    "authorization",
+    "www-authenticate",
+];
+
+/// A response a read got, kept for the handoff.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Recorded {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Recorded {
+    /// What the page may carry of `response`.
+    pub fn of(response: &Response) -> Self {
+        let headers = response
+            .headers
+            .iter()
+            .filter(|(name, _)| !PRIVATE_HEADERS.contains(&name.as_str()))
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+            .collect();
+        Recorded {
+            status: response.status,
+            headers,
+            body: response.body.clone(),
+        }
+    }
+
+    /// The response again, for a decoder.
+    pub fn response(&self) -> Response {
+        let mut headers = HeaderMap::new();
+        for (name, value) in &self.headers {
+            if let (Ok(name), Ok(value)) = (
+                HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(value),
+            ) {
+                headers.append(name, value);
+            }
+        }
+        Response {
+            status: self.status,
+            headers,
+            body: self.body.clone(),
+            sent: None,
+        }
+    }
+}
+
+/// One read's response in the text, with its age at the export.
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    key: String,
+    #[serde(flatten)]
+    response: Recorded,
+    /// Milliseconds between the response's arrival and the export.
+    age_ms: u64,
+}
+
+/// The text.
+#[derive(Serialize, Deserialize)]
+struct Text {
+    restcache_handoff: u32,
+    entries: Vec<Entry>,
+}
+
+/// A response waiting in the browser for its first typed read.
+pub(crate) struct Pending {
+    pub response: Recorded,
+    /// When it arrived, on this controller's clock.
+    pub arrived: Timestamp,
+}
+
+/// What the server recorded and the browser took back.
+#[derive(Default)]
+pub(crate) struct Handoff {
+    /// Whether reads record their responses (a server render).
+    pub recording: bool,
+    /// The responses recorded, by key, with when they arrived.
+    pub recorded: FxHashMap<String, (Recorded, Timestamp)>,
+    /// The responses imported and not read yet, by key.
+    pub pending: FxHashMap<String, Pending>,
+}
+
+/// Why a handoff text was refused: the cache stays as it was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HandoffError {
+    /// The text is longer than [`MAX_HANDOFF_BYTES`].
+    #[error("the cache handoff is {bytes} bytes, over the limit of {limit}")]
+    TooLarge {
+        /// Its length.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The text is not a handoff this version reads (another version's,
+    /// or not one at all).
+    #[error("not a cache handoff this version reads: {0}")]
+    Foreign(String),
+}
+
+/// `text` as the content of a `<script type="application/json">` element
+/// with the id [`HANDOFF_SCRIPT_ID`], to put once in the page.
+///
+/// ```
+/// use restcache::handoff_script;
+/// let script = handoff_script(r#"{"title":"\u003c/script>"}"#);
+/// assert!(script.starts_with(r#"<script type="application/json" id="restcache-handoff">"#));
+/// assert_eq!(script.matches("</script>").count(), 1);
+/// ```
+pub fn handoff_script(text: &str) -> String {
+    format!(
+        r#"<script type="application/json" id="{HANDOFF_SCRIPT_ID}">{}</script>"#,
+        escaped(text)
+    )
+}
+
+/// JSON text that no HTML parser reads as markup: `<`, `>` and `&` (and
+/// the two line separators JavaScript once broke on) as `\u` escapes,
+/// which JSON reads back as the same characters. Outside of strings, JSON
+/// has none of them.
+fn escaped(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl Controller {
+    /// Makes this controller's reads keep the responses they get, for
+    /// [`export_handoff`](Self::export_handoff). A
+    /// [`ServerRender`](crate::yew::ServerRender) turns it on for its
+    /// controller.
+    pub fn record_for_handoff(&self) {
+        self.state_mut().handoff.recording = true;
+    }
+
+    /// The responses of the reads this controller recorded and still
+    /// holds, as one text for the page (embed it with [`handoff_script`]).
+    /// It carries what the reads got, nothing else: not the server's
+    /// `Set-Cookie`, not the requests' headers.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let server = Controller::new(Client::new(api.url()));
+    /// server.record_for_handoff();
+    /// let params = TodoResourceParams { id: 1 };
+    /// server.fetch(&TodoResource::get(), &params, None).await?;
+    /// let text = server.export_handoff();
+    ///
+    /// let browser = Controller::new(Client::new(api.url()));
+    /// assert_eq!(browser.import_handoff(&text), Ok(1));
+    /// assert_eq!(browser.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn export_handoff(&self) -> String {
+        let now = self.now();
+        let state = self.inner.state.borrow();
+        let mut entries: Vec<Entry> = state
+            .handoff
+            .recorded
+            .iter()
+            .filter(|(key, _)| state.store.result_meta(key).is_some())
+            .map(|(key, (response, arrived))| Entry {
+                key: key.clone(),
+                response: response.clone(),
+                age_ms: now.as_micros().saturating_sub(arrived.as_micros()) / 1000,
+            })
+            .collect();
+        entries.sort_by(|a, b| a.key.cmp(&b.key));
+        let text = Text {
+            restcache_handoff: FORMAT,
+            entries,
+        };
+        escaped(&serde_json::to_string(&text).unwrap_or_default())
+    }
+
+    /// Takes back what a server's [`export_handoff`](Self::export_handoff)
+    /// wrote (the script's text, as the page holds it): each read's first
+    /// typed read decodes its response with its own endpoint, as fetched
+    /// that long ago. Returns how many reads it holds. A text that is too
+    /// long, corrupt or of another version is refused with an error, and
+    /// nothing is taken.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::HandoffError;
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert!(matches!(ctrl.import_handoff("not json"), Err(HandoffError::Foreign(_))));
+    /// assert_eq!(ctrl.import_handoff(r#"{"restcache_handoff":1,"entries":[]}"#), Ok(0));
+    /// ```
+    pub fn import_handoff(&self, text: &str) -> Result<usize, HandoffError> {
+        if text.len() > MAX_HANDOFF_BYTES {
+            return Err(HandoffError::TooLarge {
+                bytes: text.len(),
+                limit: MAX_HANDOFF_BYTES,
+            });
+        }
+        let text: Text =
+            serde_json::from_str(text).map_err(|e| HandoffError::Foreign(e.to_string()))?;
+        if text.restcache_handoff != FORMAT {
+            return Err(HandoffError::Foreign(format!(
+                "format {}, this version reads {FORMAT}",
+                text.restcache_handoff
+            )));
+        }
+        let now = self.now();
+        let count = text.entries.len();
+        let mut state = self.state_mut();
+        for entry in text.entries {
+            let age = entry.age_ms.saturating_mul(1000);
+            let arrived = Timestamp::from_micros(now.as_micros().saturating_sub(age));
+            let pending = Pending {
+                response: entry.response,
+                arrived,
+            };
+            state.handoff.pending.insert(entry.key, pending);
+        }
+        Ok(count)
+    }
+}
+
+impl Controller {
+    /// Stores the response the handoff holds for `key`, if any, decoded by
+    /// `endpoint` for `params`, as arrived when the server got it. One
+    /// the endpoint cannot decode is dropped: the read fetches.
+    pub(super) fn adopt<P: serde::Serialize, S: Schema, E: Effect>(
+        &self,
+        state: &mut State,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        key: &str,
+    ) {
+        let Some(pending) = state.handoff.pending.remove(key) else {
+            return;
+        };
+        let Ok(value) = endpoint.decode(&pending.response.response(), params) else {
+            return;
+        };
+        let delivery = Delivery {
+            key,
+            url: key,
+            started: pending.arrived,
+            arrived: pending.arrived,
+        };
+        if self
+            .store_success(state, endpoint, params, value, delivery, false)
+            .is_ok()
+        {
+            self.inner.notify_due.set(true);
+        }
+    }
+}

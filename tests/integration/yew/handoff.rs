@@ -1,0 +1,178 @@
+//! The cache crosses from server to browser: a server render's reads go
+//! into one text for the page, and a controller that takes it back reads
+//! them with no request, as old as they were on the server, whatever its
+//! clock says. The text cannot break out of its script, and a bad one is
+//! refused.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::http::Client;
+use restcache::prelude::*;
+use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, ServerRender, use_suspense};
+use restcache::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_script};
+use yew::prelude::*;
+
+use super::{local, rendered};
+use crate::common::{TodoResource, TodoResourceParams};
+
+#[component]
+fn Todos() -> HtmlResult {
+    let todos = use_suspense(&TodoResource::get_list(), ())?;
+    let first = use_suspense(&TodoResource::get(), TodoResourceParams { id: 1 })?;
+    Ok(html! {
+        <>
+            <h1>{ &first.title }</h1>
+            <ul>{ for todos.iter().map(|t| html! { <li>{ &t.title }</li> }) }</ul>
+        </>
+    })
+}
+
+#[component]
+fn App() -> Html {
+    let error_fallback =
+        Callback::from(|e: BoundaryError| html! { <p>{ e.error.to_string() }</p> });
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary {error_fallback}><Todos /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+const LIST: &str = r#"[{"id": 1, "userId": 1, "title": "</script><!-- milk & <b>eggs</b>", "completed": false},
+                       {"id": 2, "userId": 1, "title": "tea \u2028 line", "completed": true}]"#;
+
+/// The script's content, as a browser hands it to the page's code.
+fn script_text(script: &str) -> &str {
+    let open = format!(r#"<script type="application/json" id="{HANDOFF_SCRIPT_ID}">"#);
+    script
+        .strip_prefix(open.as_str())
+        .and_then(|rest| rest.strip_suffix("</script>"))
+        .expect("one script element")
+}
+
+#[tokio::test]
+async fn a_server_renders_cache_crosses_to_the_browser_with_no_request() {
+    local(async {
+        let mut server = mockito::Server::new_async().await;
+        let list = server
+            .mock("GET", "/todos")
+            .with_header("content-type", "application/json")
+            .with_header("set-cookie", "session=secret")
+            .with_body(LIST)
+            .expect(1)
+            .create_async()
+            .await;
+        let one = server
+            .mock("GET", "/todos/1")
+            .with_header("content-type", "application/json")
+            .with_body(r#"{"id": 1, "userId": 1, "title": "</script><!-- milk & <b>eggs</b>", "completed": false}"#)
+            .expect(0) // answered from the list's record
+
+            .create_async()
+            .await;
+
+        // On the server: render, then export what the page read.
+        let on_server = Controller::new(Client::new(server.url()));
+        let page = ServerRender::<App>::new(on_server.clone(), ())
+            .hydratable(false)
+            .render();
+        let html = rendered(page).await.unwrap();
+        assert!(html.contains("<li>tea \u{2028} line</li>"), "{html}");
+        let script = handoff_script(&on_server.export_handoff());
+        assert_eq!(script.matches("</script>").count(), 1, "{script}");
+        assert!(!script.contains("<!--") && !script.contains("<b>"), "{script}");
+        assert!(!script.contains("secret"), "the server's cookie stays home");
+
+        // In the browser: take it back, read with no request.
+        let in_browser = Controller::new(Client::new(server.url()));
+        assert_eq!(in_browser.import_handoff(script_text(&script)), Ok(1));
+        let todos = in_browser.read(&TodoResource::get_list(), &());
+        assert_eq!(todos.status, ExpiryStatus::Valid);
+        let todos = todos.data.unwrap();
+        assert_eq!(todos[0].title, "</script><!-- milk & <b>eggs</b>");
+        let again = ServerRender::<App>::new(in_browser.clone(), ())
+            .hydratable(false)
+            .render();
+        assert_eq!(rendered(again).await.unwrap(), html, "what the server rendered");
+        list.assert_async().await;
+        one.assert_async().await;
+        // One copy of each record: the detail is the list's record.
+        let first = in_browser.read(&TodoResource::get(), &TodoResourceParams { id: 1 });
+        assert!(Rc::ptr_eq(&first.data.unwrap(), &todos[0]));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn expiry_crosses_as_age_whatever_each_clock_says() {
+    let mut server = mockito::Server::new_async().await;
+    let _one = server
+        .mock("GET", "/todos/1")
+        .with_header("content-type", "application/json")
+        .with_body(r#"{"id": 1, "title": "milk"}"#)
+        .create_async()
+        .await;
+    let controller = |at_ms: u64| {
+        let clock = ManualClock::at(Timestamp::from_millis(at_ms));
+        let ctrl = Controller::builder(Client::new(server.url()))
+            .clock(clock.clone())
+            .data_expiry(Duration::from_secs(60))
+            .build();
+        (ctrl, clock)
+    };
+    let params = TodoResourceParams { id: 1 };
+    let (on_server, server_clock) = controller(1_700_000_000_000);
+    on_server.record_for_handoff();
+    on_server
+        .fetch(&TodoResource::get(), &params, None)
+        .await
+        .unwrap();
+    server_clock.advance(Duration::from_secs(10));
+    let text = on_server.export_handoff();
+
+    // A browser whose clock is hours behind: 50 s of freshness are left.
+    let (in_browser, browser_clock) = controller(1_699_990_000_000);
+    assert_eq!(in_browser.import_handoff(&text), Ok(1));
+    let read = || in_browser.read(&TodoResource::get(), &params).status;
+    assert_eq!(read(), ExpiryStatus::Valid);
+    browser_clock.advance(Duration::from_secs(49));
+    assert_eq!(read(), ExpiryStatus::Valid);
+    browser_clock.advance(Duration::from_secs(2));
+    assert_eq!(read(), ExpiryStatus::Stale, "as stale as on the server");
+}
+
+#[test]
+fn a_corrupt_foreign_or_oversized_text_is_refused_and_takes_nothing() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let params = TodoResourceParams { id: 1 };
+    let entry = r#"{"key":"GET http://127.0.0.1:9/todos/1","status":200,"headers":[],"body":"{\"id\":1}","age_ms":0}"#;
+    let refused = [
+        "<html>".to_owned(),
+        format!(r#"{{"restcache_handoff":1,"entries":[{entry}"#),
+        format!(r#"{{"restcache_handoff":2,"entries":[{entry}]}}"#),
+        r#"{"entries":[]}"#.to_owned(),
+    ];
+    for text in &refused {
+        let error = ctrl.import_handoff(text).unwrap_err();
+        assert!(matches!(error, HandoffError::Foreign(_)), "{error}");
+        assert!(error.to_string().starts_with("not a cache handoff"));
+    }
+    let huge = " ".repeat(MAX_HANDOFF_BYTES + 1);
+    assert!(matches!(
+        ctrl.import_handoff(&huge),
+        Err(HandoffError::TooLarge { .. })
+    ));
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &params).status,
+        ExpiryStatus::Invalid,
+        "nothing taken"
+    );
+    // A response its endpoint cannot decode is dropped: the read fetches.
+    let text = r#"{"restcache_handoff":1,"entries":[{"key":"GET http://127.0.0.1:9/todos/1","status":200,"headers":[],"body":"not json","age_ms":0}]}"#;
+    assert_eq!(ctrl.import_handoff(text), Ok(1));
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &params).status,
+        ExpiryStatus::Invalid
+    );
+}
