@@ -8,6 +8,7 @@ use std::time::Duration;
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, CacheProvider, ServerRender, use_suspense};
 use serde_json::json;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use yew::prelude::*;
 use yew::{LocalServerRenderer, Renderer};
@@ -158,4 +159,68 @@ async fn a_server_renders_cache_crosses_into_the_page_and_hydration_makes_no_req
     let todo5 = root.text_content().unwrap_or_default();
     assert!(!todo5.is_empty() && todo5 != "loading", "{todo5}");
     assert_eq!(hits("GET /todos/5").await, 1, "hydration made no request");
+}
+
+#[component]
+fn FailingAndFound(props: &CtrlProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <p>{"todos"}</p>
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <Missing />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// A page whose server render showed a boundary's fallback hydrates with
+/// that fallback (Yew sees the very tree the server rendered: no
+/// mismatch, no panic), with no request; its retry fetches again.
+/// (One boundary: a server render inside a page numbers sibling
+/// boundaries in the order the page's scheduler creates them, which is
+/// not the order a native server and the hydration share.)
+#[wasm_bindgen_test]
+async fn a_fallback_the_server_showed_hydrates_as_shown_and_retries_on_reset() {
+    reset_demo().await;
+    let on_server = controller();
+    let props = CtrlProps {
+        ctrl: on_server.clone(),
+    };
+    let html = ServerRender::<FailingAndFound>::new(on_server.clone(), props)
+        .render()
+        .await
+        .unwrap();
+    assert!(html.contains("failed: Some(404)"), "{html}");
+    let text = on_server.export_handoff();
+    assert!(text.contains(r#""fallbacks":[{"boundary":[0]"#), "{text}");
+    let script = restcache::handoff_script(&text);
+    let missing = hits("GET /todos/999").await;
+
+    let page = gloo_document().create_element("div").unwrap();
+    page.set_inner_html(&format!(r#"<div id="failing-app">{html}</div>{script}"#));
+    gloo_document().body().unwrap().append_child(&page).unwrap();
+    let handed = page
+        .query_selector(&format!("#{}", restcache::HANDOFF_SCRIPT_ID))
+        .unwrap()
+        .and_then(|script| script.text_content())
+        .unwrap();
+    let in_browser = controller();
+    in_browser.import_handoff(&handed).unwrap();
+    let root = gloo_document().get_element_by_id("failing-app").unwrap();
+    let _handle = Renderer::<FailingAndFound>::with_root_and_props(
+        root.clone(),
+        CtrlProps { ctrl: in_browser },
+    )
+    .hydrate();
+    yew::scheduler::flush().await;
+    sleep(Duration::from_millis(50)).await;
+    let text = root.text_content().unwrap_or_default();
+    assert!(text.contains("failed: Some(404)"), "{text}");
+    assert!(!text.contains("loading"), "{text}");
+    assert_eq!(hits("GET /todos/999").await, missing, "no request");
+
+    // Its retry fetches again (and fails again: the todo is missing).
+    let button = root.query_selector("button").unwrap().unwrap();
+    button.unchecked_into::<web_sys::HtmlElement>().click();
+    until_hits("GET /todos/999", missing + 1).await;
 }

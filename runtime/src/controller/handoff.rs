@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 use super::request::Delivery;
 use super::{Controller, State};
 use crate::cache::schema::Schema;
-use crate::http::{HeaderMap, HeaderName, HeaderValue, Response};
+use crate::http::{
+    Attempt, Error, ErrorKind, HeaderMap, HeaderName, HeaderValue, Method, Response,
+};
 use crate::meta::Timestamp;
 use crate::rest::{Effect, Endpoint};
 
@@ -95,11 +97,57 @@ struct Entry {
     age_ms: u64,
 }
 
+/// A boundary that showed its fallback on the server: where it sits, the
+/// error it showed, and the reads that failed in it.
+#[derive(Clone, Serialize, Deserialize)]
+struct Fallback {
+    boundary: Vec<u32>,
+    method: String,
+    url: String,
+    /// The HTTP status, when the error had one.
+    status: Option<u16>,
+    /// The excerpt of the body (a status error), or the error's message.
+    text: String,
+    keys: Vec<String>,
+}
+
+impl Fallback {
+    fn of(boundary: Vec<u32>, error: &Error, keys: Vec<String>) -> Self {
+        Fallback {
+            boundary,
+            method: error.method().as_str().to_owned(),
+            url: error.url().to_owned(),
+            status: error.status(),
+            text: match error.status() {
+                Some(_) => error.excerpt().to_owned(),
+                None => error.to_string(),
+            },
+            keys,
+        }
+    }
+
+    /// The error again: a status error as it was; another one (a body
+    /// that did not decode, no answer) as a network error with its message.
+    fn error(&self) -> Error {
+        let method = Method::from_name(&self.method).unwrap_or(Method::Get);
+        match self.status {
+            Some(status) => Error::http_status(method, &self.url, status, &self.text),
+            None => Attempt::new(method, &self.url).failed(ErrorKind::Network(self.text.clone())),
+        }
+    }
+}
+
+/// A boundary's fallback as the browser shows it while hydrating: where it
+/// sits, its error, and the keys of its failed reads.
+pub(crate) type HandedFallback = (Vec<u32>, Error, Vec<String>);
+
 /// The text.
 #[derive(Serialize, Deserialize)]
 struct Text {
     restcache_handoff: u32,
     entries: Vec<Entry>,
+    #[serde(default)]
+    fallbacks: Vec<Fallback>,
 }
 
 /// A response waiting in the browser for its first typed read.
@@ -118,6 +166,9 @@ pub(crate) struct Handoff {
     pub recorded: FxHashMap<String, (Recorded, Timestamp)>,
     /// The responses imported and not read yet, by key.
     pub pending: FxHashMap<String, Pending>,
+    /// The boundaries that showed their fallback: on the server, for the
+    /// export; in the browser, until a provider takes them.
+    fallbacks: Vec<Fallback>,
 }
 
 /// Why a handoff text was refused: the cache stays as it was.
@@ -226,6 +277,7 @@ impl Controller {
         let text = Text {
             restcache_handoff: FORMAT,
             entries,
+            fallbacks: state.handoff.fallbacks.clone(),
         };
         escaped(&serde_json::to_string(&text).unwrap_or_default())
     }
@@ -272,7 +324,32 @@ impl Controller {
             };
             state.handoff.pending.insert(entry.key, pending);
         }
+        state.handoff.fallbacks = text.fallbacks;
         Ok(count)
+    }
+
+    /// Notes the boundaries a server render showed the fallback of, for
+    /// the export.
+    #[cfg(feature = "yew")]
+    pub(crate) fn hand_over_fallbacks(&self, shown: Vec<HandedFallback>) {
+        let fallbacks = shown
+            .into_iter()
+            .map(|(boundary, error, keys)| Fallback::of(boundary, &error, keys));
+        self.state_mut().handoff.fallbacks = fallbacks.collect();
+    }
+
+    /// Takes the boundaries an imported page showed the fallback of: a
+    /// provider shows them again as it hydrates.
+    #[cfg(feature = "yew")]
+    pub(crate) fn take_handed_fallbacks(&self) -> Vec<HandedFallback> {
+        let fallbacks = std::mem::take(&mut self.state_mut().handoff.fallbacks);
+        fallbacks
+            .into_iter()
+            .map(|fallback| {
+                let error = fallback.error();
+                (fallback.boundary, error, fallback.keys)
+            })
+            .collect()
     }
 }
 

@@ -48,6 +48,8 @@ pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use edits::WriteError;
 pub use expiry::{Cached, ExpiryStatus};
+#[cfg(feature = "yew")]
+pub(crate) use handoff::HandedFallback;
 use handoff::Handoff;
 pub(crate) use handoff::Recorded;
 pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_script};

@@ -102,9 +102,9 @@ impl BoundaryContext {
 
     /// What a component whose read failed during a server render waits
     /// on (see [`ServerRender`](super::ServerRender)).
-    pub fn fail_on_server(&self, error: Error) -> yew::suspense::Suspension {
+    pub fn fail_on_server(&self, error: Error, key: String) -> yew::suspense::Suspension {
         match &self.0.pass {
-            Some(pass) => pass.fail(&self.0.id, error),
+            Some(pass) => pass.fail(&self.0.id, error, key),
             None => panic!(
                 "a read failed during a server render, and Yew's server renderers cannot show \
                  an error boundary's fallback: render with restcache::yew::ServerRender (feature \
@@ -191,13 +191,16 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
     let parent = use_context::<BoundaryContext>();
     let shown = use_state(|| None::<Failure>);
     let pass = cache.as_ref().and_then(|cache| cache.pass().cloned());
+    let hydrating = cache.as_ref().and_then(|cache| cache.hydrating().cloned());
     let context = use_memo((), {
         let show = shown.setter();
+        let hydrating = hydrating.clone();
         move |()| {
-            let id = match (&parent, &pass) {
-                (Some(parent), _) => parent.next_child(),
-                (None, Some(pass)) => pass.next_root_boundary(),
-                (None, None) => Rc::from([].as_slice()),
+            let id = match (&parent, &pass, &hydrating) {
+                (Some(parent), _, _) => parent.next_child(),
+                (None, Some(pass), _) => pass.next_root_boundary(),
+                (None, None, Some(hydrating)) => hydrating.next_root_boundary(),
+                (None, None, None) => Rc::from([].as_slice()),
             };
             BoundaryContext::new(
                 id,
@@ -212,12 +215,18 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
         let id = context.0.id.iter().copied().chain([u32::MAX]).collect();
         BoundaryContext::new(id, context.0.pass.clone(), context.0.show.clone())
     });
-    let failed = match ((*shown).clone(), context.0.pass.as_ref()) {
-        (Some(failure), _) => Some((failure.error.clone(), reset(&context, &shown))),
-        (None, Some(pass)) => pass
+    // A page that hydrates shows the fallbacks the server showed.
+    let handed = use_state(|| hydrating.and_then(|hydrating| hydrating.take(&context.0.id)));
+    let failed = match ((*shown).clone(), context.0.pass.as_ref(), (*handed).clone()) {
+        (Some(failure), _, _) => Some((failure.error.clone(), reset(&context, &shown))),
+        (None, Some(pass), _) => pass
             .fallback_of(&context.0.id)
             .map(|error| (error, Callback::noop())),
-        (None, None) => None,
+        (None, None, Some((error, keys))) => {
+            let controller = cache.as_ref().map(CacheContext::controller);
+            Some((error, reset_handed(controller, keys, &handed)))
+        }
+        (None, None, None) => None,
     };
     let Some((error, reset)) = failed else {
         return html! {
@@ -244,6 +253,22 @@ fn reset(context: &Rc<BoundaryContext>, shown: &UseStateHandle<Option<Failure>>)
         }
         context.0.held.borrow_mut().clear();
         shown.set(None);
+    })
+}
+
+/// The callback that clears the reads a server's fallback stood for (so
+/// that they fetch again) and shows the children.
+fn reset_handed(
+    controller: Option<Controller>,
+    keys: Vec<String>,
+    handed: &UseStateHandle<Option<(Error, Vec<String>)>>,
+) -> Callback<()> {
+    let handed = handed.setter();
+    Callback::from(move |()| {
+        if let Some(controller) = &controller {
+            controller.invalidate_all(|key| keys.iter().any(|k| k == key));
+        }
+        handed.set(None);
     })
 }
 

@@ -1,11 +1,14 @@
 //! What a [`CacheProvider`](super::CacheProvider) shares with the hooks
 //! below it: its controller, and the server render pass it renders in.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::server::ServerPass;
-use crate::controller::Controller;
-use crate::http::Client;
+use rustc_hash::FxHashMap;
+
+use super::server::{BoundaryId, ServerPass};
+use crate::controller::{Controller, HandedFallback};
+use crate::http::{Client, Error};
 
 /// The shared state of one provider; clones share it.
 #[derive(Clone)]
@@ -13,8 +16,9 @@ pub(crate) struct CacheContext(Rc<Shared>);
 
 enum Shared {
     /// A provider of its own controller (in a browser, or a server render
-    /// by Yew's own renderers).
-    Owned(Controller),
+    /// by Yew's own renderers), with the fallbacks a server showed when
+    /// its page hydrates.
+    Owned(Controller, Option<Rc<Hydrating>>),
     /// A provider in a server render pass: the pass holds the controller,
     /// and lets go of it when it ends.
     InPass(ServerPass),
@@ -27,8 +31,21 @@ impl PartialEq for CacheContext {
 }
 
 impl CacheContext {
+    /// A provider of `controller`. When the controller took a server's
+    /// handoff, the boundaries that showed their fallback on the server
+    /// show it again as the page hydrates.
     pub fn new(controller: Controller) -> Self {
-        CacheContext(Rc::new(Shared::Owned(controller)))
+        let handed = controller.take_handed_fallbacks();
+        let hydrating = (!handed.is_empty()).then(|| Rc::new(Hydrating::new(handed)));
+        CacheContext(Rc::new(Shared::Owned(controller, hydrating)))
+    }
+
+    /// The fallbacks a server showed, while the page hydrates.
+    pub fn hydrating(&self) -> Option<&Rc<Hydrating>> {
+        match &*self.0 {
+            Shared::Owned(_, hydrating) => hydrating.as_ref(),
+            Shared::InPass(_) => None,
+        }
     }
 
     /// A provider in `pass`, with the render's controller.
@@ -42,7 +59,7 @@ impl CacheContext {
     /// The server render pass this provider renders in, if any.
     pub fn pass(&self) -> Option<&ServerPass> {
         match &*self.0 {
-            Shared::Owned(_) => None,
+            Shared::Owned(..) => None,
             Shared::InPass(pass) => Some(pass),
         }
     }
@@ -58,7 +75,7 @@ impl CacheContext {
     /// is left of a stopped page renders nothing more).
     pub fn controller(&self) -> Controller {
         match &*self.0 {
-            Shared::Owned(controller) => controller.clone(),
+            Shared::Owned(controller, _) => controller.clone(),
             Shared::InPass(pass) => pass.controller().unwrap_or_else(ended_controller),
         }
     }
@@ -70,4 +87,43 @@ fn ended_controller() -> Controller {
         static ENDED: Controller = Controller::new(Client::new("http://ended-server-render.invalid"));
     }
     ENDED.with(Controller::clone)
+}
+
+/// A fallback a server showed: its error, and its failed reads' keys.
+pub(crate) type Shown = (Error, Vec<String>);
+
+/// The boundaries that showed their fallback in a server's render of the
+/// page being hydrated, by where they sit: each shows it again in its
+/// first render, so that the page the browser renders is the server's.
+pub(crate) struct Hydrating {
+    fallbacks: RefCell<FxHashMap<Vec<u32>, Shown>>,
+    /// The next place among the boundaries at the root.
+    root_children: Cell<u32>,
+}
+
+impl Hydrating {
+    fn new(handed: Vec<HandedFallback>) -> Self {
+        let fallbacks = handed
+            .into_iter()
+            .map(|(boundary, error, keys)| (boundary, (error, keys)))
+            .collect();
+        Hydrating {
+            fallbacks: RefCell::new(fallbacks),
+            root_children: Cell::new(0),
+        }
+    }
+
+    /// The identity of the next boundary at the root (as a server render
+    /// pass numbers them).
+    pub fn next_root_boundary(&self) -> BoundaryId {
+        let place = self.root_children.get();
+        self.root_children.set(place + 1);
+        Rc::from([place].as_slice())
+    }
+
+    /// The fallback the boundary `id` showed on the server: its error and
+    /// its failed reads' keys. Taken once.
+    pub fn take(&self, id: &BoundaryId) -> Option<Shown> {
+        self.fallbacks.borrow_mut().remove(&id[..])
+    }
 }

@@ -192,7 +192,7 @@ where
             return failed.clone();
         }
         if self.on_server() {
-            return boundary.fail_on_server(error);
+            return boundary.fail_on_server(error, key);
         }
         let (suspension, waiting) = Suspension::new();
         boundary.report(Report {

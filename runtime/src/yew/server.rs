@@ -44,6 +44,10 @@ use crate::http::Error;
 /// boundaries, down from the root.
 pub(crate) type BoundaryId = Rc<[u32]>;
 
+/// A failed read met in a pass: the boundary that catches it, its error,
+/// and its key.
+pub(crate) type Failed = (BoundaryId, Error, String);
+
 /// What a component in a pass waits on, until someone resumes it.
 pub(crate) type Waiting = Rc<Cell<Option<SuspensionHandle>>>;
 
@@ -60,7 +64,7 @@ struct PassShared {
     /// The next place among the boundaries at the root.
     root_children: Cell<u32>,
     /// The failures met in this pass, by the boundary that catches them.
-    failed: RefCell<Vec<(BoundaryId, Error)>>,
+    failed: RefCell<Vec<Failed>>,
     /// What the failed components wait on.
     waiting: RefCell<Vec<Waiting>>,
     /// The controllers of the providers rendered in this pass.
@@ -150,14 +154,14 @@ impl ServerPass {
     /// What a component whose read failed waits on: the failure is noted
     /// for the boundary `boundary`, and the render goes on elsewhere. The
     /// component sleeps until the pass ends, and then for good.
-    pub fn fail(&self, boundary: &BoundaryId, error: Error) -> Suspension {
+    pub fn fail(&self, boundary: &BoundaryId, error: Error, key: String) -> Suspension {
         if self.ended() {
             return asleep();
         }
         self.0
             .failed
             .borrow_mut()
-            .push((Rc::clone(boundary), error));
+            .push((Rc::clone(boundary), error, key));
         let (suspension, waiting) = Suspension::new();
         self.0
             .waiting
@@ -211,7 +215,7 @@ impl ServerPass {
     /// go of its controllers and of what it noted. Returns the failures,
     /// by boundary.
     #[cfg(feature = "ssr")]
-    fn end(&self) -> Vec<(BoundaryId, Error)> {
+    fn end(&self) -> Vec<Failed> {
         self.0.ended.set(true);
         ACTIVE.with(|active| active.borrow_mut().retain(|pass| pass != self));
         self.0.controller.borrow_mut().take();
@@ -277,7 +281,9 @@ mod render {
     use futures_util::future::{Either, select};
     use yew::{BaseComponent, LocalServerRenderer};
 
-    use super::{ACTIVE, BoundaryId, POLLING, ServerPass};
+    use std::rc::Rc;
+
+    use super::{ACTIVE, BoundaryId, Failed, POLLING, ServerPass};
     use crate::controller::Controller;
     use crate::http::Error;
 
@@ -390,13 +396,23 @@ mod render {
         async fn passes(self) -> Result<String, Error> {
             let mut fallbacks = rustc_hash::FxHashMap::default();
             let mut first_failure = None;
+            let mut keys: rustc_hash::FxHashMap<BoundaryId, Vec<String>> = Default::default();
             for pass_number in 0..MAX_PASSES {
                 let pass = ServerPass::new(self.controller.clone(), fallbacks.clone());
                 let render = LocalServerRenderer::<COMP>::with_props(self.props.clone())
                     .hydratable(self.hydratable)
                     .render();
                 let failed = match render_pass(pass, render).await {
-                    Ok(html) => return Ok(html),
+                    Ok(html) => {
+                        // What the page shows in place of failed reads,
+                        // for the browser to show again as it hydrates.
+                        let shown = fallbacks.into_iter().map(|(boundary, error)| {
+                            let keys = keys.remove(&boundary).unwrap_or_default();
+                            (boundary.to_vec(), error, keys)
+                        });
+                        self.controller.hand_over_fallbacks(shown.collect());
+                        return Ok(html);
+                    }
                     Err(failed) => failed,
                 };
                 first_failure = first_failure.or_else(|| failed.first().map(|f| f.1.clone()));
@@ -404,7 +420,12 @@ mod render {
                 // when each answer came, so its failures are found again
                 // by a pass from the warm cache.
                 if pass_number > 0 {
-                    for (boundary, error) in failed {
+                    for (boundary, error, key) in failed {
+                        let boundary_keys: &mut Vec<String> =
+                            keys.entry(Rc::clone(&boundary)).or_default();
+                        if !boundary_keys.contains(&key) {
+                            boundary_keys.push(key);
+                        }
                         fallbacks.entry(boundary).or_insert(error);
                     }
                 }
@@ -419,7 +440,7 @@ mod render {
     async fn render_pass<F: Future<Output = String>>(
         pass: ServerPass,
         render: F,
-    ) -> Result<String, Vec<(BoundaryId, Error)>> {
+    ) -> Result<String, Vec<Failed>> {
         ACTIVE.with(|active| active.borrow_mut().push(pass.clone()));
         let mut in_pass = InPass {
             pass: pass.clone(),

@@ -176,3 +176,54 @@ fn a_corrupt_foreign_or_oversized_text_is_refused_and_takes_nothing() {
         ExpiryStatus::Invalid
     );
 }
+
+#[component]
+fn Missing() -> HtmlResult {
+    let todo = use_suspense(&TodoResource::get(), TodoResourceParams { id: 999 })?;
+    Ok(html! { <p>{ &todo.title }</p> })
+}
+
+#[component]
+fn FoundAndMissing() -> Html {
+    let error_fallback =
+        Callback::from(|e: BoundaryError| html! { <p>{ format!("{:?}", e.error.status()) }</p> });
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary error_fallback={error_fallback.clone()}><Todos /></AsyncBoundary>
+            <AsyncBoundary {error_fallback}><Missing /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// The boundaries that showed their fallback cross with the cache: each
+/// by its place (as the hydration numbers them: the second boundary at
+/// the root is `[1]`), with its error and its failed read's key.
+#[tokio::test]
+async fn a_fallback_the_server_showed_crosses_with_its_place_error_and_key() {
+    local(async {
+        let mut server = mockito::Server::new_async().await;
+        let _list = server
+            .mock("GET", "/todos")
+            .with_header("content-type", "application/json")
+            .with_body(LIST)
+            .create_async()
+            .await;
+        let _missing = server
+            .mock("GET", "/todos/999")
+            .with_status(404)
+            .with_body("gone")
+            .create_async()
+            .await;
+        let on_server = Controller::new(Client::new(server.url()));
+        let page = ServerRender::<FoundAndMissing>::new(on_server.clone(), ()).hydratable(false);
+        let html = rendered(page.render()).await.unwrap();
+        assert!(html.ends_with("<p>Some(404)</p>"), "{html}");
+        let text = on_server.export_handoff();
+        let expected = format!(
+            r#""fallbacks":[{{"boundary":[1],"method":"GET","url":"{url}/todos/999","status":404,"text":"gone","keys":["GET {url}/todos/999"]}}]"#,
+            url = server.url()
+        );
+        assert!(text.contains(&expected), "{text}");
+    })
+    .await;
+}
