@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 use super::request::Delivery;
 use super::{Controller, State};
 use crate::cache::schema::Schema;
-use crate::http::{
-    Attempt, Error, ErrorKind, HeaderMap, HeaderName, HeaderValue, Method, Response,
-};
+#[cfg(feature = "yew")]
+use crate::http::{Attempt, Error, ErrorKind, Method};
+use crate::http::{HeaderMap, HeaderName, HeaderValue, Response};
 use crate::meta::Timestamp;
 use crate::rest::{Effect, Endpoint};
 
@@ -111,7 +111,9 @@ struct Fallback {
     keys: Vec<String>,
 }
 
+#[cfg(feature = "yew")]
 impl Fallback {
+    #[cfg(feature = "ssr")]
     fn of(boundary: Vec<u32>, error: &Error, keys: Vec<String>) -> Self {
         Fallback {
             boundary,
@@ -139,6 +141,7 @@ impl Fallback {
 
 /// A boundary's fallback as the browser shows it while hydrating: where it
 /// sits, its error, and the keys of its failed reads.
+#[cfg(feature = "yew")]
 pub(crate) type HandedFallback = (Vec<u32>, Error, Vec<String>);
 
 /// The text.
@@ -330,7 +333,7 @@ impl Controller {
 
     /// Notes the boundaries a server render showed the fallback of, for
     /// the export.
-    #[cfg(feature = "yew")]
+    #[cfg(feature = "ssr")]
     pub(crate) fn hand_over_fallbacks(&self, shown: Vec<HandedFallback>) {
         let fallbacks = shown
             .into_iter()
