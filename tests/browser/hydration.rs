@@ -224,3 +224,52 @@ async fn a_fallback_the_server_showed_hydrates_as_shown_and_retries_on_reset() {
     button.unchecked_into::<web_sys::HtmlElement>().click();
     until_hits("GET /todos/999", missing + 1).await;
 }
+
+/// The app as a browser builds it: its provider makes its controller
+/// from the API's address (and on a server takes the render's).
+#[component]
+fn ByAddress() -> Html {
+    html! {
+        <CacheProvider base_url={DEMO}>
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <Title />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// A provider that builds its controller from `base_url` takes the cache
+/// the page holds before its first render: hydration makes no request,
+/// and the page's script is taken once.
+#[wasm_bindgen_test]
+async fn a_provider_takes_the_pages_cache_by_itself() {
+    reset_demo().await;
+    // The pages of earlier tests hold handoffs of their own.
+    while let Some(stale) = gloo_document().get_element_by_id(restcache::HANDOFF_SCRIPT_ID) {
+        stale.remove();
+    }
+    let on_server = controller();
+    let html = ServerRender::<ByAddress>::new(on_server.clone(), ())
+        .render()
+        .await
+        .unwrap();
+    let script = restcache::handoff_script(&on_server.export_handoff());
+    assert_eq!(hits("GET /todos/5").await, 1);
+
+    let page = gloo_document().create_element("div").unwrap();
+    page.set_inner_html(&format!(r#"<div id="by-address">{html}</div>{script}"#));
+    gloo_document().body().unwrap().append_child(&page).unwrap();
+    let root = gloo_document().get_element_by_id("by-address").unwrap();
+    let _handle = Renderer::<ByAddress>::with_root(root.clone()).hydrate();
+    yew::scheduler::flush().await;
+    sleep(Duration::from_millis(50)).await;
+    let text = root.text_content().unwrap_or_default();
+    assert!(!text.is_empty() && text != "loading", "{text}");
+    assert_eq!(hits("GET /todos/5").await, 1, "hydration made no request");
+    assert!(
+        gloo_document()
+            .get_element_by_id(restcache::HANDOFF_SCRIPT_ID)
+            .is_none(),
+        "taken once"
+    );
+}

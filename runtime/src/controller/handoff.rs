@@ -331,6 +331,38 @@ impl Controller {
         Ok(count)
     }
 
+    /// Takes back the handoff the page holds (the text of the element
+    /// [`HANDOFF_SCRIPT_ID`], which [`handoff_script`] wrote), and removes
+    /// the element, so that it is taken once. `Ok(0)` when the page holds
+    /// none (a page the browser rendered alone), and natively.
+    /// A [`CacheProvider`](crate::yew::CacheProvider) that builds its
+    /// controller from `base_url` in a browser calls it before its first
+    /// render.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.import_handoff_from_page(), Ok(0));
+    /// ```
+    pub fn import_handoff_from_page(&self) -> Result<usize, HandoffError> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let element = web_sys::window()
+                .and_then(|window| window.document())
+                .and_then(|document| document.get_element_by_id(HANDOFF_SCRIPT_ID));
+            let Some(element) = element else {
+                return Ok(0);
+            };
+            let text = element.text_content().unwrap_or_default();
+            element.remove();
+            self.import_handoff(&text)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            Ok(0)
+        }
+    }
+
     /// Notes the boundaries a server render showed the fallback of, for
     /// the export.
     #[cfg(feature = "ssr")]

@@ -24,7 +24,8 @@ pub struct CacheProviderProps {
     #[prop_or_default]
     pub controller: Option<Controller>,
     /// The API's base address, to build a controller from when none is
-    /// given.
+    /// given. In a browser, that controller first takes the cache a
+    /// server handed to the page ([`Controller::import_handoff_from_page`]).
     #[prop_or_default]
     pub base_url: Option<AttrValue>,
     /// Whether the provider tells its controller when the page becomes
@@ -87,7 +88,12 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
         }
         (_, (Some(controller), _)) => CacheContext::new(controller),
         (_, (None, Some(base_url))) => {
-            CacheContext::new(Controller::new(Client::new(base_url.as_str())))
+            let controller = Controller::new(Client::new(base_url.as_str()));
+            // A page a server rendered holds its cache: take it before
+            // the first render, so that hydration reads it. A text the
+            // controller refuses leaves the cache empty: the reads fetch.
+            let _ = controller.import_handoff_from_page();
+            CacheContext::new(controller)
         }
         (None, (None, None)) => panic!(
             "<CacheProvider> needs a `controller` or a `base_url`: \
