@@ -92,7 +92,36 @@ impl Shared {
     }
 }
 
-/// A running demo API; dropping it stops the server.
+/// A running demo API on 127.0.0.1; dropping it stops the server.
+///
+/// It holds the records of the docs' examples (todos, users, comments,
+/// profiles with string ids, birthdays, paginated posts) and behaves as
+/// popular off-the-shelf REST servers do: lists filter by field
+/// (`/todos?userId=2`), page (`?_page=2&_limit=10`, with `X-Total-Count`
+/// and a `Link` header), embed and expand; a create answers
+/// `201 Created`; a `PUT` replaces, a `PATCH` merges.
+///
+/// For a browser app:
+///
+/// - Every route answers CORS requests from any origin, so a page served
+///   from elsewhere (a `trunk serve`, a server-rendered page) may call it.
+/// - [`DemoApi::start_on`] listens on a port of your choosing, so the
+///   app's `base_url` stays the same from run to run
+///   (`cargo run -p restcache-demo --bin demo-api -- --port 3000`).
+/// - The switches and counters are routes too, for a page or a test in
+///   another process: `GET /__demo/hits` (requests per `METHOD /path`),
+///   `PUT /__demo/switches` with `{"outage": true}` (every route answers
+///   503) or `{"delayMs": 300}`, `POST /__demo/reset` (the seeded records
+///   back, counters at 0). They are never counted nor switched.
+///
+/// ```
+/// use restcache_demo::DemoApi;
+///
+/// let api = DemoApi::start()?;
+/// api.set_outage(true);
+/// assert_eq!(api.hits("GET /todos"), 0);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct DemoApi {
     url: String,
     shared: Arc<Shared>,
@@ -103,8 +132,24 @@ pub struct DemoApi {
 impl DemoApi {
     /// Starts a server on a free port of 127.0.0.1, seeded afresh.
     pub fn start() -> std::io::Result<DemoApi> {
+        DemoApi::start_on(0)
+    }
+
+    /// Starts a server on `port` of 127.0.0.1 (`0`: a free one), seeded
+    /// afresh; an error when the port is taken.
+    ///
+    /// ```
+    /// use restcache_demo::DemoApi;
+    ///
+    /// let first = DemoApi::start()?;
+    /// let port: u16 = first.url().rsplit(':').next().unwrap().parse().unwrap();
+    /// assert!(DemoApi::start_on(port).is_err(), "taken");
+    /// drop(first);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn start_on(port: u16) -> std::io::Result<DemoApi> {
         let shared = Arc::new(seed::seeded());
-        let listener = std::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))?;
+        let listener = std::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))?;
         listener.set_nonblocking(true)?;
         let url = format!("http://{}", listener.local_addr()?);
         let runtime = tokio::runtime::Builder::new_current_thread()
