@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::args::ReadArgs;
 use super::read::use_reader;
 use crate::cache::schema::Schema;
-use crate::controller::Observe;
+use crate::controller::{Cached, Observe};
 use crate::http::Error;
 use crate::rest::{Endpoint, Readable};
 
@@ -49,8 +49,7 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>("use_error", Observe::new().changes());
-    reader.read(endpoint, params.params())?.error().cloned()
+    use_read_error("use_error", endpoint, params, Cached::error)
 }
 
 /// A soft error of a read's last request (by default a 5xx, no network,
@@ -89,9 +88,23 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>("use_soft_error", Observe::new().changes());
-    reader
-        .read(endpoint, params.params())?
-        .soft_error()
-        .cloned()
+    use_read_error("use_soft_error", endpoint, params, Cached::soft_error)
+}
+
+/// The error `pick` finds in the read, for the hook named `hook`.
+#[hook]
+fn use_read_error<P, S, E, A>(
+    hook: &'static str,
+    endpoint: &Endpoint<P, S, E>,
+    params: A,
+    pick: fn(&Cached<S>) -> Option<&Error>,
+) -> Option<Error>
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+    E: Readable,
+    A: ReadArgs<P>,
+{
+    let reader = use_reader::<P, S>(hook, Observe::new().changes());
+    pick(&reader.read(endpoint, params.params())?).cloned()
 }

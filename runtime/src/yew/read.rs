@@ -3,7 +3,7 @@
 //! the failure it handed to the boundary.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use serde::Serialize;
 use yew::prelude::*;
@@ -70,15 +70,14 @@ where
     use_effect_with(id, {
         let observer = observer.as_ref().map(Rc::downgrade);
         move |_| {
-            let observer = observer.and_then(|observer| observer.upgrade());
-            if let Some(observer) = &observer {
+            let alive = move || observer.as_ref().and_then(Weak::upgrade);
+            if let Some(observer) = alive() {
                 observer
                     .borrow_mut()
                     .subscribe(move || rerender.force_update());
             }
-            let observer = observer.as_ref().map(Rc::downgrade);
             move || {
-                if let Some(observer) = observer.and_then(|observer| observer.upgrade()) {
+                if let Some(observer) = alive() {
                     observer.borrow_mut().unsubscribe();
                 }
             }

@@ -163,10 +163,7 @@ impl ServerPass {
             .borrow_mut()
             .push((Rc::clone(boundary), error, key));
         let (suspension, waiting) = Suspension::new();
-        self.0
-            .waiting
-            .borrow_mut()
-            .push(Rc::new(Cell::new(Some(waiting))));
+        self.waits(Rc::new(Cell::new(Some(waiting))));
         if let Some(waker) = self.0.waker.borrow_mut().take() {
             waker.wake();
         }

@@ -191,23 +191,18 @@ impl Store {
     /// part of that optimistic layer. Returns whether the list held it and
     /// let it go (a list of another shape keeps it).
     pub(crate) fn leave(&mut self, key: &str, item: EntityRef, layer: Option<&mut Layer>) -> bool {
-        let Some(old) = self.confirmed_result(key) else {
+        let Some(shorter) = self.confirmed_result(key).and_then(|old| left(old, item)) else {
             return false;
         };
-        if left(old, item).is_none() {
-            return false;
-        }
-        let edit = move |list: &ResultSlot| left(list, item).unwrap_or_else(|| list.clone());
         match layer {
-            Some(layer) => self.layer_result(key, layer, Rc::new(edit)),
+            Some(layer) => {
+                let edit =
+                    move |list: &ResultSlot| left(list, item).unwrap_or_else(|| list.clone());
+                self.layer_result(key, layer, Rc::new(edit));
+            }
             None => {
                 let version = self.tick();
-                let Some(old) = self.confirmed_result(key) else {
-                    return false;
-                };
-                let mut slot = edit(old);
-                slot.version = version;
-                self.put_result(key, slot);
+                self.put_result(key, ResultSlot { version, ..shorter });
             }
         }
         true

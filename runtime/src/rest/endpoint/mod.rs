@@ -1,6 +1,10 @@
 //! Endpoints: one kind of request (method, address, schema, effect), with
 //! the key that names it in the cache and the hooks that make and decode
-//! its request.
+//! its request. How its reads are answered beside the request is in
+//! `reads.rs`; what its response changes beside its result, in `writes.rs`.
+
+mod reads;
+mod writes;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -10,12 +14,10 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::cache::entity::Entity;
 use crate::cache::schema::{Decoded, Schema};
 use crate::error::{SchemaError, UrlError};
-use crate::http::{Attempt, Body, Client, Error, Method, Request, Response, ResponseFuture};
-use crate::pk::Pk;
-use crate::rest::effect::{Action, Effect, JoinAt, Read, Target};
+use crate::http::{Attempt, Body, Client, Method, Request, Response, ResponseFuture};
+use crate::rest::effect::{Effect, JoinAt, Read, Target};
 use crate::rest::page::{Pagination, without_param};
 use crate::rest::template::PathTemplate;
 use crate::rest::{
@@ -426,125 +428,6 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         }
     }
 
-    /// This endpoint without inference: a read whose result the cache does
-    /// not hold is fetched, even when the cache holds the record its params
-    /// name. By default a `GET` of one record (`Rc<E>`) whose params hold
-    /// its pk (the field named as the entity's pk, e.g. `id`) is answered
-    /// from the cached record, as when a list fetched it: no request, the
-    /// list's own copy, expiring with the record. Opt out when the params
-    /// do not name the record (a `/me` read keyed by a token, say).
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64, title: String }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    ///
-    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// let list = vec![Rc::new(Todo { id: 1, title: "milk".into() })];
-    /// ctrl.set_response(&TodoResource::get_list(), &(), list)?;
-    /// let params = TodoResourceParams { id: 1 };
-    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
-    /// let fetched = TodoResource::get().without_inference();
-    /// assert!(!fetched.infers());
-    /// assert_eq!(ctrl.read(&fetched, &params).status, ExpiryStatus::Invalid);
-    /// # Ok::<(), restcache::WriteError>(())
-    /// ```
-    pub fn without_inference(mut self) -> Self {
-        self.infer = false;
-        self
-    }
-
-    /// This endpoint with its own error policy: `policy` decides, for each
-    /// error a read of it gets, whether the data on show stays (soft) or
-    /// the error takes its place (hard). By default
-    /// ([`ErrorPolicy::by_kind`]) a 5xx, no response and a timeout are soft,
-    /// a 4xx and a body that does not decode are hard.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use restcache::http::Error;
-    /// use restcache::rest::ErrorPolicy;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    ///
-    /// // A feed that a 404 or a 429 must not blank: keep what is on show.
-    /// fn keep_on_show(_: &Error) -> ErrorPolicy { ErrorPolicy::Soft }
-    /// let feed = TodoResource::get_list().with_error_policy(keep_on_show);
-    /// let gone = Error::http_status(Method::Get, "http://h/todos", 404, "");
-    /// assert_eq!(feed.error_policy(&gone), ErrorPolicy::Soft);
-    /// assert_eq!(TodoResource::get_list().error_policy(&gone), ErrorPolicy::Hard);
-    /// ```
-    pub fn with_error_policy(mut self, policy: ErrorPolicyFn) -> Self {
-        self.error_policy = policy;
-        self
-    }
-
-    /// The policy of `error`, got by a read of this endpoint (see
-    /// [`with_error_policy`](Self::with_error_policy)).
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use restcache::http::Error;
-    /// use restcache::rest::ErrorPolicy;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    /// let down = Error::http_status(Method::Get, "http://h/todos", 503, "");
-    /// assert_eq!(TodoResource::get_list().error_policy(&down), ErrorPolicy::Soft);
-    /// ```
-    pub fn error_policy(&self, error: &Error) -> ErrorPolicy {
-        (self.error_policy)(error)
-    }
-
-    /// Whether a read of a record the cache holds is answered from it
-    /// (see [`without_inference`](Self::without_inference)).
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    /// assert!(TodoResource::get().infers());
-    /// ```
-    pub fn infers(&self) -> bool {
-        self.infer
-    }
-
-    /// The pks the record a read of `params` names may have, when the
-    /// read may be answered from a cached record: a `GET` of one record
-    /// whose params hold the entity's pk field. A text param is tried as
-    /// text, then as a number (`"3"` names record 3 of a numeric pk).
-    pub(crate) fn named_pks(&self, params: &P) -> smallvec::SmallVec<[Pk; 2]>
-    where
-        P: Serialize,
-        S: crate::cache::schema::Schema,
-    {
-        let mut pks = smallvec::SmallVec::new();
-        let Some((_, field)) = <S as crate::cache::schema::SchemaParts>::RECORD else {
-            return pks;
-        };
-        if !self.infer || E::ACTION != Action::Read || self.method != Method::Get {
-            return pks;
-        }
-        let Ok(serde_json::Value::Object(named)) = serde_json::to_value(params) else {
-            return pks;
-        };
-        match named.get(field) {
-            Some(serde_json::Value::Number(n)) => pks.extend(n.as_u64().map(Pk::from)),
-            Some(serde_json::Value::String(text)) => {
-                pks.push(Pk::from(text.as_str()));
-                pks.extend(text.parse::<u64>().ok().map(Pk::from));
-            }
-            _ => {}
-        }
-        pks
-    }
-
     /// This endpoint with other expiry settings.
     ///
     /// ```
@@ -609,147 +492,6 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     ) -> Self {
         self.fetch = Some(Rc::new(fetch));
         self
-    }
-
-    /// This endpoint, a mutation of the record of `T` whose pk `pk` takes
-    /// from the params: when its answer cannot be read (the server
-    /// changed the record; the cache cannot read how), that record is
-    /// invalidated, so that no read shows its old copy as fresh.
-    /// `resource!` sets it on update, partial update and delete.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct User { id: u64 }
-    ///
-    /// endpoint!(pub make_manager { method: POST, path: "/users/:id/make_manager", schema: serde_json::Value, params: { id: u64 } });
-    ///
-    /// let endpoint = make_manager().with_target::<User>(|p| p.id.to_pk());
-    /// assert_eq!(endpoint.target().map(|t| t.entity), Some("User"));
-    /// ```
-    pub fn with_target<T: Entity>(mut self, pk: fn(&P) -> Option<Pk>) -> Self {
-        self.target = Some(Target { entity: T::KEY, pk });
-        self
-    }
-
-    /// This endpoint with `target` as the record it changes (or none).
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    /// let blind = TodoResource::update().with_target_of(None);
-    /// assert!(blind.target().is_none());
-    /// ```
-    pub fn with_target_of(mut self, target: Option<Target<P>>) -> Self {
-        self.target = target;
-        self
-    }
-
-    /// This endpoint, paginated by its query param `field` (its name on
-    /// the wire, e.g. `_page` or `cursor`): every page of one list shares
-    /// the list's cache key, and
-    /// [`Controller::fetch_next_page`](crate::Controller::fetch_next_page)
-    /// appends the next page to it.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// endpoint!(pub todos { path: "/todos", schema: Vec<Rc<Todo>>, params: { page: u32, size: u32 } });
-    ///
-    /// let base = "http://127.0.0.1:8080";
-    /// let paged = todos().paginated_by("page").with_page_size("size");
-    /// let first = paged.key(base, &TodosParams { page: 1, size: 10 })?;
-    /// let third = paged.key(base, &TodosParams { page: 3, size: 10 })?;
-    /// assert_eq!(first, "GET http://127.0.0.1:8080/todos?size=10");
-    /// assert_eq!(first, third);
-    /// # Ok::<(), restcache::rest::UrlError>(())
-    /// ```
-    pub fn paginated_by(mut self, field: &'static str) -> Self {
-        let size = self.pagination.and_then(|p| p.size);
-        self.pagination = Some(Pagination { field, size });
-        self
-    }
-
-    /// This paginated endpoint with a page-size param `param`: a created
-    /// record judging which cached lists it joins leaves it out, as it
-    /// leaves the page param out.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use std::rc::Rc;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// endpoint!(pub todos { path: "/todos", schema: Vec<Rc<Todo>>, params: { page: u32, size: u32 } });
-    /// let paged = todos().paginated_by("page").with_page_size("size");
-    /// assert_eq!(paged.pagination().unwrap().size, Some("size"));
-    /// ```
-    pub fn with_page_size(mut self, param: &'static str) -> Self {
-        if let Some(pagination) = &mut self.pagination {
-            pagination.size = Some(param);
-        }
-        self
-    }
-
-    /// How this endpoint pages, if it does.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    /// assert!(TodoResource::get_list().pagination().is_none());
-    /// ```
-    pub fn pagination(&self) -> Option<Pagination> {
-        self.pagination
-    }
-
-    /// This endpoint, a create whose record joins the cached lists at
-    /// `at` (see [`JoinAt`]).
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use restcache::rest::JoinAt;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    /// assert_eq!(TodoResource::create().join_at(JoinAt::Start).joins_at(), JoinAt::Start);
-    /// ```
-    pub fn join_at(mut self, at: JoinAt) -> Self {
-        self.join_at = at;
-        self
-    }
-
-    /// Where a created record joins the cached lists.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// use restcache::rest::JoinAt;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    /// assert_eq!(TodoResource::create().joins_at(), JoinAt::End);
-    /// ```
-    pub fn joins_at(&self) -> JoinAt {
-        self.join_at
-    }
-
-    /// The record this mutation changes, if declared.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64 }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    /// assert_eq!(TodoResource::delete().target().map(|t| t.entity), Some("Todo"));
-    /// ```
-    pub fn target(&self) -> Option<&Target<P>> {
-        self.target.as_ref()
     }
 
     /// This endpoint with another decoding of its body.

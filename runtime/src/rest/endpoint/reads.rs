@@ -1,0 +1,132 @@
+//! How an endpoint's reads are answered beside its request: from a record
+//! the cache holds (inference), and what its errors do to the data on show
+//! (its error policy).
+
+use serde::Serialize;
+
+use super::Endpoint;
+use crate::http::{Error, Method};
+use crate::pk::Pk;
+use crate::rest::effect::{Action, Effect};
+use crate::rest::{ErrorPolicy, ErrorPolicyFn};
+
+impl<P, S, E: Effect> Endpoint<P, S, E> {
+    /// This endpoint without inference: a read whose result the cache does
+    /// not hold is fetched, even when the cache holds the record its params
+    /// name. By default a `GET` of one record (`Rc<E>`) whose params hold
+    /// its pk (the field named as the entity's pk, e.g. `id`) is answered
+    /// from the cached record, as when a list fetched it: no request, the
+    /// list's own copy, expiring with the record. Opt out when the params
+    /// do not name the record (a `/me` read keyed by a token, say).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let list = vec![Rc::new(Todo { id: 1, title: "milk".into() })];
+    /// ctrl.set_response(&TodoResource::get_list(), &(), list)?;
+    /// let params = TodoResourceParams { id: 1 };
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
+    /// let fetched = TodoResource::get().without_inference();
+    /// assert!(!fetched.infers());
+    /// assert_eq!(ctrl.read(&fetched, &params).status, ExpiryStatus::Invalid);
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn without_inference(mut self) -> Self {
+        self.infer = false;
+        self
+    }
+
+    /// This endpoint with its own error policy: `policy` decides, for each
+    /// error a read of it gets, whether the data on show stays (soft) or
+    /// the error takes its place (hard). By default
+    /// ([`ErrorPolicy::by_kind`]) a 5xx, no response and a timeout are soft,
+    /// a 4xx and a body that does not decode are hard.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::Error;
+    /// use restcache::rest::ErrorPolicy;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// // A feed that a 404 or a 429 must not blank: keep what is on show.
+    /// fn keep_on_show(_: &Error) -> ErrorPolicy { ErrorPolicy::Soft }
+    /// let feed = TodoResource::get_list().with_error_policy(keep_on_show);
+    /// let gone = Error::http_status(Method::Get, "http://h/todos", 404, "");
+    /// assert_eq!(feed.error_policy(&gone), ErrorPolicy::Soft);
+    /// assert_eq!(TodoResource::get_list().error_policy(&gone), ErrorPolicy::Hard);
+    /// ```
+    pub fn with_error_policy(mut self, policy: ErrorPolicyFn) -> Self {
+        self.error_policy = policy;
+        self
+    }
+
+    /// The policy of `error`, got by a read of this endpoint (see
+    /// [`with_error_policy`](Self::with_error_policy)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::Error;
+    /// use restcache::rest::ErrorPolicy;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let down = Error::http_status(Method::Get, "http://h/todos", 503, "");
+    /// assert_eq!(TodoResource::get_list().error_policy(&down), ErrorPolicy::Soft);
+    /// ```
+    pub fn error_policy(&self, error: &Error) -> ErrorPolicy {
+        (self.error_policy)(error)
+    }
+
+    /// Whether a read of a record the cache holds is answered from it
+    /// (see [`without_inference`](Self::without_inference)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert!(TodoResource::get().infers());
+    /// ```
+    pub fn infers(&self) -> bool {
+        self.infer
+    }
+
+    /// The pks the record a read of `params` names may have, when the
+    /// read may be answered from a cached record: a `GET` of one record
+    /// whose params hold the entity's pk field. A text param is tried as
+    /// text, then as a number (`"3"` names record 3 of a numeric pk).
+    pub(crate) fn named_pks(&self, params: &P) -> smallvec::SmallVec<[Pk; 2]>
+    where
+        P: Serialize,
+        S: crate::cache::schema::Schema,
+    {
+        let mut pks = smallvec::SmallVec::new();
+        let Some((_, field)) = <S as crate::cache::schema::SchemaParts>::RECORD else {
+            return pks;
+        };
+        if !self.infer || E::ACTION != Action::Read || self.method != Method::Get {
+            return pks;
+        }
+        let Ok(serde_json::Value::Object(named)) = serde_json::to_value(params) else {
+            return pks;
+        };
+        match named.get(field) {
+            Some(serde_json::Value::Number(n)) => pks.extend(n.as_u64().map(Pk::from)),
+            Some(serde_json::Value::String(text)) => {
+                pks.push(Pk::from(text.as_str()));
+                pks.extend(text.parse::<u64>().ok().map(Pk::from));
+            }
+            _ => {}
+        }
+        pks
+    }
+}

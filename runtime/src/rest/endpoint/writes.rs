@@ -1,0 +1,152 @@
+//! What an endpoint's response changes beside its own result: the record
+//! a mutation names, where a created record joins the cached lists, and
+//! how a list grows by pages.
+
+use super::Endpoint;
+use crate::cache::entity::Entity;
+use crate::pk::Pk;
+use crate::rest::effect::{Effect, JoinAt, Target};
+use crate::rest::page::Pagination;
+
+impl<P, S, E: Effect> Endpoint<P, S, E> {
+    /// This endpoint, a mutation of the record of `T` whose pk `pk` takes
+    /// from the params: when its answer cannot be read (the server
+    /// changed the record; the cache cannot read how), that record is
+    /// invalidated, so that no read shows its old copy as fresh.
+    /// `resource!` sets it on update, partial update and delete.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64 }
+    ///
+    /// endpoint!(pub make_manager { method: POST, path: "/users/:id/make_manager", schema: serde_json::Value, params: { id: u64 } });
+    ///
+    /// let endpoint = make_manager().with_target::<User>(|p| p.id.to_pk());
+    /// assert_eq!(endpoint.target().map(|t| t.entity), Some("User"));
+    /// ```
+    pub fn with_target<T: Entity>(mut self, pk: fn(&P) -> Option<Pk>) -> Self {
+        self.target = Some(Target { entity: T::KEY, pk });
+        self
+    }
+
+    /// This endpoint with `target` as the record it changes (or none).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// let blind = TodoResource::update().with_target_of(None);
+    /// assert!(blind.target().is_none());
+    /// ```
+    pub fn with_target_of(mut self, target: Option<Target<P>>) -> Self {
+        self.target = target;
+        self
+    }
+
+    /// The record this mutation changes, if declared.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::delete().target().map(|t| t.entity), Some("Todo"));
+    /// ```
+    pub fn target(&self) -> Option<&Target<P>> {
+        self.target.as_ref()
+    }
+
+    /// This endpoint, a create whose record joins the cached lists at
+    /// `at` (see [`JoinAt`]).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::rest::JoinAt;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::create().join_at(JoinAt::Start).joins_at(), JoinAt::Start);
+    /// ```
+    pub fn join_at(mut self, at: JoinAt) -> Self {
+        self.join_at = at;
+        self
+    }
+
+    /// Where a created record joins the cached lists.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::rest::JoinAt;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::create().joins_at(), JoinAt::End);
+    /// ```
+    pub fn joins_at(&self) -> JoinAt {
+        self.join_at
+    }
+
+    /// This endpoint, paginated by its query param `field` (its name on
+    /// the wire, e.g. `_page` or `cursor`): every page of one list shares
+    /// the list's cache key, and
+    /// [`Controller::fetch_next_page`](crate::Controller::fetch_next_page)
+    /// appends the next page to it.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// endpoint!(pub todos { path: "/todos", schema: Vec<Rc<Todo>>, params: { page: u32, size: u32 } });
+    ///
+    /// let base = "http://127.0.0.1:8080";
+    /// let paged = todos().paginated_by("page").with_page_size("size");
+    /// let first = paged.key(base, &TodosParams { page: 1, size: 10 })?;
+    /// let third = paged.key(base, &TodosParams { page: 3, size: 10 })?;
+    /// assert_eq!(first, "GET http://127.0.0.1:8080/todos?size=10");
+    /// assert_eq!(first, third);
+    /// # Ok::<(), restcache::rest::UrlError>(())
+    /// ```
+    pub fn paginated_by(mut self, field: &'static str) -> Self {
+        let size = self.pagination.and_then(|p| p.size);
+        self.pagination = Some(Pagination { field, size });
+        self
+    }
+
+    /// This paginated endpoint with a page-size param `param`: a created
+    /// record judging which cached lists it joins leaves it out, as it
+    /// leaves the page param out.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// endpoint!(pub todos { path: "/todos", schema: Vec<Rc<Todo>>, params: { page: u32, size: u32 } });
+    /// let paged = todos().paginated_by("page").with_page_size("size");
+    /// assert_eq!(paged.pagination().unwrap().size, Some("size"));
+    /// ```
+    pub fn with_page_size(mut self, param: &'static str) -> Self {
+        if let Some(pagination) = &mut self.pagination {
+            pagination.size = Some(param);
+        }
+        self
+    }
+
+    /// How this endpoint pages, if it does.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert!(TodoResource::get_list().pagination().is_none());
+    /// ```
+    pub fn pagination(&self) -> Option<Pagination> {
+        self.pagination
+    }
+}
