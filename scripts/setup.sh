@@ -3,11 +3,18 @@
 # only what is missing; safe to run again and again:
 #
 # - the wasm32-unknown-unknown target of the toolchain in rust-toolchain.toml;
-# - Chromium and ChromeDriver, from Debian's packages (the browser tests);
-# - wasm-bindgen-cli (its test runner), from crates.io, at exactly the
-#   version of wasm-bindgen in Cargo.lock.
+# - wasm-bindgen-cli (the bundler and the test runner), from crates.io, at
+#   exactly the version of wasm-bindgen in Cargo.lock;
+# - Chromium and ChromeDriver, from Debian's packages (the browser tests),
+#   unless called with --wasm: then only the two above, which building
+#   the demo app's bundle needs (scripts/todo-app.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+wasm_only=false
+if [ "${1:-}" = "--wasm" ]; then
+    wasm_only=true
+fi
 
 if ! command -v rustup >/dev/null; then
     echo "setup: rustup is needed to install the toolchain of rust-toolchain.toml" >&2
@@ -19,7 +26,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     rustup target add wasm32-unknown-unknown
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+if ! $wasm_only && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
     echo "== apt-get install chromium chromium-driver"
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then

@@ -196,6 +196,18 @@ impl DemoApi {
         self.shared.outage.store(on, Ordering::Relaxed);
     }
 
+    /// Whether the outage is on (set here or through `PUT /__demo/switches`).
+    ///
+    /// ```
+    /// let api = restcache_demo::DemoApi::start()?;
+    /// api.set_outage(true);
+    /// assert!(api.outage());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn outage(&self) -> bool {
+        self.shared.outage.load(Ordering::Relaxed)
+    }
+
     /// Holds every answer back by `delay`.
     pub fn set_delay(&self, delay: Duration) {
         let millis = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX);
