@@ -9,37 +9,25 @@ use yew::prelude::*;
 use crate::actions::{Notify, reason};
 use crate::posts::Posts;
 use crate::profile::ProfileCard;
-use crate::sidebar::{OpenCount, Sidebar};
+use crate::sidebar::{OpenCount, OutageSwitch, Sidebar};
 use crate::todos::TodoList;
+use crate::view::{self, View};
 
-/// What the page shows; the server reads it from the URL
-/// (`?user=2&profile=1`) and the browser from the page it hydrates.
+/// What the page starts with; the server reads the view from the
+/// address, and the browser reads the same address as it hydrates.
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct AppProps {
     /// The API's base address, e.g. `http://127.0.0.1:3000`.
     pub api: AttrValue,
-    /// The person whose todos show.
-    pub user: u64,
-    /// The profile card that shows.
-    pub profile: AttrValue,
-}
-
-/// A place in the app: whose todos and which profile card.
-#[derive(Clone, Debug, PartialEq)]
-pub struct View {
-    pub user: u64,
-    pub profile: AttrValue,
-}
-
-impl View {
-    /// The address of this view, a link that works without the app too.
-    pub fn href(&self) -> String {
-        format!("?user={}&profile={}", self.user, self.profile)
-    }
+    /// Whose todos and which profile card show.
+    pub view: View,
+    /// Whether the demo API's outage switch is on.
+    #[prop_or_default]
+    pub outage: bool,
 }
 
 /// What the regions of the page share: where to go, and where a failed
-/// write says so.
+/// write says so. Both callbacks stay the same for the page's life.
 #[derive(Clone, PartialEq)]
 pub struct Shell {
     pub view: View,
@@ -50,31 +38,41 @@ pub struct Shell {
 /// The app.
 #[component]
 pub fn App(props: &AppProps) -> Html {
-    let view = use_state(|| View {
-        user: props.user,
-        profile: props.profile.clone(),
-    });
+    let view = use_state(|| props.view.clone());
     let notice = use_state(|| None::<String>);
-    let shell = Shell {
-        view: (*view).clone(),
-        go: {
-            let view = view.setter();
-            Callback::from(move |next: View| {
-                show_in_address_bar(&next.href());
-                view.set(next);
-            })
-        },
-        notify: {
-            let notice = notice.setter();
-            Callback::from(move |text| notice.set(Some(text)))
-        },
+    let go = {
+        let view = view.setter();
+        use_callback((), move |next: View, ()| {
+            view::push(&next);
+            view.set(next);
+        })
     };
-    // The page works as a document before the app takes it over; this
-    // marks the moment it does (styles and tests look for it).
+    let notify = {
+        let notice = notice.setter();
+        use_callback((), move |text: String, ()| notice.set(Some(text)))
+    };
+    {
+        // Back and Forward show the view of the address they go to.
+        let view = view.setter();
+        use_effect_with((), move |()| {
+            view::on_history(Callback::from(move |next| view.set(next)))
+        });
+    }
+    // The page works as a document until the app takes it over; this
+    // marks the moment it does (the stylesheet keeps the controls inert
+    // until then).
     use_effect_with((), |()| mark_hydrated());
     let dismiss = {
         let notice = notice.setter();
-        Callback::from(move |_| notice.set(None))
+        Callback::from(move |_| {
+            notice.set(None);
+            focus_heading();
+        })
+    };
+    let shell = Shell {
+        view: (*view).clone(),
+        go,
+        notify,
     };
     let user = view.user;
     let profile = view.profile.clone();
@@ -95,12 +93,13 @@ pub fn App(props: &AppProps) -> Html {
                             error_fallback={failed("the people")}>
                             <Sidebar />
                         </AsyncBoundary>
+                        <OutageSwitch on={props.outage} />
                     </nav>
                     <main class="todos">
                         if let Some(text) = (*notice).clone() {
                             <div class="notice" role="alert">
                                 <p>{ text }</p>
-                                <button type="button" onclick={dismiss}>{ "Dismiss" }</button>
+                                <button type="button" class="secondary" onclick={dismiss}>{ "Dismiss" }</button>
                             </div>
                         }
                         <AsyncBoundary key={user} fallback={html! { <p class="loading">{ "Loading todos…" }</p> }}
@@ -126,26 +125,35 @@ pub fn App(props: &AppProps) -> Html {
 
 /// A boundary's fallback: what failed, why, and a retry.
 fn failed(what: &'static str) -> Callback<BoundaryError, Html> {
-    Callback::from(move |failed: BoundaryError| {
-        let retry = failed.reset.reform(|_: MouseEvent| ());
+    Callback::from(move |shown: BoundaryError| {
+        let retry = shown.reset.reform(|_: MouseEvent| ());
         html! {
             <div class="failed" role="alert">
-                <p>{ format!("Could not load {what}: {}.", reason(&failed.error)) }</p>
+                <p>{ format!("Could not load {what}: {}.", reason(&shown.error)) }</p>
                 <button type="button" onclick={retry}>{ "Retry" }</button>
             </div>
         }
     })
 }
 
-/// Puts `href` in the address bar, so a reload shows the same view.
-fn show_in_address_bar(href: &str) {
+/// Moves the focus to the todo list's heading (after what had it left
+/// the page: a deleted todo, a dismissed notice).
+pub fn focus_heading() {
     #[cfg(target_arch = "wasm32")]
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href));
+    {
+        use wasm_bindgen::JsCast;
+        let heading = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(HEADING_ID))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(heading) = heading {
+            let _ = heading.focus();
+        }
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = href;
 }
+
+/// The `id` of the todo list's heading.
+pub const HEADING_ID: &str = "todos-heading";
 
 /// Sets `data-hydrated` on the app's root element, and marks the time
 /// in the page's performance timeline (`hydrated`).

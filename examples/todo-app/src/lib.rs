@@ -30,6 +30,7 @@ pub mod posts;
 pub mod profile;
 pub mod sidebar;
 pub mod todos;
+pub mod view;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod server;
@@ -39,8 +40,9 @@ pub use app::{App, AppProps};
 /// The `id` of the element the app renders into.
 pub const ROOT_ID: &str = "app";
 
-/// The bundle's start: takes the page's props and hydrates the
-/// server-rendered page (the provider takes the handed cache first).
+/// The bundle's start: takes the props the server rendered with (the
+/// view from the address, the rest from the root element) and hydrates
+/// the page (the provider takes the handed cache first).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
@@ -53,8 +55,8 @@ pub fn start() {
     let data = |name: &str| root.get_attribute(name).unwrap_or_default();
     let props = AppProps {
         api: data("data-api").into(),
-        user: data("data-user").parse().unwrap_or(1),
-        profile: data("data-profile").into(),
+        view: view::current(),
+        outage: data("data-outage") == "true",
     };
     yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
 }

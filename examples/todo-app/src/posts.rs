@@ -42,8 +42,10 @@ pub fn Posts() -> HtmlResult {
                 }) }
             </ol>
             <p class="summary">{ format!("{shown}{total} posts") }</p>
+            // Never disabled, so it keeps the focus: a press while a page
+            // loads waits for that page.
             if more {
-                <button type="button" disabled={loading} onclick={move |_| load.emit(())}>
+                <button type="button" aria-busy={loading.then_some("true")} onclick={move |_| load.emit(())}>
                     { if loading { "Loading…" } else { "Load more" } }
                 </button>
             }

@@ -7,15 +7,16 @@
 use std::path::PathBuf;
 
 use axum::Router;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use restcache::http::Request;
 use restcache::prelude::*;
 use restcache::yew::ServerRender;
-use serde::Deserialize;
 use tokio_util::task::LocalPoolHandle;
 
+use crate::view::View;
 use crate::{App, AppProps, ROOT_ID};
 
 /// The stylesheet, served at `/style.css`.
@@ -67,32 +68,14 @@ pub fn router(settings: Settings) -> Router {
         .with_state(server)
 }
 
-#[derive(Deserialize)]
-struct ViewQuery {
-    user: Option<u64>,
-    profile: Option<String>,
-}
-
-/// One page: the app rendered for the view the query names, then the
+/// One page: the app rendered for the view its address names, then the
 /// cache it read, then the bundle that hydrates it.
-async fn page(State(server): State<Server>, Query(view): Query<ViewQuery>) -> Response {
+async fn page(State(server): State<Server>, RawQuery(query): RawQuery) -> Response {
     let api = server.settings.api.clone();
-    let user = view.user.unwrap_or(1);
-    let profile = view
-        .profile
-        .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric()))
-        .unwrap_or_else(|| "1".into());
     let with_bundle = server.settings.bundle.is_some();
     let rendered = server
         .renderers
-        .spawn_pinned(move || {
-            let props = AppProps {
-                api: api.into(),
-                user,
-                profile: profile.into(),
-            };
-            render(props, with_bundle)
-        })
+        .spawn_pinned(move || render(api, query.unwrap_or_default(), with_bundle))
         .await;
     match rendered {
         Ok(Ok(page)) => Html(page).into_response(),
@@ -105,30 +88,48 @@ async fn page(State(server): State<Server>, Query(view): Query<ViewQuery>) -> Re
     }
 }
 
-/// Renders the page for `props` with a controller of its own.
-pub async fn render(props: AppProps, with_bundle: bool) -> Result<String, String> {
-    let ctrl = Controller::new(Client::new(props.api.as_str()));
+/// Renders the page of the address query `query` (`user=2&profile=1`)
+/// with a controller of its own, for the API at `api`.
+pub async fn render(api: String, query: String, with_bundle: bool) -> Result<String, String> {
+    let ctrl = Controller::new(Client::new(api.as_str()));
+    let props = AppProps {
+        view: View::from_query(&query),
+        outage: outage(&ctrl).await,
+        api: api.into(),
+    };
     let html = ServerRender::<App>::new(ctrl.clone(), props.clone())
         .render()
         .await
         .map_err(|error| format!("the render failed: {error}"))?;
     let cache = restcache::handoff_script(&ctrl.export_handoff());
-    let bundle = if with_bundle {
-        "<script type=\"module\">import init from \"/pkg/restcache_todo_app.js\"; init();</script>"
+    let (preload, bundle) = if with_bundle {
+        (
+            "<link rel=\"modulepreload\" href=\"/pkg/restcache_todo_app.js\">",
+            "<script type=\"module\">import init from \"/pkg/restcache_todo_app.js\"; init();</script>",
+        )
     } else {
-        ""
+        ("", "")
     };
     Ok(format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>Todos · restcache</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/style.css\">\
-         <link rel=\"modulepreload\" href=\"/pkg/restcache_todo_app.js\"></head>\
-         <body><div id=\"{ROOT_ID}\" data-api=\"{api}\" data-user=\"{user}\" data-profile=\"{profile}\">{html}</div>\
+         <title>Todos · restcache</title><link rel=\"icon\" href=\"data:,\">\
+         <link rel=\"stylesheet\" href=\"/style.css\">{preload}</head>\
+         <body><div id=\"{ROOT_ID}\" data-api=\"{api}\" data-outage=\"{outage}\">{html}</div>\
          {cache}{bundle}</body></html>",
         api = escape(&props.api),
-        user = props.user,
-        profile = escape(&props.profile),
+        outage = props.outage,
     ))
+}
+
+/// Whether the demo API's outage switch is on (off when it cannot say).
+async fn outage(ctrl: &Controller) -> bool {
+    let url = format!("{}/__demo/switches", ctrl.client().base_url());
+    let Ok(response) = ctrl.client().send(Request::new(Method::Get, url)).await else {
+        return false;
+    };
+    serde_json::from_str::<serde_json::Value>(&response.body)
+        .is_ok_and(|switches| switches["outage"] == true)
 }
 
 /// `text` as an attribute's value.

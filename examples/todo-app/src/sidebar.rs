@@ -9,10 +9,11 @@ use restcache::yew::{use_controller, use_suspense};
 use yew::prelude::*;
 
 use crate::api::{ProfileResource, Todo, TodoResource, UserResource};
-use crate::app::{Shell, View};
+use crate::app::Shell;
+use crate::view::View;
 
 /// How many of `todos` are open.
-fn open<'a>(todos: impl IntoIterator<Item = &'a std::rc::Rc<Todo>>) -> usize {
+fn open_count<'a>(todos: impl IntoIterator<Item = &'a std::rc::Rc<Todo>>) -> usize {
     todos.into_iter().filter(|t| !t.completed).count()
 }
 
@@ -20,7 +21,7 @@ fn open<'a>(todos: impl IntoIterator<Item = &'a std::rc::Rc<Todo>>) -> usize {
 #[component]
 pub fn OpenCount() -> HtmlResult {
     let todos = use_suspense(&TodoResource::get_list(), ())?;
-    let open = open(todos.iter());
+    let open = open_count(todos.iter());
     Ok(html! {
         <p class="count" aria-live="polite"><strong>{ open }</strong>{ " open" }</p>
     })
@@ -36,7 +37,7 @@ pub fn Sidebar() -> HtmlResult {
     let (users, todos, profiles) = (users?, todos?, profiles?);
     let view = &shell.view;
     let people = users.iter().map(|user| {
-        let count = open(todos.iter().filter(|t| t.user_id == user.id));
+        let count = open_count(todos.iter().filter(|t| t.user_id == user.id));
         let to = View {
             user: user.id,
             ..view.clone()
@@ -45,7 +46,7 @@ pub fn Sidebar() -> HtmlResult {
             <li key={user.id}>
                 <Link {to} current={view.user == user.id}>
                     <span class="name">{ &user.name }</span>
-                    <span class="badge" title="open todos">{ count }</span>
+                    <span class="badge">{ count }<span class="visually-hidden">{ " open" }</span></span>
                 </Link>
             </li>
         }
@@ -76,7 +77,6 @@ pub fn Sidebar() -> HtmlResult {
                 { for cards }
                 <li><Link to={missing.clone()} current={view.profile == missing.profile}>{ "A broken link" }</Link></li>
             </ul>
-            <OutageSwitch />
         </>
     })
 }
@@ -110,13 +110,20 @@ pub fn Link(props: &LinkProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct OutageSwitchProps {
+    /// Whether the outage is on as the page renders.
+    pub on: bool,
+}
+
 /// Switches the demo API's outage on and off: while on, every request
-/// answers 503, and the writes are taken back.
+/// answers 503, and the writes are taken back. It reads nothing through
+/// the cache, so it stays when the rest of the sidebar fails.
 #[component]
-fn OutageSwitch() -> Html {
+pub fn OutageSwitch(props: &OutageSwitchProps) -> Html {
     let ctrl = use_controller();
     let shell = use_context::<Shell>().expect("the app gives a shell");
-    let on = use_state(|| false);
+    let on = use_state(|| props.on);
     let onchange = {
         let on = on.clone();
         Callback::from(move |event: Event| {

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::actions;
 use crate::api::{Todo, TodoResource, TodoResourceOfUserParams, UserResource};
-use crate::app::Shell;
+use crate::app::{HEADING_ID, Shell, focus_heading};
 
 #[derive(Properties, PartialEq)]
 pub struct TodoListProps {
@@ -31,8 +31,8 @@ pub fn TodoList(props: &TodoListProps) -> HtmlResult {
     };
     let open = todos.iter().filter(|t| !t.completed).count();
     Ok(html! {
-        <section aria-labelledby="todos-heading">
-            <h2 id="todos-heading">{ format!("{}’s todos", user.name) }</h2>
+        <section aria-labelledby={HEADING_ID}>
+            <h2 id={HEADING_ID} tabindex="-1">{ format!("{}’s todos", user.name) }</h2>
             <p class="summary">{ format!("{open} open of {}", todos.len()) }</p>
             <AddTodo user={props.user} />
             if todos.is_empty() {
@@ -51,7 +51,8 @@ struct AddTodoProps {
     user: u64,
 }
 
-/// A labelled field and a button; Enter adds too.
+/// A labelled field and a button; Enter adds too. An empty title adds
+/// nothing (the button stays enabled, so it keeps the focus).
 #[component]
 fn AddTodo(props: &AddTodoProps) -> Html {
     let ctrl = use_controller();
@@ -83,7 +84,7 @@ fn AddTodo(props: &AddTodoProps) -> Html {
             <label for="new-todo">{ "New todo" }</label>
             <input id="new-todo" type="text" autocomplete="off" placeholder="What needs doing?"
                 value={(*title).clone()} {oninput} />
-            <button type="submit" disabled={title.trim().is_empty()}>{ "Add" }</button>
+            <button type="submit">{ "Add" }</button>
         </form>
     }
 }
@@ -94,36 +95,56 @@ struct TodoItemProps {
 }
 
 /// A todo: its checkbox (labelled by its title), and Rename and Delete;
-/// renaming swaps the title for a field (Enter saves, Escape cancels).
+/// renaming swaps the title for a field (Enter saves, Escape cancels),
+/// and the focus returns to Rename when it closes.
 #[component]
 fn TodoItem(props: &TodoItemProps) -> Html {
     let ctrl = use_controller();
     let shell = use_context::<Shell>().expect("the app gives a shell");
-    let editing = use_state(|| false);
+    // The new title while renaming; `None` when not renaming.
+    let editing = use_state(|| None::<String>);
+    // Whether the field just closed, so the focus goes back to Rename.
+    let closed = use_mut_ref(|| false);
     let field = use_node_ref();
+    let rename_button = use_node_ref();
     let todo = &props.todo;
     let id = format!("todo-{}", todo.id);
     {
-        // The field takes the focus when it opens.
-        let field = field.clone();
-        use_effect_with(*editing, move |&editing| {
-            if editing && let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
+        let (field, rename_button, closed) = (field.clone(), rename_button.clone(), closed.clone());
+        use_effect_with(editing.is_some(), move |&open| {
+            if open && let Some(input) = field.cast::<web_sys::HtmlInputElement>() {
                 let _ = input.focus();
                 input.select();
             }
+            if !open
+                && std::mem::take(&mut *closed.borrow_mut())
+                && let Some(button) = rename_button.cast::<web_sys::HtmlElement>()
+            {
+                let _ = button.focus();
+            }
         });
     }
+    let close = {
+        let (editing, closed) = (editing.clone(), closed.clone());
+        Callback::from(move |()| {
+            *closed.borrow_mut() = true;
+            editing.set(None);
+        })
+    };
     let toggle = {
         let (ctrl, todo, notify) = (ctrl.clone(), Rc::clone(todo), shell.notify.clone());
         Callback::from(move |_: Event| actions::toggle(&ctrl, &todo, &notify))
     };
     let delete = {
         let (ctrl, todo, notify) = (ctrl.clone(), Rc::clone(todo), shell.notify.clone());
-        Callback::from(move |_: MouseEvent| actions::delete(&ctrl, &todo, &notify))
+        Callback::from(move |_: MouseEvent| {
+            actions::delete(&ctrl, &todo, &notify);
+            focus_heading();
+        })
     };
-    let start = {
-        let editing = editing.clone();
-        Callback::from(move |_: MouseEvent| editing.set(true))
+    let open_field = {
+        let (editing, title) = (editing.clone(), todo.title.clone());
+        Callback::from(move |_: MouseEvent| editing.set(Some(title.clone())))
     };
     let draft = todo.is_draft();
     let class = classes!(
@@ -131,40 +152,40 @@ fn TodoItem(props: &TodoItemProps) -> Html {
         todo.completed.then_some("done"),
         draft.then_some("draft")
     );
-    if *editing {
+    if let Some(title) = (*editing).clone() {
+        let oninput = {
+            let editing = editing.clone();
+            Callback::from(move |event: InputEvent| {
+                let input = event.target_unchecked_into::<web_sys::HtmlInputElement>();
+                editing.set(Some(input.value()));
+            })
+        };
         let save = {
-            let (editing, field, todo) = (editing.clone(), field.clone(), Rc::clone(todo));
+            let (close, todo, title) = (close.clone(), Rc::clone(todo), title.trim().to_owned());
             Callback::from(move |event: SubmitEvent| {
                 event.prevent_default();
-                let title = field
-                    .cast::<web_sys::HtmlInputElement>()
-                    .map(|input| input.value().trim().to_owned())
-                    .unwrap_or_default();
                 if !title.is_empty() && title != todo.title {
-                    actions::rename(&ctrl, &todo, title, &shell.notify);
+                    actions::rename(&ctrl, &todo, title.clone(), &shell.notify);
                 }
-                editing.set(false);
+                close.emit(());
             })
         };
-        let cancel = {
-            let editing = editing.clone();
+        let on_key = {
+            let close = close.clone();
             Callback::from(move |event: KeyboardEvent| {
                 if event.key() == "Escape" {
-                    editing.set(false);
+                    close.emit(());
                 }
             })
         };
-        let stop = {
-            let editing = editing.clone();
-            Callback::from(move |_: MouseEvent| editing.set(false))
-        };
+        let cancel = close.reform(|_: MouseEvent| ());
         return html! {
             <li {class}>
                 <form class="rename" onsubmit={save}>
                     <label for={id.clone()} class="visually-hidden">{ format!("New title for “{}”", todo.title) }</label>
-                    <input {id} ref={field} type="text" value={todo.title.clone()} onkeydown={cancel} />
+                    <input {id} ref={field} type="text" value={title} {oninput} onkeydown={on_key} />
                     <button type="submit">{ "Save" }</button>
-                    <button type="button" onclick={stop}>{ "Cancel" }</button>
+                    <button type="button" class="secondary" onclick={cancel}>{ "Cancel" }</button>
                 </form>
             </li>
         };
@@ -176,7 +197,7 @@ fn TodoItem(props: &TodoItemProps) -> Html {
             if draft {
                 <span class="saving">{ "saving…" }</span>
             } else {
-                <button type="button" class="quiet" onclick={start}
+                <button type="button" class="quiet" onclick={open_field} ref={rename_button}
                     aria-label={format!("Rename “{}”", todo.title)}>{ "Rename" }</button>
                 <button type="button" class="quiet danger" onclick={delete}
                     aria-label={format!("Delete “{}”", todo.title)}>{ "Delete" }</button>

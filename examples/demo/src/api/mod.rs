@@ -18,7 +18,7 @@
 //! [`DemoApi::set_outage`] makes every route answer 503, and
 //! [`DemoApi::hits`] counts requests per `METHOD /path`. A test in another
 //! process (a browser) reaches the same switches over HTTP: `GET
-//! /__demo/hits`, `PUT /__demo/switches`, `POST /__demo/reset`. Every
+//! /__demo/hits`, `GET` and `PUT /__demo/switches`, `POST /__demo/reset`. Every
 //! route answers CORS requests from any origin.
 
 mod query;
@@ -111,7 +111,7 @@ impl Shared {
 /// - The switches and counters are routes too, for a page or a test in
 ///   another process: `GET /__demo/hits` (requests per `METHOD /path`),
 ///   `PUT /__demo/switches` with `{"outage": true}` (every route answers
-///   503) or `{"delayMs": 300}`, `POST /__demo/reset` (the seeded records
+///   503) or `{"delayMs": 300}` (`GET` says how they are set), `POST /__demo/reset` (the seeded records
 ///   back, counters at 0). They are never counted nor switched.
 ///
 /// ```

@@ -13,7 +13,7 @@ use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{self, get, post};
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{Value, json};
 use tower_http::cors::CorsLayer;
@@ -44,7 +44,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/post", get(post_page))
         // What a test in another process (a browser) reads and sets.
         .route("/__demo/hits", get(hits))
-        .route("/__demo/switches", routing::put(set_switches))
+        .route("/__demo/switches", get(switches_now).put(set_switches))
         .route("/__demo/reset", post(reset))
         .layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
@@ -301,6 +301,14 @@ async fn post_page(State(shared): State<Arc<Shared>>, Query(query): Query<PageQu
 async fn hits(State(shared): State<Arc<Shared>>) -> Json<Value> {
     let hits = shared.hits.lock().unwrap_or_else(|e| e.into_inner());
     Json(json!(*hits))
+}
+
+/// `GET /__demo/switches`: `{"delayMs": 0, "outage": false}`, as set now.
+async fn switches_now(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    Json(json!({
+        "delayMs": shared.delay_ms.load(Ordering::Relaxed),
+        "outage": shared.outage.load(Ordering::Relaxed),
+    }))
 }
 
 /// `PUT /__demo/switches` with `{"delayMs": 200, "outage": false}` (either

@@ -211,7 +211,7 @@ pub struct Page {
     /// The texts of the boundaries that show an error.
     pub failed: Vec<String>,
     pub posts: usize,
-    /// Which element has the focus: its id, or its tag.
+    /// Which element has the focus: its id, its label, or its tag.
     pub focus: String,
     /// How many requests the page made to the API (resource timing).
     pub api_requests: usize,
@@ -246,7 +246,7 @@ const focus = document.activeElement;
 return {
   hydrated: !!q('#app') && q('#app').hasAttribute('data-hydrated'),
   count: text('.count strong'),
-  badges: all('.people .badge').map((b) => b.textContent),
+  badges: all('.people .badge').map((b) => b.firstChild.textContent),
   heading: text('#todos-heading'),
   todos: all('.items li').filter((li) => li.querySelector('input[type=checkbox]')).map((li) => ({
     title: li.querySelector('label').textContent,
@@ -257,7 +257,7 @@ return {
   card: text('.card h2'),
   failed: all('.failed p').map((p) => p.textContent),
   posts: all('.posts li').length,
-  focus: focus ? (focus.id || focus.tagName.toLowerCase()) : '',
+  focus: focus ? (focus.id || focus.getAttribute('aria-label') || focus.tagName.toLowerCase()) : '',
   apiRequests: performance.getEntriesByType('resource').filter((e) => e.name.startsWith(api)).length,
 };
 "#;
@@ -278,14 +278,18 @@ impl Driver {
             .spawn()
             .unwrap_or_else(|e| panic!("{program} starts (scripts/setup.sh installs it): {e}"));
         let stdout = child.stdout.take().expect("chromedriver's output");
-        let port = BufReader::new(stdout)
-            .lines()
+        let mut lines = BufReader::new(stdout).lines();
+        let port = lines
+            .by_ref()
             .map_while(Result::ok)
             .find_map(|line| {
                 let rest = line.split("started successfully on port ").nth(1)?;
                 rest.trim_end_matches('.').parse::<u16>().ok()
             })
             .expect("chromedriver says its port");
+        // The rest of its output is read (and dropped), so that it never
+        // writes into a closed pipe.
+        std::thread::spawn(move || lines.for_each(drop));
         Driver {
             child,
             url: format!("http://127.0.0.1:{port}"),

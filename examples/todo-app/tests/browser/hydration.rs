@@ -83,6 +83,7 @@ async fn the_first_html_has_the_todos_and_hydration_makes_no_request() {
 async fn a_fallback_the_server_showed_hydrates_and_its_retry_recovers() {
     Running::test(|app| async move {
         app.open("?profile=3").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
         let page = app.page().await;
         assert_eq!(
             page.failed,
@@ -115,6 +116,73 @@ async fn a_fallback_the_server_showed_hydrates_and_its_retry_recovers() {
             .await;
         assert!(page.failed.is_empty());
         assert_eq!(app.api.hits("GET /profiles/3"), 2);
+    })
+    .await;
+}
+
+#[tokio::test]
+#[ignore = "needs the bundle and chromedriver: scripts/test.sh runs it"]
+async fn a_title_that_closes_the_script_tag_crosses_intact() {
+    Running::test(|app| async move {
+        let title = "</script><!-- <script>alert(1)</script>";
+        let created = reqwest::Client::new()
+            .post(format!("{}/todos", app.api.url()))
+            .header("content-type", "application/json")
+            .body(json!({"userId": 1, "title": title, "completed": false}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(created.status(), 201);
+
+        app.open("").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let page = app.page().await;
+        assert!(
+            page.titles().contains(&title),
+            "the title shows as written: {:?}",
+            page.titles()
+        );
+        assert_eq!(page.count.as_deref(), Some("4"));
+        assert_eq!(page.api_requests, 0, "the whole cache crossed");
+        let injected = app
+            .browser
+            .execute(
+                "return [...document.scripts].some((s) => s.textContent.includes('alert'));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(injected, json!(false), "the title made no script");
+    })
+    .await;
+}
+
+#[tokio::test]
+#[ignore = "needs the bundle and chromedriver: scripts/test.sh runs it"]
+async fn a_page_rendered_while_the_api_is_down_recovers_from_its_switch() {
+    Running::test(|app| async move {
+        app.api.set_outage(true);
+        app.open("").await;
+        let page = app.page().await;
+        assert_eq!(page.failed.len(), 5, "every region's fallback: {page:#?}");
+        assert!(page.todos.is_empty());
+        let switch = app.find("#outage").await;
+        assert!(
+            switch.is_selected().await.unwrap(),
+            "the switch says it is on"
+        );
+        app.screenshot("todo-app-down").await;
+
+        app.click("label[for='outage']").await;
+        app.until_api("the outage switched off", |api| !api.outage())
+            .await;
+        app.click("main .failed button").await;
+        let page = app.until("Leanne's todos", |p| p.todos.len() == 3).await;
+        assert_eq!(
+            page.failed.len(),
+            4,
+            "the other regions wait for their retry"
+        );
     })
     .await;
 }

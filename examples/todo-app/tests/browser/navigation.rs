@@ -9,11 +9,14 @@ use serde_json::json;
 
 use crate::harness::Running;
 
-/// Counts, from now on, every time a loading placeholder shows.
+/// Counts, from now on, every time a loading placeholder comes on show.
 const WATCH_LOADING: &str = r#"
 window.loadingShown = 0;
+let shown = !!document.querySelector('.loading');
 new MutationObserver(() => {
-  if (document.querySelector('.loading')) window.loadingShown += 1;
+  const now = !!document.querySelector('.loading');
+  if (now && !shown) window.loadingShown += 1;
+  shown = now;
 }).observe(document.body, { childList: true, subtree: true });
 "#;
 
@@ -33,7 +36,7 @@ async fn people_links_and_more_posts_load_once_and_never_flash() {
         app.open("").await;
         app.browser.execute(WATCH_LOADING, vec![]).await.unwrap();
 
-        app.click_text("Ervin Howell1").await;
+        app.click(".people a[href='?user=2&profile=1']").await;
         let page = app
             .until("Ervin's todos", |p| {
                 p.heading.as_deref() == Some("Ervin Howell’s todos")
@@ -45,7 +48,7 @@ async fn people_links_and_more_posts_load_once_and_never_flash() {
         );
         assert_eq!(loading_shown(&app).await, 1, "his todos were not cached");
 
-        app.click_text("Leanne Graham2").await;
+        app.click(".people a[href='?user=1&profile=1']").await;
         app.until("Leanne's todos", |p| {
             p.heading.as_deref() == Some("Leanne Graham’s todos") && p.todos.len() == 3
         })
@@ -57,6 +60,19 @@ async fn people_links_and_more_posts_load_once_and_never_flash() {
             Some("user=1&profile=1"),
             "the address follows"
         );
+
+        // Back returns to Ervin's todos, from the cache.
+        app.browser.back().await.unwrap();
+        app.until("Ervin's todos again", |p| {
+            p.heading.as_deref() == Some("Ervin Howell’s todos")
+        })
+        .await;
+        assert_eq!(loading_shown(&app).await, 1, "cached: no loading state");
+        app.browser.forward().await.unwrap();
+        app.until("Leanne's todos again", |p| {
+            p.heading.as_deref() == Some("Leanne Graham’s todos")
+        })
+        .await;
 
         // More posts join the list on show.
         let before = app.api.hits("GET /posts");

@@ -144,7 +144,12 @@ async fn with_the_api_down_a_change_is_taken_back_with_a_notice() {
         api.records("todos")[0]["completed"] == true
     })
     .await;
-    assert!(app.page().await.notice.is_none());
+    let page = app
+        .until("the saved change, on show", |p| {
+            p.done("delectus aut autem") == Some(true) && p.count.as_deref() == Some("2")
+        })
+        .await;
+    assert!(page.notice.is_none(), "no notice for a change that saved");
     })
     .await;
 }
