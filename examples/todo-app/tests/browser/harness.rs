@@ -146,6 +146,25 @@ impl Running {
         }
     }
 
+    /// Creates a record in `collection` of the demo API, as another
+    /// client would (the page knows nothing of it).
+    pub async fn create(&self, collection: &str, record: serde_json::Value) {
+        let created = reqwest::Client::new()
+            .post(format!("{}/{collection}", self.api.url()))
+            .header("content-type", "application/json")
+            .body(record.to_string())
+            .send()
+            .await
+            .expect("the demo API answers");
+        assert_eq!(created.status(), 201, "{collection} takes the record");
+    }
+
+    /// Creates profile 3, which the sidebar's broken link points at.
+    pub async fn create_profile_3(&self) {
+        let turing = json!({"fullName": "Alan Turing", "bio": "Asked whether machines can think."});
+        self.create("profiles", turing).await;
+    }
+
     /// Clicks the element `css` finds.
     pub async fn click(&self, css: &str) {
         self.find(css).await.click().await.expect("a click");

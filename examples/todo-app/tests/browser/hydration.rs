@@ -97,17 +97,7 @@ async fn a_fallback_the_server_showed_hydrates_and_its_retry_recovers() {
         );
         assert_eq!(page.todos.len(), 3, "the rest of the page is live");
 
-        let created = reqwest::Client::new()
-            .post(format!("{}/profiles", app.api.url()))
-            .header("content-type", "application/json")
-            .body(
-                json!({"fullName": "Alan Turing", "bio": "Asked whether machines can think."})
-                    .to_string(),
-            )
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(created.status(), 201);
+        app.create_profile_3().await;
         app.click_text("Retry").await;
         let page = app
             .until("the card of the new profile", |p| {
@@ -125,14 +115,11 @@ async fn a_fallback_the_server_showed_hydrates_and_its_retry_recovers() {
 async fn a_title_that_closes_the_script_tag_crosses_intact() {
     Running::test(|app| async move {
         let title = "</script><!-- <script>alert(1)</script>";
-        let created = reqwest::Client::new()
-            .post(format!("{}/todos", app.api.url()))
-            .header("content-type", "application/json")
-            .body(json!({"userId": 1, "title": title, "completed": false}).to_string())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(created.status(), 201);
+        app.create(
+            "todos",
+            json!({"userId": 1, "title": title, "completed": false}),
+        )
+        .await;
 
         app.open("").await;
         tokio::time::sleep(Duration::from_millis(500)).await;

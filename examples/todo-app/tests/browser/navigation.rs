@@ -93,17 +93,7 @@ async fn people_links_and_more_posts_load_once_and_never_flash() {
             ["Could not load this profile: it is not there (404)."]
         );
         assert_eq!(page.todos.len(), 3, "the rest of the page stays");
-        let created = reqwest::Client::new()
-            .post(format!("{}/profiles", app.api.url()))
-            .header("content-type", "application/json")
-            .body(
-                json!({"fullName": "Alan Turing", "bio": "Asked whether machines can think."})
-                    .to_string(),
-            )
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(created.status(), 201);
+        app.create_profile_3().await;
         app.click_text("Retry").await;
         app.until("the card", |p| p.card.as_deref() == Some("Alan Turing"))
             .await;
