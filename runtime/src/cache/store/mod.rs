@@ -16,6 +16,7 @@
 
 mod collect;
 mod layer;
+mod numbers;
 pub(crate) mod pk_index;
 mod reach;
 pub(crate) mod registry;

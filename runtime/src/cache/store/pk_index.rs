@@ -1,23 +1,23 @@
 //! The pk index of an entity table: which slot holds which record.
 
-use std::collections::hash_map::Entry;
 use std::hash::BuildHasher;
 
 use compact_str::CompactString;
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry as TextEntry;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxBuildHasher;
 
+use super::numbers::Numbers;
 use crate::pk::{Pk, PkRef};
 
-/// Slots by pk. Canonical numbers, the pks of most APIs, live in a map of
-/// their own keyed by the `u64`, so a read by a numeric pk hashes and
-/// compares one integer. Other pks are kept in `keys`, in the order they
+/// Slots by pk. Canonical numbers, the pks of most APIs, live in an index
+/// of their own keyed by the `u64` ([`Numbers`]: a vector while they are
+/// dense), so a read by a numeric pk finds one integer. Other pks are kept in `keys`, in the order they
 /// came, with their slots; `texts` finds a key's place there by its hash
 /// (4 bytes a bucket, so that growing the table moves little).
 #[derive(Clone, Default)]
 pub(crate) struct PkIndex {
-    numbers: FxHashMap<u64, u32>,
+    numbers: Numbers,
     texts: HashTable<u32>,
     keys: Vec<(CompactString, u32)>,
     /// Room asked for before the first pk showed which map needs it.
@@ -33,7 +33,7 @@ impl PkIndex {
     #[inline(always)]
     pub fn get(&self, pk: &Pk) -> Option<u32> {
         match pk.as_ref() {
-            PkRef::Number(n) => self.numbers.get(&n).copied(),
+            PkRef::Number(n) => self.numbers.get(n),
             PkRef::Text(text) => {
                 let keys = &self.keys;
                 self.texts
@@ -47,10 +47,7 @@ impl PkIndex {
     pub fn get_or_insert(&mut self, pk: &Pk, fresh: u32) -> Option<u32> {
         let planned = std::mem::take(&mut self.planned);
         match pk.as_ref() {
-            PkRef::Number(n) => {
-                self.numbers.reserve(planned);
-                vacant_or(self.numbers.entry(n), fresh)
-            }
+            PkRef::Number(n) => self.numbers.get_or_insert(n, fresh, planned),
             PkRef::Text(text) => {
                 let keys = &mut self.keys;
                 if planned > 0 {
@@ -79,7 +76,7 @@ impl PkIndex {
     /// Forgets every pk whose slot is `len` or later (the slots a failed
     /// write added). Walks the whole index: a failure path only.
     pub fn retain_below(&mut self, len: usize) {
-        self.numbers.retain(|_, slot| (*slot as usize) < len);
+        self.numbers.retain(|slot| (*slot as usize) < len);
         self.keys.retain(|(_, slot)| (*slot as usize) < len);
         self.reindex_texts();
     }
@@ -87,7 +84,7 @@ impl PkIndex {
     /// Gives each pk the slot `moved[slot]`, forgetting the pks whose slot
     /// moved to `u32::MAX` (dropped).
     pub fn renumber(&mut self, moved: &[u32]) {
-        self.numbers.retain(|_, slot| {
+        self.numbers.retain(|slot| {
             *slot = moved[*slot as usize];
             *slot != u32::MAX
         });
@@ -113,18 +110,6 @@ impl PkIndex {
         for (at, (text, _)) in keys.iter().enumerate() {
             self.texts
                 .insert_unique(hash(text), at as u32, |&at| hash(&keys[at as usize].0));
-        }
-    }
-}
-
-/// The slot of an occupied entry, or `None` after making `fresh` the slot
-/// of a vacant one.
-fn vacant_or<K>(entry: Entry<'_, K, u32>, fresh: u32) -> Option<u32> {
-    match entry {
-        Entry::Occupied(entry) => Some(*entry.get()),
-        Entry::Vacant(entry) => {
-            entry.insert(fresh);
-            None
         }
     }
 }
