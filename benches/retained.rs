@@ -36,31 +36,12 @@ fn meta() -> Meta {
     Meta::fetched(at, at, Duration::from_secs(60))
 }
 
-/// The median bytes a store holds after storing `text` as `S`.
-fn retained<S: Schema + serde::de::DeserializeOwned>(key: &str, text: &str) -> f64 {
+/// The median bytes `build`'s value holds on the heap, over the rounds.
+fn median_held<T>(build: impl Fn() -> T) -> f64 {
     let mut rounds: Vec<isize> = (0..ROUNDS)
         .map(|_| {
             let before = heap::held_bytes();
-            let mut store = Store::new();
-            store
-                .set_json::<S>(key, text, meta())
-                .expect("the fixture stores");
-            let held = heap::held_bytes() - before;
-            drop(store);
-            held
-        })
-        .collect();
-    rounds.sort_unstable();
-    rounds[ROUNDS / 2] as f64 / MIB
-}
-
-/// The median bytes `text` takes parsed as `S` alone, with no store:
-/// the records themselves, the floor of what a store of them holds.
-fn parsed<S: serde::de::DeserializeOwned>(text: &str) -> f64 {
-    let mut rounds: Vec<isize> = (0..ROUNDS)
-        .map(|_| {
-            let before = heap::held_bytes();
-            let value: S = serde_json::from_str(text).expect("the fixture parses");
+            let value = build();
             let held = heap::held_bytes() - before;
             drop(value);
             held
@@ -68,6 +49,23 @@ fn parsed<S: serde::de::DeserializeOwned>(text: &str) -> f64 {
         .collect();
     rounds.sort_unstable();
     rounds[ROUNDS / 2] as f64 / MIB
+}
+
+/// The bytes a store holds after storing `text` as `S`.
+fn retained<S: Schema + serde::de::DeserializeOwned>(key: &str, text: &str) -> f64 {
+    median_held(|| {
+        let mut store = Store::new();
+        store
+            .set_json::<S>(key, text, meta())
+            .expect("the fixture stores");
+        store
+    })
+}
+
+/// The bytes `text` takes parsed as `S` alone, with no store: the
+/// records themselves, the floor of what a store of them holds.
+fn parsed<S: serde::de::DeserializeOwned>(text: &str) -> f64 {
+    median_held(|| serde_json::from_str::<S>(text).expect("the fixture parses"))
 }
 
 /// The reference's retained heap per case, if it can run here.

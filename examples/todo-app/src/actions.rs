@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use restcache::Pk;
 use restcache::http::Error;
 use restcache::prelude::*;
-use restcache::rest::Deleted;
+use restcache::rest::{Deleted, Effect};
 use serde_json::json;
 use yew::Callback;
 
@@ -44,16 +44,18 @@ pub fn rename(ctrl: &Controller, todo: &Todo, title: String, notify: &Notify) {
 }
 
 fn patch(ctrl: &Controller, guess: Todo, body: serde_json::Value, what: String, notify: &Notify) {
-    let (ctrl, notify) = (ctrl.clone(), notify.clone());
-    yew::platform::spawn_local(async move {
-        let params = TodoResourceParams { id: guess.id };
-        let body = Body::json(&body).ok();
-        let update = TodoResource::partial_update();
-        let sent = ctrl.fetch_optimistic(&update, &params, body, Rc::new(guess));
-        if let Err(error) = sent.await {
-            notify.emit(undone(&what, &error));
-        }
-    });
+    let params = TodoResourceParams { id: guess.id };
+    let write = Write {
+        what,
+        notify: notify.clone(),
+    };
+    write.send(
+        ctrl,
+        TodoResource::partial_update(),
+        params,
+        Some(body),
+        Rc::new(guess),
+    );
 }
 
 /// Adds a todo titled `title` to `user_id`'s list; it shows as a draft
@@ -66,31 +68,58 @@ pub fn add(ctrl: &Controller, user_id: u64, title: String, notify: &Notify) {
         title,
         completed: false,
     };
-    let (ctrl, notify) = (ctrl.clone(), notify.clone());
-    yew::platform::spawn_local(async move {
-        let what = format!("add “{}”", draft.title);
-        let body = json!({ "userId": draft.user_id, "title": draft.title, "completed": false });
-        let create = TodoResource::create();
-        let sent = ctrl.fetch_optimistic(&create, &(), Body::json(&body).ok(), Rc::new(draft));
-        if let Err(error) = sent.await {
-            notify.emit(undone(&what, &error));
-        }
-    });
+    let body = json!({ "userId": draft.user_id, "title": draft.title, "completed": false });
+    let what = format!("add “{}”", draft.title);
+    let write = Write {
+        what,
+        notify: notify.clone(),
+    };
+    write.send(ctrl, TodoResource::create(), (), Some(body), Rc::new(draft));
 }
 
 /// Deletes `todo`; it leaves every list at once.
 pub fn delete(ctrl: &Controller, todo: &Todo, notify: &Notify) {
-    let (ctrl, notify) = (ctrl.clone(), notify.clone());
-    let (id, what) = (todo.id, format!("delete “{}”", todo.title));
-    yew::platform::spawn_local(async move {
-        let gone = Deleted::<Todo>::new(Pk::from(id));
-        let params = TodoResourceParams { id };
-        let delete = TodoResource::delete();
-        let sent = ctrl.fetch_optimistic(&delete, &params, None, gone);
-        if let Err(error) = sent.await {
-            notify.emit(undone(&what, &error));
-        }
-    });
+    let what = format!("delete “{}”", todo.title);
+    let gone = Deleted::<Todo>::new(Pk::from(todo.id));
+    let params = TodoResourceParams { id: todo.id };
+    let write = Write {
+        what,
+        notify: notify.clone(),
+    };
+    write.send(ctrl, TodoResource::delete(), params, None, gone);
+}
+
+/// One write as the person asked for it: what it does, in their words,
+/// and where to say so when it fails.
+struct Write {
+    what: String,
+    notify: Notify,
+}
+
+impl Write {
+    /// Shows `guess` at once, sends the request with `body`, and tells
+    /// the notice when the server refuses (the guess is taken back).
+    fn send<P, S, E>(
+        self,
+        ctrl: &Controller,
+        endpoint: Endpoint<P, S, E>,
+        params: P,
+        body: Option<serde_json::Value>,
+        guess: S,
+    ) where
+        P: Serialize + Clone + 'static,
+        S: Schema + 'static,
+        E: Effect + 'static,
+    {
+        let ctrl = ctrl.clone();
+        yew::platform::spawn_local(async move {
+            let body = body.and_then(|body| Body::json(&body).ok());
+            let sent = ctrl.fetch_optimistic(&endpoint, &params, body, guess);
+            if let Err(error) = sent.await {
+                self.notify.emit(undone(&self.what, &error));
+            }
+        });
+    }
 }
 
 /// The notice for a write that failed and was taken back.

@@ -411,21 +411,8 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// # let _ = read;
     /// ```
     pub fn with_effect<E2: Effect>(self) -> Endpoint<P, S, E2> {
-        Endpoint {
-            method: self.method,
-            address: self.address,
-            url_prefix: self.url_prefix,
-            options: self.options,
-            key: self.key,
-            fetch: self.fetch,
-            decode: self.decode,
-            target: self.target,
-            join_at: self.join_at,
-            pagination: self.pagination,
-            infer: self.infer,
-            error_policy: self.error_policy,
-            types: PhantomData,
-        }
+        let decode = self.decode;
+        self.retyped(decode)
     }
 
     /// This endpoint with other expiry settings.
@@ -571,6 +558,14 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// # Ok::<(), SchemaError>(())
     /// ```
     pub fn with_decoder<T>(self, decode: DecodeFn<P, T>) -> Endpoint<P, T, E> {
+        self.retyped(decode)
+    }
+}
+
+impl<P, S, E> Endpoint<P, S, E> {
+    /// This endpoint with another schema or effect: `decode` builds the
+    /// schema; every other part is kept.
+    fn retyped<T, E2>(self, decode: DecodeFn<P, T>) -> Endpoint<P, T, E2> {
         Endpoint {
             method: self.method,
             address: self.address,
