@@ -1,0 +1,151 @@
+//! The normalize cases as wasm in node, the engine the JavaScript
+//! reference runs in. It builds `benches/wasm` for wasm32 (release), binds
+//! it with `wasm-bindgen --target nodejs`, runs `benches/wasm/run.mjs`
+//! (the median of five node processes) and writes each case's mean where
+//! criterion writes its own, so the reference's comparison reads them:
+//!
+//!     ../shared/bench/compare.py --bench wasm
+//!
+//! It also prints text to store beside the reference's `JSON.parse` plus
+//! normalize, which the reference's own benchmark leaves out. Needs the
+//! wasm32 target, wasm-bindgen-cli (`scripts/setup.sh --wasm`) and node.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|arg| arg == "--list") {
+        return; // `cargo bench -- --list`: no criterion cases to list.
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = target_dir(root);
+    let package = build_and_bind(root, &target);
+
+    // compare.py's --quick asks criterion for short runs.
+    let quick = args.iter().any(|arg| arg == "--measurement-time");
+    let filter = args
+        .iter()
+        .rev()
+        .find(|arg| !arg.starts_with("--") && arg.parse::<f64>().is_err())
+        .cloned()
+        .unwrap_or_default();
+    let reference = root.join("../shared/bench/js");
+    let mut run = Command::new("node");
+    run.arg(root.join("benches/wasm/run.mjs"))
+        .arg(&package)
+        .args(["--filter", &filter]);
+    if quick {
+        run.args(["--processes", "3", "--warmup", "100", "--time", "300"]);
+    }
+    if reference.join("node_modules").is_dir() {
+        run.arg("--reference").arg(&reference);
+    }
+    let output = checked(&mut run).stdout;
+
+    let rows: Vec<Value> = String::from_utf8(output)
+        .expect("run.mjs prints UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("run.mjs prints JSON lines"))
+        .collect();
+    let side = |row: &Value, side: &str| row["side"] == side;
+    println!(
+        "{:45} {:>12} {:>12} {:>12}",
+        "case (wasm, node)", "median us", "min us", "max us"
+    );
+    for row in rows.iter().filter(|row| side(row, "ours")) {
+        let case = row["case"].as_str().expect("a case name");
+        let mean = row["mean_us"].as_f64().expect("a mean");
+        println!(
+            "{case:45} {mean:12.3} {:12.3} {:12.3}",
+            row["min_us"].as_f64().unwrap_or(mean),
+            row["max_us"].as_f64().unwrap_or(mean),
+        );
+        write_estimate(&target, case, mean);
+    }
+    for row in rows.iter().filter(|row| side(row, "reference")) {
+        let case = row["case"].as_str().expect("a case name");
+        let reference = row["mean_us"].as_f64().expect("a mean");
+        let ours = rows
+            .iter()
+            .find(|other| side(other, "ours") && other["case"] == case)
+            .and_then(|other| other["mean_us"].as_f64());
+        if let Some(ours) = ours {
+            println!(
+                "text to store, {case}: reference (JSON.parse + normalize) {reference:.3} us, \
+                 ours {ours:.3} us, speed-up {:.1}x",
+                reference / ours
+            );
+        }
+    }
+}
+
+/// Builds the suite for wasm32 and binds it for node; returns the folder
+/// of the bound package.
+fn build_and_bind(root: &Path, target: &Path) -> PathBuf {
+    checked(Command::new(env!("CARGO")).current_dir(root).args([
+        "rustc",
+        "--quiet",
+        "-p",
+        "restcache-bench-wasm",
+        "--lib",
+        "--crate-type",
+        "cdylib",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--release",
+        "--locked",
+    ]));
+    let wasm = target.join("wasm32-unknown-unknown/release/restcache_bench_wasm.wasm");
+    let package = target.join("wasm-bench");
+    checked(
+        Command::new("wasm-bindgen")
+            .args(["--target", "nodejs", "--out-dir"])
+            .arg(&package)
+            .arg(&wasm),
+    );
+    package
+}
+
+fn target_dir(root: &Path) -> PathBuf {
+    let metadata = checked(Command::new(env!("CARGO")).current_dir(root).args([
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+    ]))
+    .stdout;
+    let metadata: Value = serde_json::from_slice(&metadata).expect("cargo metadata prints JSON");
+    PathBuf::from(
+        metadata["target_directory"]
+            .as_str()
+            .expect("a target directory"),
+    )
+}
+
+/// Writes `mean_us` as criterion's estimate of `case`, where compare.py
+/// looks for it.
+fn write_estimate(target: &Path, case: &str, mean_us: f64) {
+    let dir = target.join("criterion").join(case).join("new");
+    std::fs::create_dir_all(&dir).expect("the criterion folder can be made");
+    let benchmark = json!({ "group_id": case, "function_id": null, "value_str": null,
+        "throughput": null, "full_id": case, "directory_name": case, "title": case });
+    let estimates = json!({ "mean": { "point_estimate": mean_us * 1000.0 } });
+    std::fs::write(dir.join("benchmark.json"), benchmark.to_string()).expect("written");
+    std::fs::write(dir.join("estimates.json"), estimates.to_string()).expect("written");
+}
+
+fn checked(command: &mut Command) -> std::process::Output {
+    let output = command
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .unwrap_or_else(|error| panic!("could not run {command:?}: {error}"));
+    assert!(
+        output.status.success(),
+        "{command:?} failed: {}",
+        output.status
+    );
+    output
+}

@@ -1,0 +1,77 @@
+//! Timing inside wasm: node's `performance.now()`, and the two loops the
+//! cases use, the same two criterion's `iter_batched` and `iter` stand for.
+
+use std::hint::black_box;
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance)]
+    fn now() -> f64;
+}
+
+/// How long to run a case: first unmeasured, then measured (milliseconds).
+#[derive(Clone, Copy)]
+pub struct Budget {
+    pub warmup_ms: f64,
+    pub time_ms: f64,
+}
+
+/// The fewest measured iterations, however long each takes.
+const MIN_ITERATIONS: u32 = 10;
+
+/// Times `routine` alone on a fresh input from `setup` each iteration; its
+/// output is dropped outside the clock. Returns microseconds per call.
+pub fn per_call<I, O>(
+    budget: Budget,
+    mut setup: impl FnMut() -> I,
+    mut routine: impl FnMut(I) -> O,
+) -> f64 {
+    let mut once = || {
+        let input = setup();
+        let start = now();
+        let output = black_box(routine(black_box(input)));
+        let took = now() - start;
+        drop(output);
+        took
+    };
+    let end = now() + budget.warmup_ms;
+    while now() < end {
+        once();
+    }
+    let (mut total, mut iterations) = (0.0, 0);
+    let end = now() + budget.time_ms;
+    while iterations < MIN_ITERATIONS || now() < end {
+        total += once();
+        iterations += 1;
+    }
+    total * 1000.0 / f64::from(iterations)
+}
+
+/// Calls in a row within one reading of the clock, for calls far shorter
+/// than its resolution.
+const BATCH: u32 = 500;
+
+/// Times `routine` in batches of [`BATCH`] calls. Returns microseconds per
+/// call.
+pub fn batched<O>(budget: Budget, mut routine: impl FnMut() -> O) -> f64 {
+    let mut batch = || {
+        let start = now();
+        for _ in 0..BATCH {
+            black_box(routine());
+        }
+        now() - start
+    };
+    let end = now() + budget.warmup_ms;
+    while now() < end {
+        batch();
+    }
+    let (mut total, mut batches) = (0.0, 0);
+    let end = now() + budget.time_ms;
+    while batches < MIN_ITERATIONS || now() < end {
+        total += batch();
+        batches += 1;
+    }
+    total * 1000.0 / f64::from(batches * BATCH)
+}
