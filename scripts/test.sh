@@ -16,9 +16,12 @@ echo "== cargo test --features ssr,legacy"
 cargo test --workspace --locked --features ssr,legacy
 echo "== each feature combination builds without warnings (native and wasm)"
 scripts/features.sh
-echo "== cargo clippy --target wasm32-unknown-unknown (browser tests, the demo app)"
+echo "== cargo clippy --target wasm32-unknown-unknown (browser tests, the demo app, the wasm benches)"
 cargo clippy -p restcache-browser-tests --target wasm32-unknown-unknown --tests --locked -- -D warnings
 cargo clippy -p restcache-todo-app --target wasm32-unknown-unknown --lib --locked -- -D warnings
+cargo clippy -p restcache-bench-wasm -p restcache-bench-bundle -p restcache-bench-render \
+    --features restcache-bench-bundle/cache --target wasm32-unknown-unknown --all-targets \
+    --locked -- -D warnings
 echo "== browser tests (headless Chromium, demo API on 127.0.0.1)"
 scripts/browser-tests.sh
 echo "== the demo app, driven over WebDriver in headless Chromium"

@@ -1,0 +1,38 @@
+//! The benchmark's one entry: every scenario on every app, run after run,
+//! the three apps one after the other inside each scenario of each run
+//! (so that a slow moment of the machine hits all three), then the table.
+
+use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
+
+use crate::apps::AppUnderTest;
+use crate::apps::baseline::Baseline;
+use crate::apps::cached::Cached;
+use crate::apps::floor::Floor;
+use crate::report::{Samples, table};
+use crate::scenarios::SCENARIOS;
+use crate::timing::now;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// How many times each scenario runs on each app, on a fresh app and API.
+const RUNS: usize = 5;
+
+#[wasm_bindgen_test]
+#[ignore = "a benchmark: benches/render.sh runs it"]
+async fn render_throughput() {
+    let mut samples: Vec<Samples> = SCENARIOS.into_iter().map(Samples::new).collect();
+    for run in 1..=RUNS {
+        let started = now();
+        for entry in &mut samples {
+            let [cached, baseline, floor] = &mut entry.times;
+            cached.extend(entry.scenario.run::<Cached>().await);
+            baseline.extend(entry.scenario.run::<Baseline>().await);
+            floor.extend(entry.scenario.run::<Floor>().await);
+        }
+        let seconds = (now() - started) / 1000.0;
+        console_log!("run {run} of {RUNS} took {seconds:.0} s");
+    }
+    for line in table(&samples, [Cached::NAME, Baseline::NAME, Floor::NAME]) {
+        console_log!("{line}");
+    }
+}
