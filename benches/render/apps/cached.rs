@@ -163,20 +163,19 @@ pub struct Cached {
 }
 
 impl Cached {
-    /// The issue `params` names, as the cache shows it (a list read it).
-    fn cached_issue(&self, params: &IssueResourceParams) -> Rc<Issue> {
-        let cached = self.ctrl.read(&self.app.props.api.0.issue, params);
-        cached
+    /// Writes issue `number` as the cache shows it (a list read it), with
+    /// `edit` applied, as the answer of its update; a list it joins puts
+    /// it first.
+    fn edit_issue(&self, number: u64, edit: impl FnOnce(&mut Issue)) {
+        let params = IssueResourceParams { number };
+        let cached = self.ctrl.read(&self.app.props.api.0.issue, &params);
+        let mut issue = cached
             .data
-            .expect("the cache holds every issue a list shows")
-    }
-
-    /// Writes `issue`, changed, as the answer of its update; a list it
-    /// joins puts it first.
-    fn write_issue(&self, params: &IssueResourceParams, issue: Issue) {
+            .expect("the cache holds every issue a list shows");
+        edit(Rc::make_mut(&mut issue));
         let update = IssueResource::update().join_at(JoinAt::Start);
         self.ctrl
-            .set_response(&update, params, Rc::new(issue))
+            .set_response(&update, &params, issue)
             .expect("an issue with its number stores");
     }
 }
@@ -205,27 +204,9 @@ impl AppUnderTest for Cached {
     async fn apply(&mut self, change: Change) {
         match change {
             Change::Retitle { number, title } => {
-                let params = IssueResourceParams { number };
-                let issue = self.cached_issue(&params);
-                self.write_issue(
-                    &params,
-                    Issue {
-                        title,
-                        ..(*issue).clone()
-                    },
-                );
+                self.edit_issue(number, |issue| issue.title = title)
             }
-            Change::Move { number, state } => {
-                let params = IssueResourceParams { number };
-                let issue = self.cached_issue(&params);
-                self.write_issue(
-                    &params,
-                    Issue {
-                        state,
-                        ..(*issue).clone()
-                    },
-                );
-            }
+            Change::Move { number, state } => self.edit_issue(number, |issue| issue.state = state),
             Change::Rename { login, name } => {
                 let params = UserResourceParams { login };
                 let user = self.ctrl.read(&UserResource::get(), &params).data;
