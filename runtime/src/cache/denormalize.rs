@@ -52,7 +52,7 @@ impl Denormalizer<'_, '_> {
 pub struct Reader<'s> {
     store: &'s Store,
     memo: Option<&'s mut MemoState>,
-    /// Stamps of the tables the value being read touched so far.
+    /// Stamps of the records the value being read touched so far.
     mask: u64,
 }
 
@@ -66,7 +66,7 @@ impl<'s> Reader<'s> {
         }
     }
 
-    /// The stamps of every table the reads so far touched.
+    /// The stamps of every record the reads so far touched.
     pub fn mask(&self) -> u64 {
         self.mask
     }
@@ -77,16 +77,14 @@ impl<'s> Reader<'s> {
         self.mask |= mask;
     }
 
-    /// Runs `denormalize` over a stored value whose references are `refs`,
-    /// starting from the stamps `own`; returns its outcome and the stamps
-    /// of every table it touched.
+    /// Runs `denormalize` over a stored value whose references are `refs`;
+    /// returns its outcome and the stamps of every record it touched.
     fn walk<T>(
         &mut self,
         refs: &[EntityRef],
-        own: u64,
         denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> Denorm<T>,
     ) -> (Denorm<T>, u64) {
-        let outer = std::mem::replace(&mut self.mask, own);
+        let outer = std::mem::take(&mut self.mask);
         let outcome = denormalize(&mut Denormalizer {
             reader: self,
             input: refs,
@@ -99,16 +97,26 @@ impl<'s> Reader<'s> {
 
     /// The current copy of the record at `at`, nested entities joined.
     fn entity<E: Entity>(&mut self, at: EntityRef) -> Option<Rc<E>> {
-        let slot = self.store.tables().get::<E>(at.table)?.slot(at.slot)?;
+        let Some(slot) = self
+            .store
+            .tables()
+            .get::<E>(at.table)
+            .and_then(|t| t.slot(at.slot))
+        else {
+            self.add_stamps(stamp_bit(at.table, at.slot));
+            return None;
+        };
         self.entity_in(at, slot)
     }
 
     /// [`entity`](Self::entity) for a caller that already holds the slot.
     #[inline]
     fn entity_in<E: Entity>(&mut self, at: EntityRef, slot: &'s Slot<E>) -> Option<Rc<E>> {
+        // The read depends on the record whether it is there or gone (a
+        // record that comes back changes it too).
+        self.add_stamps(stamp_bit(at.table, at.slot));
         let record = slot.record.as_ref()?;
         if !E::HAS_NESTED {
-            self.mask |= stamp_bit(at.table);
             return Some(Rc::clone(record));
         }
         self.nested_in(at, slot, record)
@@ -178,9 +186,11 @@ impl<'s> Reader<'s> {
     ) -> Option<Rc<E>> {
         let store = self.store;
         let Some(memo) = self.memo.as_deref_mut() else {
-            let (outcome, _) = self.walk(&slot.refs, 0, |cx| record.denormalize_nested(cx));
+            let (outcome, _) = self.walk(&slot.refs, |cx| record.denormalize_nested(cx));
             return settle(outcome, record, None, E::same_nested);
         };
+        // The record itself is unchanged while its slot's version is: a
+        // memo entry depends on the stamps of its nested records alone.
         let previous = memo
             .entity::<E>(at.table, at.slot)
             .filter(|entry| entry.version == slot.version)
@@ -191,9 +201,7 @@ impl<'s> Reader<'s> {
             self.add_stamps(*mask);
             return Some(Rc::clone(output));
         }
-        let (outcome, mask) = self.walk(&slot.refs, stamp_bit(at.table), |cx| {
-            record.denormalize_nested(cx)
-        });
+        let (outcome, mask) = self.walk(&slot.refs, |cx| record.denormalize_nested(cx));
         let output = settle(outcome, record, previous.map(|p| p.0), E::same_nested);
         let entry = output.as_ref().map(|output| EntityMemo {
             output: Rc::clone(output),
@@ -225,7 +233,7 @@ impl<'s> Reader<'s> {
             return Lookup::Invalid;
         };
         let Some(memo) = self.memo.as_deref_mut() else {
-            let (outcome, _) = self.walk(&slot.refs, 0, |cx| stored.denormalize(cx));
+            let (outcome, _) = self.walk(&slot.refs, |cx| stored.denormalize(cx));
             return match settle(outcome, &stored, None, S::same_entities) {
                 Some(value) => Lookup::Found(value, slot.meta),
                 None => Lookup::Invalid,
@@ -247,7 +255,7 @@ impl<'s> Reader<'s> {
         {
             return Lookup::Found(Rc::clone(output), slot.meta);
         }
-        let (outcome, mask) = self.walk(&slot.refs, 0, |cx| stored.denormalize(cx));
+        let (outcome, mask) = self.walk(&slot.refs, |cx| stored.denormalize(cx));
         let Some(output) = settle(outcome, &stored, previous.map(|p| p.0), S::same_entities) else {
             self.memo_mut().results.remove(key);
             return Lookup::Invalid;

@@ -12,7 +12,7 @@ use crate::cache::entity::{Entity, type_key};
 use crate::cache::partial::{Absent, Presence};
 use crate::cache::schema::{Decoded, Schema, from_json};
 use crate::cache::store::registry::Registry;
-use crate::cache::store::table::{EntityRef, EntityRefs, Slot};
+use crate::cache::store::table::{EntityRef, EntityRefs, Merged, Slot};
 use crate::cache::store::{Joined, Layer, ListEdit, ResultSlot, Store};
 use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
@@ -155,10 +155,12 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let (slot, changed) =
+        let (slot, merged) =
             records.merge(&pk, record, refs, meta, version, layer, keeps_stored::<E>);
-        if changed {
-            self.tables.changed(table, slot, version);
+        match merged {
+            Merged::Replaced => self.tables.changed(table, slot, version),
+            Merged::Refreshed => self.tables.refreshed(table, slot),
+            Merged::Kept => {}
         }
         self.refs.push(EntityRef { table, slot });
         Ok(())

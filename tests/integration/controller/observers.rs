@@ -526,3 +526,32 @@ async fn a_view_follows_the_key_not_the_path() {
     assert_ne!(shapes.key().unwrap(), first_key);
     assert!(shapes.key().unwrap().ends_with("/people/7"));
 }
+
+#[test]
+fn a_record_written_back_as_it_is_refreshes_its_expiry_and_tells_no_one() {
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = Controller::builder(Client::new("http://127.0.0.1:9"))
+        .clock(clock.clone())
+        .build();
+    let list = TodoResource::get_list();
+    let todos = vec![
+        Rc::new(crate::common::todo(1, "one")),
+        Rc::new(crate::common::todo(2, "two")),
+    ];
+    ctrl.set_response(&list, &(), todos).unwrap();
+    let shown = ctrl.read(&list, &()).data.unwrap();
+    let (told, tell) = counter();
+    let _watching = ctrl.subscribe(&list, &(), tell);
+    clock.advance(Duration::from_secs(61));
+    let cached = ctrl.read(&TodoResource::get(), &one(1));
+    assert_eq!(cached.status, ExpiryStatus::Stale);
+
+    // An app writes back the record it read, as a save with no edit does.
+    ctrl.set_response(&TodoResource::update(), &one(1), cached.data.unwrap())
+        .unwrap();
+
+    let refreshed = ctrl.read(&TodoResource::get(), &one(1));
+    assert_eq!(refreshed.status, ExpiryStatus::Valid, "fetched again now");
+    assert_eq!(told.get(), 0, "no view shows anything new");
+    assert!(Rc::ptr_eq(&shown, &ctrl.read(&list, &()).data.unwrap()));
+}

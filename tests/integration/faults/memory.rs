@@ -503,3 +503,46 @@ fn a_collection_gives_back_the_memory_of_what_it_collected() {
         "{kept} bytes a collected key stay with no result or record left"
     );
 }
+
+#[test]
+fn a_record_a_collection_moved_still_changes_the_lists_that_hold_it() {
+    let (ctrl, clock) = controller(Retention::default());
+    for id in 0..100 {
+        store_todo(&ctrl, id);
+    }
+    let kept: Vec<Rc<Todo>> = (90..100)
+        .map(|id| {
+            Rc::new(Todo {
+                id,
+                title: format!("todo {id}"),
+                ..Todo::default()
+            })
+        })
+        .collect();
+    let list = TodoResource::get_list();
+    ctrl.set_response(&list, &(), kept).unwrap();
+    let _held = ctrl.subscribe(&list, &(), || {});
+    let before = ctrl.read(&list, &()).data.expect("the list is stored");
+
+    clock.advance(Duration::from_secs(150));
+    store_todo(&ctrl, 1000); // the sweep drops todos 0 to 89: the rest move
+    assert_eq!(counts(&ctrl).1, 11);
+    let after = ctrl.read(&list, &()).data.expect("the list stays");
+    assert!(
+        Rc::ptr_eq(&before, &after),
+        "the same records, the same list"
+    );
+
+    for id in 90..100 {
+        let params = TodoResourceParams { id };
+        let renamed = Todo {
+            id,
+            title: format!("renamed {id}"),
+            ..Todo::default()
+        };
+        ctrl.set_response(&TodoResource::update(), &params, Rc::new(renamed))
+            .unwrap();
+        let shown = ctrl.read(&list, &()).data.expect("the list stays");
+        assert_eq!(shown[(id - 90) as usize].title, format!("renamed {id}"));
+    }
+}

@@ -12,7 +12,7 @@ pub(crate) struct EntityMemo<E> {
     pub output: Rc<E>,
     /// The slot version `output` was built from.
     pub version: u64,
-    /// Stamps of every table `output` depends on.
+    /// Stamps of the nested records `output` depends on.
     pub mask: u64,
     /// The store's last write when `output` was last checked.
     pub at: u64,

@@ -89,7 +89,7 @@ impl Memo {
         self.entity_stamped::<E>(store, pk.to_pk().as_ref()).0
     }
 
-    /// [`entity`](Self::entity), with the stamps of every table the read
+    /// [`entity`](Self::entity), with the stamps of every record the read
     /// touched: the read holds while [`Store::unchanged_since`] them.
     #[inline]
     pub(crate) fn entity_stamped<E: Entity>(
@@ -102,7 +102,7 @@ impl Memo {
         (read, reader.mask())
     }
 
-    /// The stamps of every table the last read of `key` depended on.
+    /// The stamps of every record the last read of `key` depended on.
     pub(crate) fn result_mask(&self, key: &str) -> Option<u64> {
         self.state.results.get(key).map(|entry| entry.mask)
     }
@@ -133,11 +133,17 @@ impl Memo {
     }
 
     /// The store dropped records and renumbered its slots: what was kept
-    /// by slot number is void (results are kept by key and stay).
+    /// by slot number is void. Results are kept by key and stay, but the
+    /// stamps they depend on are those of the old slots: each is walked
+    /// again at its next read after a write (and keeps its identity when
+    /// it holds the same records).
     #[cold]
     fn renumbered(&mut self, store: &Store) {
         self.layout = store.layout();
         self.state.entities.clear();
+        for entry in self.state.results.values_mut() {
+            entry.mask = u64::MAX;
+        }
     }
 
     #[cold]

@@ -45,8 +45,8 @@ pub(crate) struct Changes {
     pub results: Vec<String>,
     /// The records written.
     pub records: Vec<table::EntityRef>,
-    /// The stamp bits of the tables written.
-    pub tables: u64,
+    /// The stamp bits of the records written.
+    pub stamps: u64,
 }
 
 /// What a read finds under a key.
@@ -252,7 +252,7 @@ impl Store {
         self.writes
     }
 
-    /// Whether no table among the stamps `mask` was written after the
+    /// Whether no record among the stamps `mask` was written after the
     /// write `at`.
     #[inline]
     pub(crate) fn unchanged_since(&self, mask: u64, at: u64) -> bool {
@@ -285,7 +285,7 @@ impl Store {
     }
 
     /// What changed since the last call: the result keys written (with
-    /// repeats), the records written, and the stamp bits of the tables
+    /// repeats), the records written, and the stamp bits of the records
     /// written after the write `since`.
     pub(crate) fn take_changes(&mut self, since: u64) -> Changes {
         Changes {
@@ -295,7 +295,7 @@ impl Store {
                 .map(std::mem::take)
                 .unwrap_or_default(),
             records: self.tables.take_log(),
-            tables: self.tables.changed_since(since),
+            stamps: self.tables.changed_since(since),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The table registry: one table per entity type, found by the derive's
 //! type index (or `TypeId` for types without one) and by entity key; and
-//! the change stamps that tell a memo whether the tables a value depends on
-//! were written since it last looked.
+//! the change stamps that tell a memo whether the records a value depends
+//! on were written since it last looked.
 
 use std::any::{Any, TypeId};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -11,13 +11,19 @@ use rustc_hash::FxHashMap;
 use super::table::{AnyTable, EntityRef, Table};
 use crate::error::SchemaError;
 
-/// Number of change stamps: table `t` stamps `changed_at[t % STAMPS]`.
-const STAMPS: usize = 64;
+/// Number of change stamps. Each record stamps one, picked by a hash of
+/// its table and slot, so that a write to one record leaves most values
+/// that hold others of its table as they are: a value depends on the
+/// stamps of the records it holds, and a stamp shared with a record it
+/// does not hold only costs its memo one more look.
+const STAMPS: u32 = 64;
 
-/// The stamp bit of table `table` in a mask of tables a value depends on.
+/// The stamp bit of the record in `slot` of `table`, in a mask of the
+/// stamps a value depends on.
 #[inline]
-pub(crate) fn stamp_bit(table: u32) -> u64 {
-    1 << (table as usize % STAMPS)
+pub(crate) fn stamp_bit(table: u32, slot: u32) -> u64 {
+    let spread = (u64::from(table) << 32 | u64::from(slot)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    1 << (spread >> (64 - STAMPS.trailing_zeros()))
 }
 
 static NEXT_TYPE_INDEX: AtomicU32 = AtomicU32::new(0);
@@ -76,8 +82,8 @@ pub(crate) struct Registry {
     /// Table by `TypeId`, for the types without an index.
     by_type: FxHashMap<TypeId, u32>,
     by_key: FxHashMap<&'static str, u32>,
-    /// The last write to any table stamped `t % STAMPS`.
-    changed_at: [u64; STAMPS],
+    /// The last write to any record of each stamp.
+    changed_at: [u64; STAMPS as usize],
     /// The records written since the log was last taken, when someone
     /// watches (see [`Store::watch_changes`](super::Store::watch_changes)).
     log: Option<Vec<EntityRef>>,
@@ -104,7 +110,7 @@ impl Registry {
             by_index: Vec::new(),
             by_type: FxHashMap::default(),
             by_key: FxHashMap::default(),
-            changed_at: [0; STAMPS],
+            changed_at: [0; STAMPS as usize],
             log: None,
         }
     }
@@ -152,8 +158,9 @@ impl Registry {
             .for_each(|t| *t = 0);
         self.by_type.retain(|_, t| *t != table);
         self.by_key.retain(|_, t| *t != table);
-        // Its change stamp stays: other tables share it, and a stamp that
-        // says "changed" when nothing did only costs a memo one more look.
+        // The change stamps stay: other records share them, and a stamp
+        // that says "changed" when nothing did only costs a memo one more
+        // look.
     }
 
     /// The table of the type whose index is `index` (`u32::MAX`: none; it
@@ -208,17 +215,23 @@ impl Registry {
         self.tables[table as usize].as_mut()
     }
 
-    /// Records that table `table` changed at the write `version`.
-    #[inline]
-    pub fn stamp(&mut self, table: u32, version: u64) {
-        self.changed_at[table as usize % STAMPS] = version;
-    }
-
     /// Records that the record in `slot` of `table` changed at the write
-    /// `version`: its table's stamp, and the log when it is kept.
+    /// `version`: its stamp, and the log when it is kept.
     #[inline]
     pub fn changed(&mut self, table: u32, slot: u32, version: u64) {
-        self.stamp(table, version);
+        let bit = stamp_bit(table, slot).trailing_zeros() as usize;
+        self.changed_at[bit] = version;
+        if let Some(log) = &mut self.log {
+            log.push(EntityRef { table, slot });
+        }
+    }
+
+    /// Records that the record in `slot` of `table` was written again
+    /// as it was, with a new meta: in the log when it is kept (the
+    /// record's own readers look at its meta again), but not in its
+    /// stamp, so reads that nest it stay as they are.
+    #[inline]
+    pub fn refreshed(&mut self, table: u32, slot: u32) {
         if let Some(log) = &mut self.log {
             log.push(EntityRef { table, slot });
         }
@@ -235,7 +248,7 @@ impl Registry {
         self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
-    /// The stamp bits of the tables written after the write `at`.
+    /// The stamp bits of the records written after the write `at`.
     pub fn changed_since(&self, at: u64) -> u64 {
         let mut bits = 0;
         for (bit, &changed) in self.changed_at.iter().enumerate() {
@@ -246,7 +259,7 @@ impl Registry {
         bits
     }
 
-    /// Whether no table among the stamps `mask` changed after the write
+    /// Whether no record among the stamps `mask` changed after the write
     /// `at`.
     #[inline]
     pub fn unchanged_since(&self, mask: u64, at: u64) -> bool {

@@ -22,6 +22,18 @@ pub(crate) struct EntityRef {
 /// visits them.
 pub(crate) type EntityRefs = SmallVec<[EntityRef; 2]>;
 
+/// What merging one record into its table did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Merged {
+    /// The stored copy stays: nothing was written.
+    Kept,
+    /// The same record again (the very `Rc`, with the same nested
+    /// records): only its meta moved, no read shows anything new.
+    Refreshed,
+    /// What reads see changed.
+    Replaced,
+}
+
 /// One record and what the store knows of it. Its pk is the table's
 /// index key, not kept here: a slot is written on every record a response
 /// brings, and 64 bytes write and copy faster than 88.
@@ -146,7 +158,7 @@ impl<E: 'static> Table<E> {
     /// any other write to a record under layers goes to its confirmed copy,
     /// beneath them. `keeps` says whether a stored slot keeps its record
     /// against `record` fetched as `meta` (the newer copy wins). Returns
-    /// its slot and whether what reads see changed.
+    /// its slot and what the merge did to it.
     #[inline]
     #[allow(clippy::too_many_arguments)] // one record's write, in the hot path
     pub fn merge(
@@ -158,8 +170,8 @@ impl<E: 'static> Table<E> {
         version: u64,
         layer: bool,
         keeps: impl Fn(&Slot<E>, &E, &Meta) -> bool,
-    ) -> (u32, bool) {
-        let written = || Slot {
+    ) -> (u32, Merged) {
+        let written = |record: &Rc<E>, refs| Slot {
             record: Some(Rc::clone(record)),
             refs,
             meta,
@@ -178,30 +190,40 @@ impl<E: 'static> Table<E> {
                             *record = Rc::clone(kept);
                         }
                     } else {
-                        let old = std::mem::replace(confirmed, written());
+                        let old = std::mem::replace(confirmed, written(record, refs));
                         self.replaced_confirmed.push((index, old));
                     }
-                    return (index, false);
+                    return (index, Merged::Kept);
                 }
                 let slot = &self.slots[index as usize];
                 if slot.version == version || keeps(slot, record, &meta) {
                     if let Some(kept) = &slot.record {
                         *record = Rc::clone(kept);
                     }
-                    (index, false)
-                } else {
-                    let slot = written();
-                    self.replace(index, slot);
-                    (index, true)
+                    return (index, Merged::Kept);
                 }
+                // The very record stored (a cached value written back, or
+                // the nested copy of an edited record) changes no read.
+                let same = slot.record.as_ref().is_some_and(|r| Rc::ptr_eq(r, record))
+                    && slot.refs == refs;
+                self.replace(index, written(record, refs));
+                (
+                    index,
+                    if same {
+                        Merged::Refreshed
+                    } else {
+                        Merged::Replaced
+                    },
+                )
             }
             None => {
                 // Room first, then the slot built in place: a slot built
                 // before the push would be copied across the growth check,
                 // a copy whose 16-byte loads stall on the 8-byte stores
                 // that just wrote it.
-                self.slots.extend(std::iter::once_with(written));
-                (fresh, true)
+                self.slots
+                    .extend(std::iter::once_with(|| written(record, refs)));
+                (fresh, Merged::Replaced)
             }
         }
     }
@@ -485,9 +507,9 @@ mod tests {
         text: &str,
         fetched_ms: u64,
         version: u64,
-    ) -> (u32, bool, Rc<String>) {
+    ) -> (u32, Merged, Rc<String>) {
         let mut record = Rc::new(text.to_owned());
-        let (slot, changed) = table.merge(
+        let (slot, merged) = table.merge(
             &Pk::from(pk),
             &mut record,
             EntityRefs::new(),
@@ -497,7 +519,7 @@ mod tests {
             newer_wins,
         );
         table.commit();
-        (slot, changed, record)
+        (slot, merged, record)
     }
 
     fn shown(table: &Table<String>, pk: u64) -> Option<String> {
@@ -509,12 +531,36 @@ mod tests {
     fn a_write_keeps_the_copy_fetched_last_and_hands_it_back() {
         let mut table = Table::new();
         write(&mut table, 1, "new", 20, 1);
-        let (_, changed, kept) = write(&mut table, 1, "old", 10, 2);
-        assert!(!changed, "an older copy changes nothing");
+        let (_, merged, kept) = write(&mut table, 1, "old", 10, 2);
+        assert_eq!(merged, Merged::Kept, "an older copy changes nothing");
         assert_eq!(*kept, "new", "the writer gets the table's copy");
-        let (_, changed, _) = write(&mut table, 1, "newer", 30, 3);
-        assert!(changed);
+        let (_, merged, _) = write(&mut table, 1, "newer", 30, 3);
+        assert_eq!(merged, Merged::Replaced);
         assert_eq!(shown(&table, 1).as_deref(), Some("newer"));
+    }
+
+    #[test]
+    fn the_very_record_written_again_only_refreshes_its_meta() {
+        let mut table = Table::new();
+        let (slot, _, stored) = write(&mut table, 1, "same", 10, 1);
+        let mut again = Rc::clone(&stored);
+        let pk = Pk::from(1_u64);
+        let (_, merged) = table.merge(
+            &pk,
+            &mut again,
+            EntityRefs::new(),
+            meta(20),
+            2,
+            false,
+            newer_wins,
+        );
+        table.commit();
+        assert_eq!(merged, Merged::Refreshed);
+        let written = table.slot(slot).expect("the slot stays");
+        assert_eq!(written.meta, meta(20), "the newer fetch time is kept");
+        assert_eq!(written.version, 2);
+        let (_, merged, _) = write(&mut table, 1, "same", 30, 3);
+        assert_eq!(merged, Merged::Replaced, "an equal copy is another record");
     }
 
     #[test]
@@ -588,8 +634,12 @@ mod tests {
         table.commit();
         assert_eq!(slot, Some(0));
         assert_eq!(table.live(), 0);
-        let (_, changed, _) = write(&mut table, 5, "late", 40, 2);
-        assert!(!changed, "a response that started before the delete");
+        let (_, merged, _) = write(&mut table, 5, "late", 40, 2);
+        assert_eq!(
+            merged,
+            Merged::Kept,
+            "a response that started before the delete"
+        );
         assert_eq!(shown(&table, 5), None);
         // A delete older than the stored copy changes nothing.
         write(&mut table, 6, "alive", 60, 3);
@@ -637,8 +687,8 @@ mod tests {
         assert_eq!(covered, [0]);
         assert!(table.has_layers());
         // A response lands beneath it.
-        let (_, changed, _) = write(&mut table, 1, "confirmed", 30, 3);
-        assert!(!changed, "the layer still shows");
+        let (_, merged, _) = write(&mut table, 1, "confirmed", 30, 3);
+        assert_eq!(merged, Merged::Kept, "the layer still shows");
         assert_eq!(shown(&table, 1).as_deref(), Some("optimistic"));
         assert!(table.remove_layer(2, &covered, 4));
         assert_eq!(shown(&table, 1).as_deref(), Some("confirmed"));

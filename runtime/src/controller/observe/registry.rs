@@ -40,9 +40,9 @@ pub(crate) enum Watching {
     /// These records (a read without nested records: every record it
     /// shows is one of them).
     Records(Vec<EntityRef>),
-    /// Any record of the tables with these stamp bits (a read whose
+    /// Any record with these stamp bits (a read whose
     /// records nest others).
-    Tables(u64),
+    Stamps(u64),
 }
 
 /// What an observer keeps from collection while it lives.
@@ -127,8 +127,8 @@ pub(crate) struct Touched {
     /// Result keys written, and keys whose error or request changed.
     pub keys: Vec<String>,
     pub records: Vec<EntityRef>,
-    /// Stamp bits of the tables written.
-    pub tables: u64,
+    /// Stamp bits of the records written.
+    pub stamps: u64,
     /// Everything may have changed (the store was emptied or renumbered).
     pub all: bool,
 }
@@ -150,8 +150,8 @@ pub(crate) struct Observers {
     free: Vec<u32>,
     by_key: FxHashMap<String, SmallVec<[u32; 2]>>,
     by_record: FxHashMap<EntityRef, SmallVec<[u32; 2]>>,
-    /// The observers that watch whole tables.
-    by_tables: Vec<u32>,
+    /// The observers that watch stamps.
+    by_stamps: Vec<u32>,
     /// The pollers, by key.
     pub polls: FxHashMap<String, Poller>,
     /// The store (id, slot layout, last write) as of the last look.
@@ -242,10 +242,10 @@ impl Observers {
                 ids.extend(found);
             }
         }
-        if touched.tables != 0 {
-            ids.extend(self.by_tables.iter().copied().filter(|&id| {
+        if touched.stamps != 0 {
+            ids.extend(self.by_stamps.iter().copied().filter(|&id| {
                 matches!(self.entries[id as usize].as_ref().map(|e| &e.watching),
-                    Some(Watching::Tables(bits)) if bits & touched.tables != 0)
+                    Some(Watching::Stamps(bits)) if bits & touched.stamps != 0)
             }));
         }
         ids.sort_unstable();
@@ -315,7 +315,7 @@ impl Observers {
                     }
                 }
             }
-            Watching::Tables(_) => self.by_tables.push(id),
+            Watching::Stamps(_) => self.by_stamps.push(id),
         }
     }
 
@@ -327,7 +327,7 @@ impl Observers {
                     unlist(&mut self.by_record, record, id);
                 }
             }
-            Watching::Tables(_) => self.by_tables.retain(|&other| other != id),
+            Watching::Stamps(_) => self.by_stamps.retain(|&other| other != id),
         }
     }
 

@@ -13,7 +13,6 @@ use super::registry::{Check, Checked, Entry, Holds, Look, Touched, Watching};
 use crate::cache::entity::{Entity, EntityParts};
 use crate::cache::schema::{Schema, SchemaParts};
 use crate::cache::store::Lookup;
-use crate::cache::store::registry::stamp_bit;
 use crate::controller::{Controller, Inner, Named, State};
 use crate::meta::Timestamp;
 use crate::pk::PkValue;
@@ -67,17 +66,16 @@ impl State {
                 .find_map(|pk| self.store.record_ref(entity, pk));
             return match record {
                 Some(record) if <S as SchemaParts>::FLAT => Watching::Records(vec![record]),
-                _ => match self.store.tables().by_key(entity) {
-                    Some(table) if <S as SchemaParts>::FLAT => Watching::Tables(stamp_bit(table)),
-                    _ => Watching::Tables(u64::MAX),
-                },
+                // Waiting for the record, or nesting others: any write may
+                // change it.
+                _ => Watching::Stamps(u64::MAX),
             };
         }
         if <S as SchemaParts>::FLAT {
             Watching::Records(self.store.result_refs(key).to_vec())
         } else {
             match self.memo.result_mask(key) {
-                Some(mask) if mask != 0 => Watching::Tables(mask),
+                Some(mask) if mask != 0 => Watching::Stamps(mask),
                 _ => Watching::Key,
             }
         }
@@ -105,7 +103,7 @@ impl State {
         Touched {
             keys,
             records: changes.records,
-            tables: changes.tables,
+            stamps: changes.stamps,
             all,
         }
     }
@@ -277,9 +275,9 @@ impl Controller {
             let slot = state.store.record_ref(E::KEY, pk);
             let watching = match slot {
                 Some(slot) if !<E as EntityParts>::HAS_NESTED => Watching::Records(vec![slot]),
-                Some(_) if mask != 0 => Watching::Tables(mask),
+                Some(_) if mask != 0 => Watching::Stamps(mask),
                 // Not stored yet: any write may bring it.
-                _ => Watching::Tables(u64::MAX),
+                _ => Watching::Stamps(u64::MAX),
             };
             Look {
                 changed,
