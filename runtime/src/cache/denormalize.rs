@@ -38,12 +38,33 @@ pub struct Denormalizer<'r, 's> {
 }
 
 impl Denormalizer<'_, '_> {
-    /// The current copy of the next entity the value refers to; `None` when
-    /// it is gone.
-    pub(crate) fn entity<E: Entity>(&mut self) -> Option<Rc<E>> {
-        let at = *self.input.get(self.next)?;
+    /// The next entity the value refers to, held as `held`: `Same` while
+    /// `held` is the current copy (found without touching it), else the
+    /// current copy, or `Missing` when it is gone.
+    pub(crate) fn entity<E: Entity>(&mut self, held: &Rc<E>) -> Denorm<Rc<E>> {
+        let Some(&at) = self.input.get(self.next) else {
+            return Denorm::Missing;
+        };
         self.next += 1;
-        self.reader.entity::<E>(at)
+        self.reader.entity::<E>(at, Some(held))
+    }
+}
+
+/// `Same` when `current` is `held`, else `current` as the change.
+#[inline]
+fn against<E>(current: &Rc<E>, held: Option<&Rc<E>>) -> Denorm<Rc<E>> {
+    match held {
+        Some(held) if Rc::ptr_eq(held, current) => Denorm::Same,
+        _ => Denorm::Changed(Rc::clone(current)),
+    }
+}
+
+/// [`against`] for a copy just built: `Missing` when there is none.
+fn built_against<E>(built: Option<Rc<E>>, held: Option<&Rc<E>>) -> Denorm<Rc<E>> {
+    match built {
+        Some(built) if held.is_some_and(|held| Rc::ptr_eq(held, &built)) => Denorm::Same,
+        Some(built) => Denorm::Changed(built),
+        None => Denorm::Missing,
     }
 }
 
@@ -95,8 +116,10 @@ impl<'s> Reader<'s> {
         (outcome, mask)
     }
 
-    /// The current copy of the record at `at`, nested entities joined.
-    fn entity<E: Entity>(&mut self, at: EntityRef) -> Option<Rc<E>> {
+    /// The current copy of the record at `at`, nested entities joined,
+    /// against `held` (see [`Denormalizer::entity`]; with no `held`, never
+    /// `Same`).
+    fn entity<E: Entity>(&mut self, at: EntityRef, held: Option<&Rc<E>>) -> Denorm<Rc<E>> {
         let Some(slot) = self
             .store
             .tables()
@@ -104,22 +127,29 @@ impl<'s> Reader<'s> {
             .and_then(|t| t.slot(at.slot))
         else {
             self.add_stamps(stamp_bit(at.table, at.slot));
-            return None;
+            return Denorm::Missing;
         };
-        self.entity_in(at, slot)
+        self.entity_in(at, slot, held)
     }
 
     /// [`entity`](Self::entity) for a caller that already holds the slot.
     #[inline]
-    fn entity_in<E: Entity>(&mut self, at: EntityRef, slot: &'s Slot<E>) -> Option<Rc<E>> {
+    fn entity_in<E: Entity>(
+        &mut self,
+        at: EntityRef,
+        slot: &'s Slot<E>,
+        held: Option<&Rc<E>>,
+    ) -> Denorm<Rc<E>> {
         // The read depends on the record whether it is there or gone (a
         // record that comes back changes it too).
         self.add_stamps(stamp_bit(at.table, at.slot));
-        let record = slot.record.as_ref()?;
+        let Some(record) = slot.record.as_ref() else {
+            return Denorm::Missing;
+        };
         if !E::HAS_NESTED {
-            return Some(Rc::clone(record));
+            return against(record, held);
         }
-        self.nested_in(at, slot, record)
+        self.nested_in(at, slot, record, held)
     }
 
     /// One record by pk.
@@ -143,9 +173,9 @@ impl<'s> Reader<'s> {
             return Lookup::Absent;
         };
         let at = EntityRef { table, slot: index };
-        match self.entity_in::<E>(at, slot) {
-            Some(value) => Lookup::Found(value, slot.meta),
-            None => Lookup::Invalid,
+        match self.entity_in::<E>(at, slot, None) {
+            Denorm::Changed(value) => Lookup::Found(value, slot.meta),
+            Denorm::Same | Denorm::Missing => Lookup::Invalid,
         }
     }
 }
@@ -183,26 +213,28 @@ impl<'s> Reader<'s> {
         at: EntityRef,
         slot: &'s Slot<E>,
         record: &'s Rc<E>,
-    ) -> Option<Rc<E>> {
+        held: Option<&Rc<E>>,
+    ) -> Denorm<Rc<E>> {
         let store = self.store;
         let Some(memo) = self.memo.as_deref_mut() else {
             let (outcome, _) = self.walk(&slot.refs, |cx| record.denormalize_nested(cx));
-            return settle(outcome, record, None, E::same_nested);
+            return built_against(settle(outcome, record, None, E::same_nested), held);
         };
         // The record itself is unchanged while its slot's version is: a
         // memo entry depends on the stamps of its nested records alone.
-        let previous = memo
+        let remembered = memo
             .entity::<E>(at.table, at.slot)
-            .filter(|entry| entry.version == slot.version)
-            .map(|entry| (Rc::clone(&entry.output), entry.mask, entry.at));
-        if let Some((output, mask, checked)) = &previous
-            && store.unchanged_since(*mask, *checked)
+            .filter(|entry| entry.version == slot.version);
+        if let Some(entry) = remembered
+            && store.unchanged_since(entry.mask, entry.at)
         {
-            self.add_stamps(*mask);
-            return Some(Rc::clone(output));
+            let (found, mask) = (against(&entry.output, held), entry.mask);
+            self.add_stamps(mask);
+            return found;
         }
+        let previous = remembered.map(|entry| Rc::clone(&entry.output));
         let (outcome, mask) = self.walk(&slot.refs, |cx| record.denormalize_nested(cx));
-        let output = settle(outcome, record, previous.map(|p| p.0), E::same_nested);
+        let output = settle(outcome, record, previous, E::same_nested);
         let entry = output.as_ref().map(|output| EntityMemo {
             output: Rc::clone(output),
             version: slot.version,
@@ -210,7 +242,7 @@ impl<'s> Reader<'s> {
             at: store.last_write(),
         });
         self.memo_mut().entities::<E>(at.table).put(at.slot, entry);
-        output
+        built_against(output, held)
     }
 
     fn memo_mut(&mut self) -> &mut MemoState {

@@ -52,11 +52,7 @@ impl<E: Entity> SchemaParts for Rc<E> {
     }
 
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
-        match cx.entity::<E>() {
-            Some(current) if Rc::ptr_eq(self, &current) => Denorm::Same,
-            Some(current) => Denorm::Changed(current),
-            None => Denorm::Missing,
-        }
+        cx.entity::<E>(self)
     }
 
     fn same_entities(&self, other: &Self) -> bool {
