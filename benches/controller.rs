@@ -24,6 +24,14 @@
 //!   `controller_write_1_todo_no_observers`, the same write with nobody
 //!   watching. A ratio near 1 shows that a write re-checks only the
 //!   observers of what it touched.
+//! - `controller_edit_1_project_of_1000_watched`: one project of the
+//!   fixture, read from the cache, renamed and written back through
+//!   `Controller::set_response` while a view watches the list of all
+//!   1,000 (the observer reads the list again after each write, as a
+//!   view re-renders). `controller_rename_1_user_of_1000_projects_watched`:
+//!   the same with one of the 50 users (the owner of about one build type
+//!   in 50). Baselines: the same writes with nobody watching
+//!   (`..._unwatched`); the ratio is what the view's read costs a write.
 
 use restcache_demo::fixture;
 
@@ -35,7 +43,7 @@ use futures_util::future::join_all;
 use restcache::prelude::*;
 use restcache::{Observe, ReadObserver};
 
-use fixture::{Projects, Todo};
+use fixture::{Project, Projects, Todo, User};
 use restcache_demo::DemoApi;
 
 resource!(TodoResource {
@@ -45,6 +53,14 @@ resource!(TodoResource {
 endpoint!(projects {
     path: "/projects",
     schema: Projects
+});
+resource!(ProjectResource {
+    path: "/projects/:id",
+    schema: Project
+});
+resource!(UserResource {
+    path: "/users/:id",
+    schema: User
 });
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -176,9 +192,85 @@ fn targeted_notification(c: &mut Criterion) {
     assert_eq!(watched.subscriber_count(), 1001);
 }
 
+/// A controller holding the projects fixture, and a view of the list
+/// when `watched`: an observer that reads the list again after each
+/// change.
+fn projects_controller(watched: bool) -> (Controller, Option<ReadObserver<(), Projects>>) {
+    let (text, _) = fixture::texts();
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let value = serde_json::from_str::<Projects>(&text).expect("the fixture parses");
+    ctrl.set_response(&projects(), &(), value).unwrap();
+    let view = watched.then(|| {
+        let mut view = ReadObserver::new(&ctrl, Observe::new().changes());
+        view.set(&projects(), &());
+        view.read();
+        let again = ctrl.clone();
+        view.subscribe(move || {
+            black_box(again.read(&projects(), &()).data);
+        });
+        view
+    });
+    (ctrl, view)
+}
+
+/// Renames project `index` of the fixture as the cache shows it.
+fn rename_project(ctrl: &Controller, index: usize, round: u64) {
+    let params = ProjectResourceParams {
+        id: format!("project-{index}"),
+    };
+    let mut project = ctrl
+        .read(&ProjectResource::get(), &params)
+        .data
+        .expect("the list holds every project");
+    std::rc::Rc::make_mut(&mut project).name = format!("renamed {round}");
+    ctrl.set_response(&ProjectResource::update(), &params, project)
+        .unwrap();
+}
+
+/// Renames user `id` of the fixture as the cache shows it.
+fn rename_user(ctrl: &Controller, id: u64, round: u64) {
+    let params = UserResourceParams { id };
+    let user = ctrl
+        .read(&UserResource::get(), &params)
+        .data
+        .expect("the build types hold every user");
+    let renamed = User {
+        name: format!("renamed {round}"),
+        ..(*user).clone()
+    };
+    ctrl.set_response(&UserResource::update(), &params, std::rc::Rc::new(renamed))
+        .unwrap();
+}
+
+fn watched_list_edits(c: &mut Criterion) {
+    for watched in [false, true] {
+        let suffix = if watched { "watched" } else { "unwatched" };
+        let (ctrl, _view) = projects_controller(watched);
+        let mut round = 0_u64;
+        c.bench_function(
+            &format!("controller_edit_1_project_of_1000_{suffix}"),
+            |b| {
+                b.iter(|| {
+                    round += 1;
+                    rename_project(&ctrl, (round % 1000) as usize, round);
+                })
+            },
+        );
+        c.bench_function(
+            &format!("controller_rename_1_user_of_1000_projects_{suffix}"),
+            |b| {
+                b.iter(|| {
+                    round += 1;
+                    rename_user(&ctrl, round % 50 + 1, round);
+                })
+            },
+        );
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(4));
-    targets = shared_reads, set_projects, targeted_notification
+    targets = shared_reads, set_projects, targeted_notification, watched_list_edits
 }
 criterion_main!(benches);
