@@ -140,14 +140,11 @@ impl<'s> Normalizer<'s> {
             self.merge_partial(table, &pk, record)
         };
         let refs: EntityRefs = if E::HAS_NESTED {
-            let start = self.refs.len();
-            self.kept = kept;
-            let walked = Rc::make_mut(record).normalize_nested(self);
-            self.kept = 0;
-            walked?;
-            let refs = EntityRefs::from_slice(&self.refs[start..]);
-            self.refs.truncate(start);
-            refs
+            if let Some(refs) = self.refs_if_shown(table, &pk, record) {
+                refs
+            } else {
+                self.normalize_nested(record, kept)?
+            }
         } else {
             EntityRefs::new()
         };
@@ -164,6 +161,35 @@ impl<'s> Normalizer<'s> {
         }
         self.refs.push(EntityRef { table, slot });
         Ok(())
+    }
+
+    /// Merges the nested records of `record` (`kept`: the fields a
+    /// partial record took from its stored copy) and returns their
+    /// references.
+    fn normalize_nested<E: Entity>(
+        &mut self,
+        record: &mut Rc<E>,
+        kept: u64,
+    ) -> Result<EntityRefs, SchemaError> {
+        let start = self.refs.len();
+        self.kept = kept;
+        let walked = Rc::make_mut(record).normalize_nested(self);
+        self.kept = 0;
+        walked?;
+        let refs = EntityRefs::from_slice(&self.refs[start..]);
+        self.refs.truncate(start);
+        Ok(refs)
+    }
+
+    /// The nested references of `record` when it is the very record the
+    /// store shows as `pk` (a cached value written back): its nested
+    /// records are the store's own, so the write walks none of them and
+    /// copies nothing.
+    fn refs_if_shown<E: Entity>(&self, table: u32, pk: &Pk, record: &Rc<E>) -> Option<EntityRefs> {
+        let records = self.tables.get::<E>(table)?;
+        let slot = records.slot(records.slot_of(pk)?)?;
+        let shown = slot.record.as_ref()?;
+        Rc::ptr_eq(shown, record).then(|| slot.refs.clone())
     }
 
     /// A nested record a partial record kept from its stored copy: points

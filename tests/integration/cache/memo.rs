@@ -6,7 +6,7 @@ use restcache_demo::fixture;
 use std::rc::Rc;
 
 use crate::common::{Found, Todo, at, store_list as list, todo};
-use fixture::{Project, Projects, User};
+use fixture::{BuildType, Project, Projects, User};
 use restcache::prelude::*;
 
 #[test]
@@ -152,4 +152,31 @@ fn a_memo_used_with_another_store_starts_over() {
     assert_eq!(memo.read::<Vec<Rc<Todo>>>(&one, "all").found().len(), 1);
     assert_eq!(memo.read::<Vec<Rc<Todo>>>(&two, "all").found().len(), 2);
     assert_eq!(memo.read::<Vec<Rc<Todo>>>(&one, "all").found().len(), 1);
+}
+
+#[test]
+fn a_record_written_back_leaves_the_records_it_nests_as_they_are() {
+    let mut store = Store::new();
+    store
+        .set("GET /projects", fixture::projects(3), at(1))
+        .unwrap();
+    let mut memo = Memo::new();
+    let before = memo.read::<Projects>(&store, "GET /projects").found();
+    let build_type = store.get_entity::<BuildType>("project-1_bt0").found();
+
+    // A view renames the project it shows and saves it.
+    let mut project = (*before.project[1]).clone();
+    project.name = "Renamed".into();
+    store.set_entity(project, at(2)).unwrap();
+
+    let after = memo.read::<Projects>(&store, "GET /projects").found();
+    assert_eq!(after.project[1].name, "Renamed");
+    assert!(Rc::ptr_eq(&before.project[0], &after.project[0]));
+    assert!(
+        Rc::ptr_eq(
+            &build_type,
+            &store.get_entity::<BuildType>("project-1_bt0").found()
+        ),
+        "its build types are the store's own: not copied, not written"
+    );
 }
