@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::cache::entity::Entity;
 use crate::cache::memo::entries::{EntityMemo, MemoState, ResultMemo};
-use crate::cache::schema::Schema;
+use crate::cache::schema::{Schema, SchemaParts};
 use crate::cache::store::registry::stamp_bit;
 use crate::cache::store::table::{EntityRef, Slot};
 use crate::cache::store::{Lookup, Store};
@@ -35,6 +35,9 @@ pub struct Denormalizer<'r, 's> {
     reader: &'r mut Reader<'s>,
     input: &'r [EntityRef],
     next: usize,
+    /// At the top of a memoized list of records: the stamps each item
+    /// depends on, by position.
+    items: Option<&'r mut Vec<u64>>,
 }
 
 impl Denormalizer<'_, '_> {
@@ -42,11 +45,28 @@ impl Denormalizer<'_, '_> {
     /// `held` is the current copy (found without touching it), else the
     /// current copy, or `Missing` when it is gone.
     pub(crate) fn entity<E: Entity>(&mut self, held: &Rc<E>) -> Denorm<Rc<E>> {
-        let Some(&at) = self.input.get(self.next) else {
+        let index = self.next;
+        self.next += 1;
+        self.entity_at(index, held)
+    }
+
+    /// The entity of reference `index` of the value, held as `held` (see
+    /// [`entity`](Self::entity)): what a patch of a list reads again.
+    pub(crate) fn entity_at<E: Entity>(&mut self, index: usize, held: &Rc<E>) -> Denorm<Rc<E>> {
+        let Some(&at) = self.input.get(index) else {
             return Denorm::Missing;
         };
-        self.next += 1;
-        self.reader.entity::<E>(at, Some(held))
+        let Some(items) = self.items.as_deref_mut() else {
+            return self.reader.entity::<E>(at, Some(held));
+        };
+        let outer = std::mem::take(&mut self.reader.mask);
+        let found = self.reader.entity::<E>(at, Some(held));
+        let mask = std::mem::replace(&mut self.reader.mask, outer);
+        self.reader.add_stamps(mask);
+        if let Some(item) = items.get_mut(index) {
+            *item = mask;
+        }
+        found
     }
 }
 
@@ -103,13 +123,25 @@ impl<'s> Reader<'s> {
     fn walk<T>(
         &mut self,
         refs: &[EntityRef],
-        denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> Denorm<T>,
-    ) -> (Denorm<T>, u64) {
+        denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> T,
+    ) -> (T, u64) {
+        self.walk_items(refs, None, denormalize)
+    }
+
+    /// [`walk`](Self::walk), noting the stamps of each item in `items`
+    /// (a list of records, one reference an item).
+    fn walk_items<T>(
+        &mut self,
+        refs: &[EntityRef],
+        items: Option<&mut Vec<u64>>,
+        denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> T,
+    ) -> (T, u64) {
         let outer = std::mem::take(&mut self.mask);
         let outcome = denormalize(&mut Denormalizer {
             reader: self,
             input: refs,
             next: 0,
+            items,
         });
         let mask = std::mem::replace(&mut self.mask, outer);
         self.mask |= mask;
@@ -271,39 +303,100 @@ impl<'s> Reader<'s> {
                 None => Lookup::Invalid,
             };
         };
-        let previous = memo
+        let remembered = memo
             .results
-            .get(key)
-            .filter(|entry| entry.version == slot.version)
-            .and_then(|entry| {
-                Some((
-                    Rc::clone(&entry.output).downcast::<S>().ok()?,
-                    entry.mask,
-                    entry.at,
-                ))
-            });
-        if let Some((output, mask, checked)) = &previous
-            && store.unchanged_since(*mask, *checked)
+            .get_mut(key)
+            .filter(|entry| entry.version == slot.version);
+        let mut previous = None;
+        let mut items = Vec::new();
+        if let Some(entry) = remembered
+            && let Ok(output) = Rc::clone(&entry.output).downcast::<S>()
         {
-            return Lookup::Found(Rc::clone(output), slot.meta);
+            if store.unchanged_since(entry.mask, entry.at) {
+                return Lookup::Found(output, slot.meta);
+            }
+            items = std::mem::take(&mut entry.items);
+            let at = entry.at;
+            if let Some(patched) = self.patch::<S>(&stored, &output, &slot.refs, &mut items, at) {
+                let output = patched.map_or(output, Rc::new);
+                let mask = items.iter().fold(0, |all, item| all | item);
+                self.remember(key, &output, slot.version, mask, items);
+                return Lookup::Found(output, slot.meta);
+            }
+            previous = Some(output);
         }
-        let (outcome, mask) = self.walk(&slot.refs, |cx| stored.denormalize(cx));
-        let Some(output) = settle(outcome, &stored, previous.map(|p| p.0), S::same_entities) else {
+        let listed = <S as SchemaParts>::LIST_OF_RECORDS.then(|| {
+            items.clear();
+            items.resize(slot.refs.len(), u64::MAX);
+            &mut items
+        });
+        let (outcome, mask) = self.walk_items(&slot.refs, listed, |cx| stored.denormalize(cx));
+        let Some(output) = settle(outcome, &stored, previous, S::same_entities) else {
             self.memo_mut().results.remove(key);
             return Lookup::Invalid;
         };
+        if !<S as SchemaParts>::LIST_OF_RECORDS {
+            items = Vec::new();
+        }
+        self.remember(key, &output, slot.version, mask, items);
+        Lookup::Found(output, slot.meta)
+    }
+
+    /// `previous`, the last read of the stored list `stored` (references
+    /// `refs`, the stamps of each item in `items`, as of the write `at`),
+    /// with only the items whose stamps were written since read again:
+    /// `Some(None)` when `previous` stands, `None` when it cannot be
+    /// patched (not a list of records, its items unknown, more than a
+    /// quarter of them changed, or an item gone) and is walked whole.
+    fn patch<S: Schema>(
+        &mut self,
+        stored: &S,
+        previous: &S,
+        refs: &[EntityRef],
+        items: &mut Vec<u64>,
+        at: u64,
+    ) -> Option<Option<S>> {
+        if !<S as SchemaParts>::LIST_OF_RECORDS || items.is_empty() || items.len() != refs.len() {
+            return None;
+        }
+        let written = self.store.tables().changed_since(at);
+        let changed: Vec<usize> = (0..items.len())
+            .filter(|&index| items[index] & written != 0)
+            .collect();
+        if changed.len() > items.len() / 4 {
+            return None;
+        }
+        let (patched, _) =
+            self.walk_items(refs, Some(items), |cx| stored.patch(previous, &changed, cx));
+        let patched = patched?;
+        let mask = items.iter().fold(0, |all, item| all | item);
+        self.add_stamps(mask);
+        Some(patched)
+    }
+
+    /// Remembers `output` as the read of the result `key` (stored as
+    /// `version`), which depends on the stamps `mask` (and, for a list of
+    /// records, each item on `items`).
+    fn remember<S: Schema>(
+        &mut self,
+        key: &str,
+        output: &Rc<S>,
+        version: u64,
+        mask: u64,
+        items: Vec<u64>,
+    ) {
         let entry = ResultMemo {
-            output: Rc::clone(&output) as Rc<dyn Any>,
-            version: slot.version,
+            output: Rc::clone(output) as Rc<dyn Any>,
+            version,
             mask,
-            at: store.last_write(),
+            at: self.store.last_write(),
+            items,
         };
         let results = &mut self.memo_mut().results;
         match results.get_mut(key) {
             Some(existing) => *existing = entry,
             None => drop(results.insert(key.to_owned(), entry)),
         }
-        Lookup::Found(output, slot.meta)
     }
 }
 
@@ -335,6 +428,7 @@ impl Reader<'_> {
             version: u64::MAX,
             mask,
             at: self.store.last_write(),
+            items: Vec::new(),
         };
         memo.results.insert(key.to_owned(), entry);
         Lookup::Found(output, meta)

@@ -180,3 +180,84 @@ fn a_record_written_back_leaves_the_records_it_nests_as_they_are() {
         "its build types are the store's own: not copied, not written"
     );
 }
+
+#[test]
+fn a_long_list_read_after_a_few_writes_changes_exactly_those_items() {
+    let mut store = Store::new();
+    let ids: Vec<u64> = (1..=100).collect();
+    list(&mut store, "all", &ids);
+    let mut memo = Memo::new();
+    let first = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
+
+    store.set_entity(todo(7, "seven"), at(2)).unwrap();
+    store.set_entity(todo(70, "seventy"), at(2)).unwrap();
+    store
+        .set_entity(todo(1000, "not in the list"), at(2))
+        .unwrap();
+    let second = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
+    assert_eq!(second.len(), 100);
+    for (index, (old, new)) in first.iter().zip(second.iter()).enumerate() {
+        let changed = new.id == 7 || new.id == 70;
+        assert_eq!(new.id, index as u64 + 1);
+        assert_eq!(!Rc::ptr_eq(old, new), changed, "todo {}", new.id);
+    }
+    assert_eq!(second[6].title, "seven");
+    assert_eq!(second[69].title, "seventy");
+
+    // A write to a record the list does not hold keeps the list itself.
+    store.set_entity(todo(2000, "elsewhere"), at(3)).unwrap();
+    let third = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
+    assert!(Rc::ptr_eq(&second, &third));
+
+    // The same record written again, then a record that goes: the list
+    // follows each.
+    store.set_entity(todo(7, "seven again"), at(4)).unwrap();
+    assert_eq!(
+        memo.read::<Vec<Rc<Todo>>>(&store, "all").found()[6].title,
+        "seven again"
+    );
+    store.invalidate_entity::<Todo>(50u64, Timestamp::from_millis(5));
+    let without = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
+    assert_eq!(without.len(), 99);
+    assert!(without.iter().all(|t| t.id != 50));
+    store.set_entity(todo(50, "back"), at(6)).unwrap();
+    let back = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
+    assert_eq!(back.len(), 100);
+    assert_eq!(back[49].title, "back");
+    assert!(Rc::ptr_eq(&back[0], &first[0]));
+}
+
+#[test]
+fn a_long_list_follows_a_record_its_items_nest() {
+    let mut store = Store::new();
+    let projects = fixture::projects(40).project;
+    store.set("GET /projects", projects, at(1)).unwrap();
+    let mut memo = Memo::new();
+    let before = memo
+        .read::<Vec<Rc<Project>>>(&store, "GET /projects")
+        .found();
+
+    let renamed = User {
+        name: "Renamed".into(),
+        ..fixture::user(1)
+    };
+    store.set_entity(renamed, at(2)).unwrap();
+    let after = memo
+        .read::<Vec<Rc<Project>>>(&store, "GET /projects")
+        .found();
+    let mut touched = 0;
+    for (i, (old, new)) in before.iter().zip(after.iter()).enumerate() {
+        let owns = new.build_types.build_type.iter().any(|bt| bt.owner.id == 2);
+        touched += usize::from(owns);
+        assert_eq!(!Rc::ptr_eq(old, new), owns, "project-{i}");
+        for bt in &new.build_types.build_type {
+            if bt.owner.id == 2 {
+                assert_eq!(bt.owner.name, "Renamed");
+            }
+        }
+    }
+    assert!(
+        touched > 0,
+        "user 2 owns a build type of the first 40 projects"
+    );
+}

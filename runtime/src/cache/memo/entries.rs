@@ -26,6 +26,10 @@ pub(crate) struct ResultMemo {
     pub mask: u64,
     /// The store's last write when `output` was last checked.
     pub at: u64,
+    /// For a list of records: the stamps each item depends on, by
+    /// position (empty: unknown), so that a read after a write to a few
+    /// of its records reads those alone.
+    pub items: Vec<u64>,
 }
 
 /// The memo entries of one entity table, by slot.

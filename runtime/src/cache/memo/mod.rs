@@ -143,6 +143,7 @@ impl Memo {
         self.state.entities.clear();
         for entry in self.state.results.values_mut() {
             entry.mask = u64::MAX;
+            entry.items = Vec::new();
         }
     }
 

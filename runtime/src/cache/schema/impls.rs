@@ -55,6 +55,10 @@ impl<E: Entity> SchemaParts for Rc<E> {
         cx.entity::<E>(self)
     }
 
+    fn denormalize_at(&self, index: usize, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        cx.entity_at::<E>(index, self)
+    }
+
     fn same_entities(&self, other: &Self) -> bool {
         Rc::ptr_eq(self, other)
     }
@@ -132,6 +136,30 @@ impl<S: Schema> SchemaParts for Vec<S> {
 
     fn same_entities(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_entities(b))
+    }
+
+    fn patch(
+        &self,
+        previous: &Self,
+        changed: &[usize],
+        cx: &mut Denormalizer<'_, '_>,
+    ) -> Option<Option<Self>> {
+        if !S::IS_RECORD || previous.len() != self.len() {
+            return None;
+        }
+        let mut patched: Option<Vec<S>> = None;
+        for &index in changed {
+            let held = self.get(index)?;
+            let current = match held.denormalize_at(index, cx) {
+                Denorm::Same => held.clone(),
+                Denorm::Changed(current) => current,
+                Denorm::Missing => return None,
+            };
+            if !current.same_entities(&previous[index]) {
+                patched.get_or_insert_with(|| previous.clone())[index] = current;
+            }
+        }
+        Some(patched)
     }
 
     fn entity_at(path: &[Segment]) -> Option<&'static str> {

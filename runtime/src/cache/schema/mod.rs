@@ -155,6 +155,36 @@ pub trait SchemaParts: Clone + 'static {
         None
     }
 
+    /// For a list of records (see
+    /// [`LIST_OF_RECORDS`](Self::LIST_OF_RECORDS)): `previous`, the last
+    /// read of this stored list, with its items at the positions
+    /// `changed` read again through `cx` (each item is the reference at
+    /// its own position). `Some(None)` when `previous` stands; `None`
+    /// when it cannot be patched (an item is gone, or `previous` does not
+    /// line up with the list), and is read whole.
+    fn patch(
+        &self,
+        previous: &Self,
+        changed: &[usize],
+        cx: &mut Denormalizer<'_, '_>,
+    ) -> Option<Option<Self>>
+    where
+        Self: Sized,
+    {
+        let _ = (previous, changed, cx);
+        None
+    }
+
+    /// For a record schema: the current copy of the reference at
+    /// position `index` of the value being read, held as `self`.
+    fn denormalize_at(&self, index: usize, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self>
+    where
+        Self: Sized,
+    {
+        let _ = (index, cx);
+        Denorm::Missing
+    }
+
     /// A value of this schema that says nothing (an empty list, no
     /// record, a record's `Default`), if it has one: what a component of
     /// a stopped server render renders with, so that the render ends.
