@@ -1,6 +1,6 @@
 //! Memoized reads: a read with nothing changed hands out the same `Rc`.
 //! `entries.rs` holds what a memo remembers; the reads that consult and
-//! fill it walk in `cache/denormalize.rs`.
+//! fill it walk in `cache/denormalize/`.
 
 pub(crate) mod entries;
 

@@ -12,7 +12,7 @@
 //! The typed API that walks values lives with the walks: storing a
 //! response (`set`, `set_json`, `set_entity`, `invalidate_entity`) in
 //! `cache/normalize.rs`, reading one (`read`, `get_entity`,
-//! `entity_meta`) in `cache/denormalize.rs`.
+//! `entity_meta`) in `cache/denormalize/`.
 
 mod collect;
 mod layer;

@@ -1,0 +1,166 @@
+//! Reads of stored results through a memo: a result whose records were
+//! not written since is answered without a walk; a list of records read
+//! after a write to a few of them reads those alone and patches its last
+//! output; any other is walked whole, and keeps its identity when it holds
+//! the same records. Also a read answered from the record its key names.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use super::{Reader, settle};
+use crate::cache::memo::entries::ResultMemo;
+use crate::cache::schema::{Schema, SchemaParts};
+use crate::cache::store::Lookup;
+use crate::cache::store::table::EntityRef;
+use crate::pk::Pk;
+
+impl Reader<'_> {
+    /// The result stored under `key`, its entities joined.
+    pub fn result<S: Schema>(mut self, key: &str) -> Lookup<S> {
+        let store = self.store;
+        let Some(slot) = store.result_slot(key) else {
+            return Lookup::Absent;
+        };
+        let Some(stored) = slot
+            .value
+            .as_ref()
+            .and_then(|v| Rc::clone(v).downcast::<S>().ok())
+        else {
+            return Lookup::Invalid;
+        };
+        let Some(memo) = self.memo.as_deref_mut() else {
+            let (outcome, _) = self.walk(&slot.refs, |cx| stored.denormalize(cx));
+            return match settle(outcome, &stored, None, S::same_entities) {
+                Some(value) => Lookup::Found(value, slot.meta),
+                None => Lookup::Invalid,
+            };
+        };
+        let remembered = memo
+            .results
+            .get_mut(key)
+            .filter(|entry| entry.version == slot.version);
+        let mut previous = None;
+        let mut items = Vec::new();
+        if let Some(entry) = remembered
+            && let Ok(output) = Rc::clone(&entry.output).downcast::<S>()
+        {
+            if store.unchanged_since(entry.mask, entry.at) {
+                return Lookup::Found(output, slot.meta);
+            }
+            items = std::mem::take(&mut entry.items);
+            let at = entry.at;
+            if let Some(patched) = self.patch::<S>(&stored, &output, &slot.refs, &mut items, at) {
+                let output = patched.map_or(output, Rc::new);
+                let mask = items.iter().fold(0, |all, item| all | item);
+                self.remember(key, &output, slot.version, mask, items);
+                return Lookup::Found(output, slot.meta);
+            }
+            previous = Some(output);
+        }
+        let listed = <S as SchemaParts>::LIST_OF_RECORDS.then(|| {
+            items.clear();
+            items.resize(slot.refs.len(), u64::MAX);
+            &mut items
+        });
+        let (outcome, mask) = self.walk_items(&slot.refs, listed, |cx| stored.denormalize(cx));
+        let Some(output) = settle(outcome, &stored, previous, S::same_entities) else {
+            self.memo_mut().results.remove(key);
+            return Lookup::Invalid;
+        };
+        if !<S as SchemaParts>::LIST_OF_RECORDS {
+            items = Vec::new();
+        }
+        self.remember(key, &output, slot.version, mask, items);
+        Lookup::Found(output, slot.meta)
+    }
+
+    /// `previous`, the last read of the stored list `stored` (references
+    /// `refs`, the stamps of each item in `items`, as of the write `at`),
+    /// with only the items whose stamps were written since read again:
+    /// `Some(None)` when `previous` stands, `None` when it cannot be
+    /// patched (not a list of records, its items unknown, more than a
+    /// quarter of them changed, or an item gone) and is walked whole.
+    fn patch<S: Schema>(
+        &mut self,
+        stored: &S,
+        previous: &S,
+        refs: &[EntityRef],
+        items: &mut Vec<u64>,
+        at: u64,
+    ) -> Option<Option<S>> {
+        if !<S as SchemaParts>::LIST_OF_RECORDS || items.is_empty() || items.len() != refs.len() {
+            return None;
+        }
+        let written = self.store.tables().changed_since(at);
+        let changed: Vec<usize> = (0..items.len())
+            .filter(|&index| items[index] & written != 0)
+            .collect();
+        if changed.len() > items.len() / 4 {
+            return None;
+        }
+        let (patched, _) =
+            self.walk_items(refs, Some(items), |cx| stored.patch(previous, &changed, cx));
+        let patched = patched?;
+        let mask = items.iter().fold(0, |all, item| all | item);
+        self.add_stamps(mask);
+        Some(patched)
+    }
+
+    /// Remembers `output` as the read of the result `key` (stored as
+    /// `version`), which depends on the stamps `mask` (and, for a list of
+    /// records, each item on `items`).
+    fn remember<S: Schema>(
+        &mut self,
+        key: &str,
+        output: &Rc<S>,
+        version: u64,
+        mask: u64,
+        items: Vec<u64>,
+    ) {
+        let entry = ResultMemo {
+            output: Rc::clone(output) as Rc<dyn Any>,
+            version,
+            mask,
+            at: self.store.last_write(),
+            items,
+        };
+        let results = &mut self.memo_mut().results;
+        match results.get_mut(key) {
+            Some(existing) => *existing = entry,
+            None => drop(results.insert(key.to_owned(), entry)),
+        }
+    }
+
+    /// A read under `key`, whose result the store does not hold, answered
+    /// from the record `pk` it names (a record schema only): the record's
+    /// value, the same one while the record is the same.
+    pub(crate) fn named<S: Schema>(mut self, key: &str, pk: &Pk) -> Lookup<S> {
+        let Some(found) = S::read_record(&mut self, pk) else {
+            return Lookup::Absent;
+        };
+        let Lookup::Found(value, meta) = found else {
+            return found;
+        };
+        let mask = self.mask;
+        let Some(memo) = self.memo.as_deref_mut() else {
+            return Lookup::Found(value, meta);
+        };
+        let previous = memo
+            .results
+            .get(key)
+            .and_then(|entry| Rc::clone(&entry.output).downcast::<S>().ok())
+            .filter(|previous| S::same_entities(previous, &value));
+        let output = previous.unwrap_or(value);
+        let entry = ResultMemo {
+            output: Rc::clone(&output) as Rc<dyn Any>,
+            // No stored result has this version: one stored later is read
+            // anew.
+            version: u64::MAX,
+            mask,
+            at: self.store.last_write(),
+            items: Vec::new(),
+        };
+        memo.results.insert(key.to_owned(), entry);
+        Lookup::Found(output, meta)
+    }
+}
