@@ -184,8 +184,12 @@ impl<'s> Normalizer<'s> {
     /// The nested references of `record` when it is the very record the
     /// store shows as `pk` (a cached value written back): its nested
     /// records are the store's own, so the write walks none of them and
-    /// copies nothing.
+    /// copies nothing. A record no one else holds (one just parsed) is
+    /// not the store's: it costs no lookup.
     fn refs_if_shown<E: Entity>(&self, table: u32, pk: &Pk, record: &Rc<E>) -> Option<EntityRefs> {
+        if Rc::strong_count(record) == 1 {
+            return None;
+        }
         let records = self.tables.get::<E>(table)?;
         let slot = records.slot(records.slot_of(pk)?)?;
         let shown = slot.record.as_ref()?;

@@ -67,9 +67,6 @@ impl Reader<'_> {
             self.memo_mut().results.remove(key);
             return Lookup::Invalid;
         };
-        if !<S as SchemaParts>::LIST_OF_RECORDS {
-            items = Vec::new();
-        }
         self.remember(key, &output, slot.version, mask, items);
         Lookup::Found(output, slot.meta)
     }
@@ -100,10 +97,7 @@ impl Reader<'_> {
         }
         let (patched, _) =
             self.walk_items(refs, Some(items), |cx| stored.patch(previous, &changed, cx));
-        let patched = patched?;
-        let mask = items.iter().fold(0, |all, item| all | item);
-        self.add_stamps(mask);
-        Some(patched)
+        patched
     }
 
     /// Remembers `output` as the read of the result `key` (stored as
@@ -151,16 +145,8 @@ impl Reader<'_> {
             .and_then(|entry| Rc::clone(&entry.output).downcast::<S>().ok())
             .filter(|previous| S::same_entities(previous, &value));
         let output = previous.unwrap_or(value);
-        let entry = ResultMemo {
-            output: Rc::clone(&output) as Rc<dyn Any>,
-            // No stored result has this version: one stored later is read
-            // anew.
-            version: u64::MAX,
-            mask,
-            at: self.store.last_write(),
-            items: Vec::new(),
-        };
-        memo.results.insert(key.to_owned(), entry);
+        // No stored result has this version: one stored later is read anew.
+        self.remember(key, &output, u64::MAX, mask, Vec::new());
         Lookup::Found(output, meta)
     }
 }
