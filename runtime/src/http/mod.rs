@@ -1,4 +1,5 @@
-//! HTTP through reqwest: the client and its shared fetch helper, methods,
+//! HTTP: the client and its shared fetch helper, the transport it sends
+//! through (reqwest unless told otherwise), methods,
 //! request bodies, and the one error type of a request. It knows nothing
 //! of endpoints or the cache: `rest` and `controller` build on it.
 
@@ -7,6 +8,7 @@ mod error;
 mod method;
 mod reading;
 mod response;
+mod transport;
 
 use std::fmt;
 use std::future::Future;
@@ -20,9 +22,11 @@ pub use body::Body;
 pub use error::{EXCERPT_CHARS, Error, ErrorKind};
 pub use method::{Method, Request};
 pub use response::Response;
+pub use transport::{Incoming, Outgoing, Transport, TransportError, TransportFuture};
 
 pub(crate) use error::Attempt;
 pub(crate) use response::Sent;
+use transport::Reqwest;
 
 /// What a fetch function returns: a successful response, or the error.
 pub type ResponseFuture = Pin<Box<dyn Future<Output = Result<Response, Error>>>>;
@@ -60,7 +64,7 @@ type HeaderHook = Rc<dyn Fn(&mut HeaderMap)>;
 /// ```
 #[derive(Clone)]
 pub struct Client {
-    http: reqwest::Client,
+    transport: Rc<dyn Transport>,
     base_url: Rc<str>,
     headers: Option<HeaderHook>,
     max_body: usize,
@@ -84,7 +88,7 @@ impl Client {
     /// ```
     pub fn new(base_url: impl AsRef<str>) -> Self {
         Client {
-            http: reqwest::Client::new(),
+            transport: Rc::new(Reqwest(reqwest::Client::new())),
             base_url: Rc::from(base_url.as_ref().trim_end_matches('/')),
             headers: None,
             max_body: DEFAULT_MAX_BODY,
@@ -166,7 +170,27 @@ impl Client {
     /// # let _ = client;
     /// ```
     pub fn with_http(mut self, http: reqwest::Client) -> Self {
-        self.http = http;
+        self.transport = Rc::new(Reqwest(http));
+        self
+    }
+
+    /// This client sending through `transport` instead of the network:
+    /// answers from memory, a recorder, a delay (see [`Transport`]). The
+    /// client's time limit, body limit, statuses and masking of what it
+    /// sent hold whatever the transport.
+    ///
+    /// ```
+    /// use restcache::http::{Client, Incoming, Method, Outgoing};
+    ///
+    /// let client = Client::new("http://api.test")
+    ///     .with_transport(|_: Outgoing| async { Ok(Incoming::new(503, "down")) });
+    /// # restcache_demo::block_on(async {
+    /// let failed = client.request(Method::Get, "/todos", None).await.unwrap_err();
+    /// assert_eq!(failed.to_string(), "GET http://api.test/todos: HTTP 503: down");
+    /// # });
+    /// ```
+    pub fn with_transport(mut self, transport: impl Transport + 'static) -> Self {
+        self.transport = Rc::new(transport);
         self
     }
 
@@ -230,51 +254,58 @@ impl Client {
         headers.extend(own);
         let secrets = secrets_of(&headers);
         headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
-        let mut request = self
-            .http
-            .request(reqwest_method(method), &url)
-            .headers(headers);
-        if let Some(body) = body {
-            request = request
-                .header(header::CONTENT_TYPE, body.content_type())
-                .body(match body {
-                    Body::Json(text) | Body::Text(text) => text,
-                });
+        if let Some(body) = &body {
+            headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(body.content_type()),
+            );
         }
+        let max_body = self.max_body;
+        let answer = self.transport.send(Outgoing {
+            method,
+            url: url.clone(),
+            headers,
+            body,
+            read_limit: max_body,
+        });
         let sent = Rc::new(Sent {
             method,
             url,
             secrets,
         });
-        let max_body = self.max_body;
         Box::pin(async move {
             let attempt = Attempt::sent(&sent);
-            let failed = |e: reqwest::Error| attempt.failed(ErrorKind::Network(cause(e)));
-            let response = request.send().await.map_err(failed)?;
-            let status = response.status().as_u16();
-            let headers = response.headers().clone();
+            let Incoming {
+                status,
+                headers,
+                body,
+            } = answer
+                .await
+                .map_err(|e| attempt.failed(ErrorKind::Network(e.message().to_owned())))?;
             if !(200..300).contains(&status) {
-                // Only the excerpt of an error's body is kept: read no more.
-                let text = reading::body(response, ERROR_BODY_BYTES, true)
-                    .await
-                    .unwrap_or_default();
+                let excerpt = &body[..body.len().min(ERROR_BODY_BYTES)];
+                let text = String::from_utf8_lossy(excerpt);
                 return Err(attempt.answered(status, &text, ErrorKind::Status));
             }
-            match reading::body(response, max_body, false).await {
+            let announced = headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|len| len.to_str().ok()?.parse::<u64>().ok());
+            if body.len() > max_body || announced.is_some_and(|len| len > max_body as u64) {
+                return Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }));
+            }
+            match String::from_utf8(body) {
                 Ok(text) => Ok(Response {
                     status,
                     headers,
                     body: text,
                     sent: Some(Rc::clone(&sent)),
                 }),
-                Err(reading::ReadError::TooLarge) => {
-                    Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }))
-                }
-                Err(reading::ReadError::Network(e)) => Err(failed(e)),
-                Err(reading::ReadError::NotUtf8(at)) => Err(attempt.answered(
+                Err(not_utf8) => Err(attempt.answered(
                     status,
                     "",
-                    ErrorKind::Decode(crate::error::SchemaError::not_utf8(at)),
+                    ErrorKind::Decode(crate::error::SchemaError::not_utf8(
+                        not_utf8.utf8_error().valid_up_to(),
+                    )),
                 )),
             }
         })
@@ -282,7 +313,7 @@ impl Client {
 }
 
 /// How much of an error response's body is read: enough for its excerpt.
-const ERROR_BODY_BYTES: usize = 4 * 1024;
+pub(crate) const ERROR_BODY_BYTES: usize = 4 * 1024;
 
 /// The values of `headers` (those the client sends beside its own
 /// `Accept` and `Content-Type`): what no error may show.
@@ -319,28 +350,4 @@ pub fn resolve(base: &str, url: &str) -> String {
         Some(path) => format!("{base}/{path}"),
         None => format!("{base}/{url}"),
     }
-}
-
-fn reqwest_method(method: Method) -> reqwest::Method {
-    match method {
-        Method::Get => reqwest::Method::GET,
-        Method::Post => reqwest::Method::POST,
-        Method::Put => reqwest::Method::PUT,
-        Method::Patch => reqwest::Method::PATCH,
-        Method::Delete => reqwest::Method::DELETE,
-    }
-}
-
-/// A reqwest error and its causes, one line, without the URL (the error
-/// names it already) and without headers.
-fn cause(error: reqwest::Error) -> String {
-    let error = error.without_url();
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(&error);
-    while let Some(inner) = source {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    text
 }

@@ -4,6 +4,7 @@
 
 mod errors;
 mod resources;
+mod transport;
 mod urls;
 
 /// Todo 1 as the server sends it.

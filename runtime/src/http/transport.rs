@@ -1,0 +1,196 @@
+//! Where a client's requests go: over the network through reqwest (the
+//! default), or through any [`Transport`] an app gives (answers from
+//! memory in tests, a recorder, a delay, another channel). Whatever the
+//! transport, the client keeps its own rules: its time limit, its body
+//! limit, what a status means, and the masking of the header values it
+//! sent.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use reqwest::header::HeaderMap;
+
+use super::{Body, ERROR_BODY_BYTES, Method, reading};
+
+/// A request on its way out, as a [`Transport`] sends it: the URL is
+/// absolute, and the headers hold all the client adds (its header hook's,
+/// the request's own, `Accept`, and `Content-Type` when there is a body).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    /// The method.
+    pub method: Method,
+    /// The absolute URL.
+    pub url: String,
+    /// Every header to send.
+    pub headers: HeaderMap,
+    /// The body, if any.
+    pub body: Option<Body>,
+    /// How many bytes of a body the client accepts: a transport may stop
+    /// reading one byte past it (the client fails a longer successful
+    /// body as too large), and may read no more than the first 4 KiB of
+    /// an error's body (all the client shows of it).
+    pub read_limit: usize,
+}
+
+/// What came back for an [`Outgoing`] request: any status (the client
+/// judges it), the headers, and the body's bytes.
+///
+/// ```
+/// use restcache::http::Incoming;
+/// let answer = Incoming::new(200, r#"{"id": 1}"#);
+/// assert_eq!(answer.body, br#"{"id": 1}"#);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Incoming {
+    /// The status, any of them.
+    pub status: u16,
+    /// The response headers.
+    pub headers: HeaderMap,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Incoming {
+    /// An answer with `status` and `body`, and no headers.
+    ///
+    /// ```
+    /// use restcache::http::Incoming;
+    /// assert_eq!(Incoming::new(404, "").status, 404);
+    /// ```
+    pub fn new(status: u16, body: impl Into<Vec<u8>>) -> Self {
+        Incoming {
+            status,
+            headers: HeaderMap::new(),
+            body: body.into(),
+        }
+    }
+}
+
+/// No answer came: the connection failed, or the transport could not
+/// send. The client turns it into a soft network error of its request.
+///
+/// ```
+/// use restcache::http::TransportError;
+/// assert_eq!(TransportError::new("connection refused").to_string(), "connection refused");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct TransportError(String);
+
+impl TransportError {
+    /// A failure described by `message` (one line; no secrets in it).
+    pub fn new(message: impl Into<String>) -> Self {
+        TransportError(message.into())
+    }
+
+    /// What went wrong.
+    ///
+    /// ```
+    /// use restcache::http::TransportError;
+    /// assert_eq!(TransportError::new("reset").message(), "reset");
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+/// What a transport returns: the answer, or why none came.
+pub type TransportFuture = Pin<Box<dyn Future<Output = Result<Incoming, TransportError>>>>;
+
+/// Sends a client's requests. A closure `Fn(Outgoing) -> impl Future<Output
+/// = Result<Incoming, TransportError>>` is one.
+///
+/// ```
+/// use restcache::http::{Client, Incoming, Method, Outgoing, TransportError};
+///
+/// let client = Client::new("http://api.test").with_transport(|request: Outgoing| async move {
+///     match request.url.as_str() {
+///         "http://api.test/todos/1" => Ok(Incoming::new(200, r#"{"id": 1}"#)),
+///         _ => Err(TransportError::new("unknown host")),
+///     }
+/// });
+/// # restcache_demo::block_on(async {
+/// let response = client.request(Method::Get, "/todos/1", None).await?;
+/// assert_eq!(response.body, r#"{"id": 1}"#);
+/// let failed = client.request(Method::Get, "/users", None).await.unwrap_err();
+/// assert!(failed.is_soft());
+/// # Ok::<(), restcache::http::Error>(()) })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait Transport {
+    /// Sends `request` and resolves to what came back.
+    fn send(&self, request: Outgoing) -> TransportFuture;
+}
+
+impl<F, Fut> Transport for F
+where
+    F: Fn(Outgoing) -> Fut,
+    Fut: Future<Output = Result<Incoming, TransportError>> + 'static,
+{
+    fn send(&self, request: Outgoing) -> TransportFuture {
+        Box::pin(self(request))
+    }
+}
+
+/// The network, through a reqwest client.
+pub(crate) struct Reqwest(pub reqwest::Client);
+
+impl Transport for Reqwest {
+    fn send(&self, request: Outgoing) -> TransportFuture {
+        let Outgoing {
+            method,
+            url,
+            headers,
+            body,
+            read_limit,
+        } = request;
+        let mut sending = self
+            .0
+            .request(reqwest_method(method), &url)
+            .headers(headers);
+        if let Some(Body::Json(text) | Body::Text(text)) = body {
+            sending = sending.body(text);
+        }
+        Box::pin(async move {
+            let failed = |e| TransportError::new(cause(e));
+            let response = sending.send().await.map_err(failed)?;
+            let status = response.status().as_u16();
+            let headers = response.headers().clone();
+            let body = if (200..300).contains(&status) {
+                reading::bytes(response, read_limit).await
+            } else {
+                reading::first(response, ERROR_BODY_BYTES.min(read_limit)).await
+            };
+            let body = body.map_err(failed)?;
+            Ok(Incoming {
+                status,
+                headers,
+                body,
+            })
+        })
+    }
+}
+
+fn reqwest_method(method: Method) -> reqwest::Method {
+    match method {
+        Method::Get => reqwest::Method::GET,
+        Method::Post => reqwest::Method::POST,
+        Method::Put => reqwest::Method::PUT,
+        Method::Patch => reqwest::Method::PATCH,
+        Method::Delete => reqwest::Method::DELETE,
+    }
+}
+
+/// A reqwest error and its causes, one line, without the URL (the error
+/// names it already) and without headers.
+fn cause(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(inner) = source {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
+}

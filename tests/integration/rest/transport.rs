@@ -1,0 +1,130 @@
+//! A client over a transport of the app's own: it sees each request as
+//! it goes out, and the client keeps its rules (time and body limits,
+//! statuses, masking of what it sent) whatever answers.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::http::{
+    Client, ErrorKind, HeaderValue, Incoming, Method, Outgoing, TransportError, header,
+};
+use restcache::rest::Options;
+
+use crate::common::{TodoResource, TodoResourceParams};
+
+/// A client whose transport answers every request with `answer` and keeps
+/// what it was sent.
+fn answering(answer: Incoming) -> (Client, Rc<RefCell<Vec<Outgoing>>>) {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let seen = Rc::clone(&sent);
+    let client = Client::new("http://api.test/").with_transport(move |request: Outgoing| {
+        seen.borrow_mut().push(request);
+        let answer = answer.clone();
+        async move { Ok(answer) }
+    });
+    (client, sent)
+}
+
+#[tokio::test]
+async fn a_transport_sees_the_whole_request_and_its_answer_is_decoded() {
+    let (client, sent) = answering(Incoming::new(200, r#"{"id": 1, "title": "milk"}"#));
+    let client = client.with_headers(|headers| {
+        headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer t"));
+    });
+    let body = restcache::http::Body::json(&serde_json::json!({"title": "milk"})).unwrap();
+    let todo = client
+        .call(
+            &TodoResource::update(),
+            &TodoResourceParams { id: 1 },
+            Some(body),
+        )
+        .await
+        .unwrap();
+    assert_eq!((todo.id, todo.title.as_str()), (1, "milk"));
+    let sent = sent.borrow();
+    assert_eq!(sent.len(), 1);
+    let request = &sent[0];
+    assert_eq!(request.method, Method::Put);
+    assert_eq!(request.url, "http://api.test/todos/1");
+    assert_eq!(
+        request.body.as_ref().unwrap().as_str(),
+        r#"{"title":"milk"}"#
+    );
+    assert_eq!(request.headers["authorization"], "Bearer t");
+    assert_eq!(request.headers["accept"], "application/json");
+    assert_eq!(request.headers["content-type"], "application/json");
+}
+
+#[tokio::test]
+async fn statuses_from_a_transport_are_judged_as_from_the_network() {
+    let get = TodoResource::get();
+    let params = TodoResourceParams { id: 1 };
+    let (client, _) = answering(Incoming::new(404, "no such todo"));
+    let missing = client.call(&get, &params, None).await.unwrap_err();
+    assert!(missing.is_hard());
+    assert_eq!(
+        missing.to_string(),
+        "GET http://api.test/todos/1: HTTP 404: no such todo"
+    );
+    let (client, _) = answering(Incoming::new(503, "down"));
+    assert!(
+        client
+            .call(&get, &params, None)
+            .await
+            .unwrap_err()
+            .is_soft()
+    );
+    let refused = Client::new("http://api.test")
+        .with_transport(|_: Outgoing| async { Err(TransportError::new("connection refused")) });
+    let failed = refused.call(&get, &params, None).await.unwrap_err();
+    assert!(failed.is_soft());
+    assert!(
+        matches!(failed.kind(), ErrorKind::Network(message) if message == "connection refused"),
+        "{failed:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_transport_body_past_the_limit_fails_and_an_echoed_secret_is_masked() {
+    let get = TodoResource::get();
+    let params = TodoResourceParams { id: 1 };
+    let (client, _) = answering(Incoming::new(200, vec![b' '; 2048]));
+    let failed = client
+        .with_max_body(1024)
+        .call(&get, &params, None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(failed.kind(), ErrorKind::TooLarge { limit: 1024 }),
+        "{failed:?}"
+    );
+
+    let (client, _) = answering(Incoming::new(401, "bad token: Bearer s3cr3t"));
+    let client = client.with_headers(|headers| {
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer s3cr3t"),
+        );
+    });
+    let failed = client.call(&get, &params, None).await.unwrap_err();
+    let shown = format!("{failed} {failed:?}");
+    assert!(!shown.contains("s3cr3t"), "{shown}");
+    assert_eq!(failed.status(), Some(401));
+}
+
+#[tokio::test]
+async fn a_transport_that_never_answers_meets_the_time_limit() {
+    let silent = Client::new("http://api.test")
+        .with_transport(|_: Outgoing| std::future::pending::<Result<Incoming, TransportError>>());
+    let get = TodoResource::get().with_options(Options {
+        timeout: Some(Duration::from_millis(20)),
+        ..Options::default()
+    });
+    let failed = silent
+        .call(&get, &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap_err();
+    assert!(matches!(failed.kind(), ErrorKind::Timeout(_)), "{failed:?}");
+    assert!(failed.is_soft());
+}
