@@ -65,9 +65,9 @@ pub use cache::schema::{Decoded, Schema, from_json};
 pub use cache::store::{Lookup, Store};
 pub use controller::{
     Cached, Clock, Collected, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY,
-    DEFAULT_ERROR_EXPIRY, ExpiryStatus, HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES,
-    ManualClock, Observe, PageListener, ReadObserver, Retention, Retry, Subscription, SystemClock,
-    WriteError, handoff_script,
+    DEFAULT_ERROR_EXPIRY, Event, EventListener, ExpiryStatus, HANDOFF_SCRIPT_ID, HandoffError,
+    MAX_HANDOFF_BYTES, ManualClock, Observe, PageListener, ReadObserver, RecordChange, Retention,
+    Retry, Subscription, SystemClock, WriteError, handoff_script,
 };
 pub use error::SchemaError;
 pub use meta::{Meta, Timestamp};

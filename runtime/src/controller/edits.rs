@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::Controller;
+use super::events::{Event, RecordChange};
 use super::request::Delivery;
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Store;
@@ -74,6 +75,7 @@ impl Controller {
             state.memo.forget(&key);
             state.store.invalidate_result(&key, now)
         };
+        self.emit(|| Event::Invalidated { key });
         self.notify();
         known
     }
@@ -103,7 +105,17 @@ impl Controller {
         pk: impl crate::pk::PkValue,
     ) -> bool {
         let now = self.start_now();
-        let known = self.state_mut().store.invalidate_entity::<E>(pk, now);
+        let pk = pk.to_pk();
+        let known = pk
+            .clone()
+            .is_some_and(|pk| self.state_mut().store.invalidate_entity::<E>(pk, now));
+        if let Some(pk) = pk {
+            self.emit(|| Event::Record {
+                entity: E::KEY,
+                pk,
+                change: RecordChange::Invalidated,
+            });
+        }
         self.notify();
         known
     }
@@ -134,9 +146,15 @@ impl Controller {
             for key in &keys {
                 state.memo.forget(key);
             }
-            keys.iter()
+            let invalidated: Vec<String> = keys
+                .into_iter()
                 .filter(|key| state.store.invalidate_result(key, now))
-                .count()
+                .collect();
+            drop(state);
+            for key in &invalidated {
+                self.emit(|| Event::Invalidated { key: key.clone() });
+            }
+            invalidated.len()
         };
         self.notify();
         count
@@ -212,6 +230,7 @@ impl Controller {
             state.handoff.pending.clear();
             state.generation += 1;
         }
+        self.emit(|| Event::Reset);
         self.notify();
     }
 

@@ -8,7 +8,9 @@
 //! fetches; `request` makes requests
 //! (shared reads, mutations, optimistic layers); `lists` the lists a
 //! create joins; `paging` next pages; `edits` changes by hand
-//! (invalidate, expire, reset, set a response or an error); `reads`
+//! (invalidate, expire, reset, set a response or an error); `records`
+//! writes one record from outside a request; `events` tells listeners
+//! what the controller does; `reads`
 //! answers reads from the cache; `expiry`
 //! classifies reads; `observe` follows reads for views (who read what,
 //! what to fetch when, polls, focus and network); `retention` collects
@@ -17,12 +19,14 @@
 mod builder;
 mod clock;
 mod edits;
+mod events;
 mod expiry;
 mod handoff;
 mod lists;
 mod observe;
 mod paging;
 mod reads;
+mod records;
 mod request;
 mod retention;
 mod retry;
@@ -47,6 +51,7 @@ use crate::rest::{Effect, Endpoint, Readable};
 pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use edits::WriteError;
+pub use events::{Event, EventListener, RecordChange};
 pub use expiry::{Cached, ExpiryStatus};
 #[cfg(feature = "yew")]
 pub(crate) use handoff::HandedFallback;
@@ -168,6 +173,8 @@ struct Inner {
     /// Set when a use of the state removed such a layer: subscribers are
     /// told at the end of that use.
     notify_due: Cell<bool>,
+    /// Who listens to what the controller does, and what waits for them.
+    events: events::Events,
 }
 
 /// The data layer of an app: a normalized [`Store`], the HTTP [`Client`]
@@ -346,6 +353,7 @@ impl Controller {
                 notify_pending: Cell::new(false),
                 dropped_layers: RefCell::default(),
                 notify_due: Cell::new(false),
+                events: events::Events::default(),
             }),
         }
     }

@@ -8,6 +8,7 @@ use std::rc::{Rc, Weak};
 use futures_util::FutureExt;
 use serde::Serialize;
 
+use super::events::Event;
 use super::{Controller, Inner};
 use crate::cache::schema::Schema;
 use crate::cache::store::Lookup;
@@ -176,11 +177,21 @@ impl Controller {
         };
         let follows = list_fetched(self);
         let request = Request::new(endpoint.method(), url.clone());
-        let page = self
-            .inner
-            .client
-            .call_with(endpoint, params, request)
-            .await?;
+        self.emit(|| Event::RequestStarted {
+            key: key.to_owned(),
+            method: endpoint.method(),
+            url: url.clone(),
+        });
+        let page = match self.inner.client.call_with(endpoint, params, request).await {
+            Ok(page) => page,
+            Err(error) => {
+                self.emit(|| Event::RequestFailed {
+                    key: key.to_owned(),
+                    error: error.clone(),
+                });
+                return Err(error);
+            }
+        };
         let more = page.next_page().is_some();
         let arrived = self.now();
         let attempt = || Attempt::new(endpoint.method(), &url);

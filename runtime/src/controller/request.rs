@@ -9,6 +9,7 @@ use futures_timer::Delay;
 use futures_util::FutureExt;
 use serde::Serialize;
 
+use super::events::Event;
 use super::lists::{collection_of, leave_lists, lists_under, place_in_lists};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
@@ -94,6 +95,11 @@ impl Controller {
                     };
                     state.in_flight.insert(key.clone(), in_flight);
                     state.touch(&key);
+                    self.emit(|| Event::RequestStarted {
+                        key: key.clone(),
+                        method: endpoint.method(),
+                        url: url.clone(),
+                    });
                     (response, Waiting::new(&self.inner, &key, id))
                 }
             }
@@ -130,6 +136,11 @@ impl Controller {
         S: Schema,
         E: Effect,
     {
+        self.emit(|| Event::RequestStarted {
+            key: key.to_owned(),
+            method: endpoint.method(),
+            url: url.to_owned(),
+        });
         let mut started = Started {
             at: self.start_now(),
             generation: self.inner.state.borrow().generation,
@@ -191,10 +202,14 @@ impl Controller {
                         .map(|(value, _)| value)
                         .map_err(|e| stored_failed(endpoint, &url, e))
                 });
-                if let Err(error) = &stored
-                    && may_have_applied(error.kind())
-                {
-                    forget_targets(&mut state, endpoint, params, delivery);
+                if let Err(error) = &stored {
+                    if may_have_applied(error.kind()) {
+                        forget_targets(&mut state, endpoint, params, delivery);
+                    }
+                    self.emit(|| Event::RequestFailed {
+                        key: key.clone(),
+                        error: error.clone(),
+                    });
                 }
                 stored
             }
@@ -234,6 +249,11 @@ impl Controller {
         let meta = Meta::fetched(started, arrived, expiry);
         let result_key = (E::ACTION == Action::Read).then_some(key);
         let written = state.store.write(result_key, value, meta, layered)?;
+        if !layered {
+            self.emit(|| Event::ResponseStored {
+                key: key.to_owned(),
+            });
+        }
         let mut layer = written.layer;
         match E::ACTION {
             Action::Read => {
@@ -311,6 +331,10 @@ impl Controller {
             .error_expiry
             .unwrap_or(self.inner.error_expiry);
         state.note_use(key, arrived, self.data_expiry(endpoint));
+        self.emit(|| Event::RequestFailed {
+            key: key.to_owned(),
+            error: error.clone(),
+        });
         let stored = StoredError {
             soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
             error,

@@ -5,4 +5,5 @@ mod demo_api;
 mod inference;
 mod mutations;
 mod observers;
+mod outside;
 mod reads;

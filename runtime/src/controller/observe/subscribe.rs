@@ -334,6 +334,7 @@ impl Controller {
     /// Tells every observer whose read changed; inside a
     /// [`batch`](Self::batch), once at its end.
     pub(crate) fn notify(&self) {
+        self.tell_events();
         if self.inner.batch_depth.get() > 0 {
             self.inner.notify_pending.set(true);
             return;

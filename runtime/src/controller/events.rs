@@ -1,0 +1,206 @@
+//! What the controller does, told to whoever listens: requests starting,
+//! responses stored, failures, invalidations, records written from
+//! outside a request, resets. The seat of a logger, a devtools panel, or
+//! a rule such as "log out on 401".
+//!
+//! Listeners run after the write they tell of, outside every borrow of the
+//! controller, so they may call it (reset it, invalidate, fetch). Nothing
+//! is built for an event when no one listens.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::{Rc, Weak};
+
+use super::{Controller, Inner};
+use crate::http::{Error, Method};
+use crate::pk::Pk;
+
+/// Something the controller did. Keys read `METHOD url`, as the cache
+/// stores them.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A request is on its way: a read no other read was waiting for, a
+    /// mutation, a next page.
+    RequestStarted {
+        /// The cache key it answers.
+        key: String,
+        /// Its method.
+        method: Method,
+        /// Its absolute URL.
+        url: String,
+    },
+    /// A response (or a value set by hand as one) is stored under `key`.
+    ResponseStored {
+        /// The cache key.
+        key: String,
+    },
+    /// A request failed (after its retries).
+    RequestFailed {
+        /// The cache key it answers.
+        key: String,
+        /// Why.
+        error: Error,
+    },
+    /// A read was invalidated: its next use fetches.
+    Invalidated {
+        /// The cache key.
+        key: String,
+    },
+    /// One record was written, deleted or invalidated outside a request
+    /// ([`Controller::set_entity`] and its family, or
+    /// [`Controller::invalidate_entity`]).
+    Record {
+        /// Its entity key (`Todo`).
+        entity: &'static str,
+        /// Its pk.
+        pk: Pk,
+        /// What happened to it.
+        change: RecordChange,
+    },
+    /// The whole cache was emptied ([`Controller::reset`]).
+    Reset,
+}
+
+/// What happened to a record in an [`Event::Record`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordChange {
+    /// Stored (new, or merged over the stored copy).
+    Set,
+    /// Gone: lists drop it, direct reads of it fetch.
+    Deleted,
+    /// Invalid: reads of it fetch.
+    Invalidated,
+}
+
+type Listener = Rc<dyn Fn(&Event, &Controller)>;
+
+/// The listeners of a controller and the events waiting for them.
+#[derive(Default)]
+pub(super) struct Events {
+    listeners: RefCell<Vec<(u32, Listener)>>,
+    waiting: RefCell<VecDeque<Event>>,
+    next_id: Cell<u32>,
+    telling: Cell<bool>,
+}
+
+/// A listener on a controller's events ([`Controller::on_event`]); it
+/// stops listening when dropped.
+#[must_use = "the listener stops when this is dropped"]
+pub struct EventListener {
+    inner: Weak<Inner>,
+    id: u32,
+}
+
+impl Drop for EventListener {
+    fn drop(&mut self) {
+        if let Some(inner) = self.inner.upgrade() {
+            inner
+                .events
+                .listeners
+                .borrow_mut()
+                .retain(|(id, _)| *id != self.id);
+        }
+    }
+}
+
+impl std::fmt::Debug for EventListener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventListener")
+            .field("id", &self.id)
+            .finish()
+    }
+}
+
+impl Controller {
+    /// Calls `listener` with each [`Event`] from now on, and the
+    /// controller (to act on it without holding a clone of it), until the
+    /// returned [`EventListener`] is dropped.
+    ///
+    /// The rule "log out on 401": a request the server refuses for want of
+    /// a session empties the cache, so no one's data stays on show.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::Event;
+    /// use restcache::http::{Incoming, Outgoing};
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let client = Client::new("http://api.test")
+    ///     .with_transport(|_: Outgoing| async { Ok(Incoming::new(401, "session expired")) });
+    /// let ctrl = Controller::new(client);
+    /// let _log_out = ctrl.on_event(|event, ctrl| {
+    ///     if let Event::RequestFailed { error, .. } = event
+    ///         && error.status() == Some(401)
+    ///     {
+    ///         ctrl.reset();
+    ///     }
+    /// });
+    /// let mine = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &mine, Rc::new(Todo { id: 1, title: "mine".into() }))?;
+    /// # restcache_demo::block_on(async {
+    /// let other = TodoResourceParams { id: 2 };
+    /// assert!(ctrl.fetch(&TodoResource::get(), &other, None).await.is_err());
+    /// # });
+    /// assert!(ctrl.read(&TodoResource::get(), &mine).data.is_none());
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn on_event(&self, listener: impl Fn(&Event, &Controller) + 'static) -> EventListener {
+        let events = &self.inner.events;
+        let id = events.next_id.get();
+        events.next_id.set(id.wrapping_add(1));
+        events.listeners.borrow_mut().push((id, Rc::new(listener)));
+        EventListener {
+            inner: Rc::downgrade(&self.inner),
+            id,
+        }
+    }
+
+    /// Tells the listeners the event `make` builds (built only when one
+    /// listens): now when the controller's state is free, else once it is.
+    pub(super) fn emit(&self, make: impl FnOnce() -> Event) {
+        let events = &self.inner.events;
+        if events.listeners.borrow().is_empty() {
+            return;
+        }
+        events.waiting.borrow_mut().push_back(make());
+        if self.inner.state.try_borrow_mut().is_ok() {
+            self.tell_events();
+        }
+    }
+
+    /// Hands each waiting event to the listeners, in order. A listener's
+    /// own calls that emit more wait for this round to reach them.
+    pub(super) fn tell_events(&self) {
+        let events = &self.inner.events;
+        if events.waiting.borrow().is_empty() || events.telling.replace(true) {
+            return;
+        }
+        // Cleared however this ends, a listener's panic included.
+        struct Told<'a>(&'a Cell<bool>);
+        impl Drop for Told<'_> {
+            fn drop(&mut self) {
+                self.0.set(false);
+            }
+        }
+        let _told = Told(&events.telling);
+        loop {
+            let Some(event) = events.waiting.borrow_mut().pop_front() else {
+                break;
+            };
+            let listeners: Vec<Listener> = events
+                .listeners
+                .borrow()
+                .iter()
+                .map(|(_, listener)| Rc::clone(listener))
+                .collect();
+            for listener in listeners {
+                listener(&event, self);
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Writing one record into the cache from outside a request: data pushed
+//! over a socket, read from another tab, or made up by a test. Each write
+//! carries the time its data was true (`fetched_at`), so the cache's rule
+//! of order holds: of two copies of a record, the one whose request
+//! started later wins, whichever arrives first.
+
+use std::rc::Rc;
+
+use super::Controller;
+use super::edits::WriteError;
+use super::events::{Event, RecordChange};
+use crate::cache::entity::Entity;
+use crate::cache::store::Lookup;
+use crate::meta::{Meta, Timestamp};
+use crate::pk::PkValue;
+
+impl Controller {
+    /// Stores `record` as its data stood at `fetched_at` (its nested
+    /// records too): every cached read that holds it shows it, unless a
+    /// copy fetched later is stored. A new record joins no list (a
+    /// create's response does: [`set_response`](Self::set_response)).
+    /// Returns the store's copy; a record the store refuses (no pk)
+    /// changes nothing.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let list = ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(Todo { id: 1, title: "milk".into() })])?;
+    /// ctrl.set_entity(Todo { id: 1, title: "oat milk".into() }, ctrl.now())?;
+    /// let shown = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    /// assert_eq!(shown[0].title, "oat milk");
+    /// # let _ = list;
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn set_entity<E: Entity>(
+        &self,
+        record: E,
+        fetched_at: Timestamp,
+    ) -> Result<Rc<E>, WriteError> {
+        let meta = Meta::fetched(fetched_at, fetched_at, self.inner.data_expiry);
+        let stored = self
+            .state_mut()
+            .store
+            .set_entity(record, meta)
+            .map_err(WriteError::Schema)?;
+        if let Some(pk) = stored.pk() {
+            self.emit(|| Event::Record {
+                entity: E::KEY,
+                pk,
+                change: RecordChange::Set,
+            });
+        }
+        self.notify();
+        Ok(stored)
+    }
+
+    /// Stores `edit` of the cached record `pk` of `E` as of `fetched_at`
+    /// ([`set_entity`](Self::set_entity) of what `edit` makes of the
+    /// stored copy). Returns the store's new copy, or `None` when the
+    /// cache holds no live copy of the record (nothing is written).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String, completed: bool }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// ctrl.set_entity(Todo { id: 1, title: "milk".into(), completed: false }, ctrl.now())?;
+    /// let done = ctrl.update_entity::<Todo>(1u64, ctrl.now(), |todo| Todo { completed: true, ..todo.clone() })?;
+    /// assert!(done.unwrap().completed);
+    /// assert!(ctrl.update_entity::<Todo>(9u64, ctrl.now(), Todo::clone)?.is_none());
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn update_entity<E: Entity>(
+        &self,
+        pk: impl PkValue,
+        fetched_at: Timestamp,
+        edit: impl FnOnce(&E) -> E,
+    ) -> Result<Option<Rc<E>>, WriteError> {
+        let stored = match self.state_mut().store.get_entity::<E>(pk) {
+            Lookup::Found(record, _) => record,
+            Lookup::Invalid | Lookup::Absent => return Ok(None),
+        };
+        self.set_entity(edit(&stored), fetched_at).map(Some)
+    }
+
+    /// Deletes the record `pk` of `E` as of `fetched_at`: every list drops
+    /// it, direct reads of it fetch, and a response whose request started
+    /// before `fetched_at` does not bring it back. Returns whether the
+    /// cache held it.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let todos = vec![Rc::new(Todo { id: 1, title: "a".into() }), Rc::new(Todo { id: 2, title: "b".into() })];
+    /// ctrl.set_response(&TodoResource::get_list(), &(), todos)?;
+    /// assert!(ctrl.delete_entity::<Todo>(1u64, ctrl.now()));
+    /// let shown = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    /// assert_eq!(shown.iter().map(|todo| todo.id).collect::<Vec<_>>(), [2]);
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn delete_entity<E: Entity>(&self, pk: impl PkValue, fetched_at: Timestamp) -> bool {
+        let Some(pk) = pk.to_pk() else {
+            return false;
+        };
+        let known = self
+            .state_mut()
+            .store
+            .invalidate_entity::<E>(pk.clone(), fetched_at);
+        self.emit(|| Event::Record {
+            entity: E::KEY,
+            pk,
+            change: RecordChange::Deleted,
+        });
+        self.notify();
+        known
+    }
+}

@@ -1,0 +1,222 @@
+//! Writing records into the cache from outside a request (one record,
+//! by type and pk, with the time its data stood), and listening to what
+//! the controller does.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::http::{Client, Incoming, Outgoing};
+use restcache::prelude::*;
+use restcache::{Event, RecordChange};
+
+use crate::common::controller::{one, titles};
+use crate::common::{Todo, TodoResource, todo};
+
+/// A controller on a clock the test moves, whose requests are answered by
+/// `answer` of the request's path.
+fn controller(answer: fn(&str) -> Incoming) -> (Controller, ManualClock) {
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let client = Client::new("http://api.test").with_transport(move |request: Outgoing| {
+        let path = request.url.trim_start_matches("http://api.test").to_owned();
+        async move { Ok(answer(&path)) }
+    });
+    let ctrl = Controller::builder(client)
+        .clock(clock.clone())
+        .retry(restcache::Retry::NONE)
+        .build();
+    (ctrl, clock)
+}
+
+fn nothing(_: &str) -> Incoming {
+    Incoming::new(404, "")
+}
+
+fn two_todos(ctrl: &Controller) {
+    let list = vec![Rc::new(todo(1, "milk")), Rc::new(todo(2, "eggs"))];
+    ctrl.set_response(&TodoResource::get_list(), &(), list)
+        .unwrap();
+}
+
+#[test]
+fn a_record_set_from_outside_shows_in_every_read_that_holds_it_and_tells_its_views() {
+    let (ctrl, clock) = controller(nothing);
+    two_todos(&ctrl);
+    let calls = Rc::new(Cell::new(0));
+    let seen = Rc::clone(&calls);
+    let _view = ctrl.subscribe(&TodoResource::get_list(), &(), move || {
+        seen.set(seen.get() + 1)
+    });
+    clock.advance(Duration::from_millis(5));
+    let stored = ctrl.set_entity(todo(2, "oat milk"), ctrl.now()).unwrap();
+    assert_eq!(stored.title, "oat milk");
+    assert_eq!(calls.get(), 1);
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&list), ["milk", "oat milk"]);
+    let detail = ctrl.read(&TodoResource::get(), &one(2));
+    assert_eq!(detail.data.unwrap().title, "oat milk");
+
+    // A new record joins no list; it can be read by its pk.
+    ctrl.set_entity(todo(3, "bread"), ctrl.now()).unwrap();
+    assert_eq!(
+        ctrl.read(&TodoResource::get_list(), &())
+            .data
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(3)).data.unwrap().title,
+        "bread"
+    );
+}
+
+#[test]
+fn a_record_older_than_the_stored_copy_does_not_win() {
+    let (ctrl, clock) = controller(nothing);
+    let before = ctrl.now();
+    clock.advance(Duration::from_millis(10));
+    two_todos(&ctrl);
+    ctrl.set_entity(todo(1, "stale"), before).unwrap();
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&list), ["milk", "eggs"]);
+}
+
+#[test]
+fn an_update_edits_the_stored_copy_and_skips_a_record_the_cache_lacks() {
+    let (ctrl, _) = controller(nothing);
+    two_todos(&ctrl);
+    let done = ctrl
+        .update_entity::<Todo>(1u64, ctrl.now(), |todo| Todo {
+            completed: true,
+            ..todo.clone()
+        })
+        .unwrap()
+        .unwrap();
+    assert!(done.completed && done.title == "milk");
+    assert!(ctrl.read(&TodoResource::get_list(), &()).data.unwrap()[0].completed);
+    let missing = ctrl
+        .update_entity::<Todo>(9u64, ctrl.now(), Todo::clone)
+        .unwrap();
+    assert!(missing.is_none());
+    assert!(ctrl.read(&TodoResource::get(), &one(9)).data.is_none());
+}
+
+#[test]
+fn a_deleted_record_leaves_every_list_and_an_older_response_does_not_bring_it_back() {
+    let (ctrl, clock) = controller(nothing);
+    two_todos(&ctrl);
+    assert!(ctrl.delete_entity::<Todo>(1u64, ctrl.now() + Duration::from_secs(1)));
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&list), ["eggs"]);
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(1)).status,
+        ExpiryStatus::Invalid
+    );
+    // A list whose request started before the delete still holds it: the
+    // cache leaves it out.
+    clock.advance(Duration::from_millis(10));
+    two_todos(&ctrl);
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&list), ["eggs"]);
+    assert!(!ctrl.delete_entity::<Todo>(7u64, ctrl.now()));
+}
+
+/// Every event `ctrl` tells, as `Debug` text of its kind and key.
+fn recorded(ctrl: &Controller) -> (Rc<RefCell<Vec<String>>>, restcache::EventListener) {
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let seen = Rc::clone(&events);
+    let listener = ctrl.on_event(move |event, _| {
+        seen.borrow_mut().push(match event {
+            Event::RequestStarted { key, method, url } => {
+                format!("started {key} ({method:?} {url})")
+            }
+            Event::ResponseStored { key } => format!("stored {key}"),
+            Event::RequestFailed { key, error } => format!("failed {key}: {:?}", error.status()),
+            Event::Invalidated { key } => format!("invalidated {key}"),
+            Event::Record { entity, pk, change } => {
+                let change = match change {
+                    RecordChange::Set => "Set",
+                    RecordChange::Deleted => "Deleted",
+                    RecordChange::Invalidated => "Invalidated",
+                };
+                format!("record {entity} {pk:?} {change}")
+            }
+            Event::Reset => "reset".to_owned(),
+            other => format!("{other:?}"),
+        })
+    });
+    (events, listener)
+}
+
+fn todos_or_missing(path: &str) -> Incoming {
+    match path {
+        "/todos" => Incoming::new(200, r#"[{"id": 1, "title": "milk"}]"#),
+        _ => Incoming::new(404, "no such todo"),
+    }
+}
+
+#[tokio::test]
+async fn listeners_hear_requests_stores_failures_invalidations_records_and_resets() {
+    let (ctrl, _) = controller(todos_or_missing);
+    let (events, listener) = recorded(&ctrl);
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::get(), &one(5), None)
+        .await
+        .unwrap_err();
+    ctrl.invalidate(&TodoResource::get_list(), &());
+    ctrl.set_entity(todo(1, "oat milk"), ctrl.now()).unwrap();
+    ctrl.delete_entity::<Todo>(1u64, ctrl.now());
+    ctrl.reset();
+    let list = "GET http://api.test/todos";
+    let five = "GET http://api.test/todos/5";
+    assert_eq!(
+        *events.borrow(),
+        [
+            format!("started {list} (Get {})", "http://api.test/todos"),
+            format!("stored {list}"),
+            format!("started {five} (Get {})", "http://api.test/todos/5"),
+            format!("failed {five}: Some(404)"),
+            format!("invalidated {list}"),
+            r#"record Todo Pk("1") Set"#.to_owned(),
+            r#"record Todo Pk("1") Deleted"#.to_owned(),
+            "reset".to_owned(),
+        ]
+    );
+    drop(listener);
+    ctrl.reset();
+    assert_eq!(events.borrow().len(), 8, "a dropped listener hears nothing");
+}
+
+#[tokio::test]
+async fn a_listener_may_call_the_controller_it_listens_to() {
+    let (ctrl, _) = controller(|_| Incoming::new(401, "session expired"));
+    two_todos(&ctrl);
+    let resets = Rc::new(Cell::new(0));
+    let counted = Rc::clone(&resets);
+    let _log_out = ctrl.on_event(move |event, ctrl| {
+        if let Event::RequestFailed { error, .. } = event
+            && error.status() == Some(401)
+        {
+            counted.set(counted.get() + 1);
+            ctrl.reset();
+        }
+    });
+    let failed = ctrl
+        .fetch(&TodoResource::get(), &one(9), None)
+        .await
+        .unwrap_err();
+    assert_eq!(failed.status(), Some(401));
+    assert_eq!(resets.get(), 1);
+    assert!(ctrl.read(&TodoResource::get_list(), &()).data.is_none());
+    // A mutation refused the same way logs out too.
+    two_todos(&ctrl);
+    let body = Body::json(&serde_json::json!({"title": "x"})).unwrap();
+    ctrl.fetch(&TodoResource::partial_update(), &one(1), Some(body))
+        .await
+        .unwrap_err();
+    assert_eq!(resets.get(), 2);
+    assert!(ctrl.read(&TodoResource::get_list(), &()).data.is_none());
+}
