@@ -284,6 +284,8 @@ pub use restcache_runtime::{http, rest, wire};
 
 #[cfg(feature = "legacy")]
 pub use restcache_runtime::legacy;
+#[cfg(feature = "testing")]
+pub use restcache_runtime::testing;
 #[cfg(feature = "yew")]
 pub use restcache_runtime::yew;
 

@@ -54,6 +54,8 @@ mod controller;
 // Front-ends, each behind its feature.
 #[cfg(feature = "legacy")]
 pub mod legacy;
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(feature = "yew")]
 pub mod yew;
 

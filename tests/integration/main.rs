@@ -12,6 +12,8 @@
 //! - `servers`: meeting real REST servers (headers, pagination, partial
 //!   records, filtered lists, params as servers name them) on the demo API;
 //! - `legacy`: the older API generation (Resources and FetchShapes);
+//! - `testing`: the testing kit (mock client, fixtures, render helpers)
+//!   as an app's tests use it;
 //! - `yew`: the hooks and boundaries, rendered natively by Yew's server
 //!   rendering.
 
@@ -27,4 +29,5 @@ mod faults;
 mod legacy;
 mod rest;
 mod servers;
+mod testing;
 mod yew;

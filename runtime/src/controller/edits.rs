@@ -1,6 +1,8 @@
 //! Changing the cache by hand: invalidating and expiring reads, storing a
 //! response or an error as if fetched now, and emptying it all.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use super::Controller;
@@ -264,14 +266,30 @@ impl Controller {
         S: Schema,
         E: Effect,
     {
+        self.set_decoded(endpoint, params, Decoded::from(value))
+            .map(S::into_handle)
+    }
+
+    /// [`set_response`](Self::set_response) of a value as its decoding
+    /// made it (what it read of each record kept).
+    pub(crate) fn set_decoded<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        value: Decoded<S>,
+    ) -> Result<Rc<S>, WriteError>
+    where
+        P: Serialize,
+        S: Schema,
+        E: Effect,
+    {
         let (key, url) = self.place(endpoint, params).map_err(WriteError::Url)?;
         let now = self.start_now();
         let stored = {
             let mut state = self.state_mut();
             let delivery = Delivery::at(&key, &url, now);
-            let value = Decoded::from(value);
             self.store_success(&mut state, endpoint, params, value, delivery, false)
-                .map(|(value, _)| S::into_handle(value))
+                .map(|(value, _)| value)
                 .map_err(WriteError::Schema)
         };
         self.notify();
@@ -298,6 +316,16 @@ impl Controller {
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn set_error<P: Serialize, S, E: Readable>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        error: Error,
+    ) {
+        self.set_error_of(endpoint, params, error);
+    }
+
+    /// [`set_error`](Self::set_error) for any endpoint.
+    pub(crate) fn set_error_of<P: Serialize, S, E: Effect>(
         &self,
         endpoint: &Endpoint<P, S, E>,
         params: &P,

@@ -173,6 +173,8 @@ struct Inner {
     /// Set when a use of the state removed such a layer: subscribers are
     /// told at the end of that use.
     notify_due: Cell<bool>,
+    /// How many mutations are on their way.
+    mutating: Cell<usize>,
     /// Who listens to what the controller does, and what waits for them.
     events: events::Events,
 }
@@ -353,6 +355,7 @@ impl Controller {
                 notify_pending: Cell::new(false),
                 dropped_layers: RefCell::default(),
                 notify_due: Cell::new(false),
+                mutating: Cell::new(0),
                 events: events::Events::default(),
             }),
         }

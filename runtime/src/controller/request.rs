@@ -141,6 +141,7 @@ impl Controller {
             method: endpoint.method(),
             url: url.to_owned(),
         });
+        self.inner.mutating.set(self.inner.mutating.get() + 1);
         let mut started = Started {
             at: self.start_now(),
             generation: self.inner.state.borrow().generation,
@@ -483,6 +484,9 @@ pub(super) struct Started {
 
 impl Drop for Started {
     fn drop(&mut self) {
+        if let Some(inner) = self.inner.upgrade() {
+            inner.mutating.set(inner.mutating.get() - 1);
+        }
         let (Some(layer), Some(inner)) = (self.layer.take(), self.inner.upgrade()) else {
             return;
         };

@@ -1,0 +1,152 @@
+//! The mock client: fixtures and interceptors answer, newest first;
+//! delays; a request nothing answers names itself; hooks rendered alone.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::http::{Method, Request};
+use restcache::testing::{Fixture, MockClient, Reply, render_hook, settled};
+use restcache::yew::use_suspense;
+use serde_json::json;
+use yew::functional::Hook;
+
+use crate::common::{TodoResource, TodoResourceParams};
+
+fn one(id: u64) -> TodoResourceParams {
+    TodoResourceParams { id }
+}
+
+#[tokio::test]
+async fn a_request_nothing_answers_fails_hard_and_names_itself() {
+    let mock = MockClient::new();
+    let ctrl = mock.controller();
+    let failed = ctrl
+        .fetch(&TodoResource::get(), &one(3), None)
+        .await
+        .unwrap_err();
+    assert!(failed.is_hard());
+    assert_eq!(
+        failed.to_string(),
+        "GET http://restcache.test/todos/3: HTTP 404: restcache::testing: nothing answers \
+         GET /todos/3: give the mock a Fixture or an interceptor for it"
+    );
+}
+
+#[tokio::test]
+async fn the_newest_answer_wins_and_an_interceptor_keeps_its_state() {
+    let mock = MockClient::new();
+    let ctrl = mock.controller();
+    mock.answer(Fixture::new(
+        &TodoResource::get(),
+        one(1),
+        json!({"id": 1, "title": "old"}),
+    ));
+    mock.answer(Fixture::new(
+        &TodoResource::get(),
+        one(1),
+        json!({"id": 1, "title": "new"}),
+    ));
+    let todo = ctrl
+        .fetch(&TodoResource::get(), &one(1), None)
+        .await
+        .unwrap();
+    assert_eq!(todo.title, "new");
+
+    // The first call fails, the second succeeds.
+    let calls = Rc::new(Cell::new(0));
+    let counted = Rc::clone(&calls);
+    mock.intercept(move |request| {
+        request.is(&TodoResource::get_list()).then(|| {
+            counted.set(counted.get() + 1);
+            match counted.get() {
+                1 => Reply::status(503, "busy"),
+                _ => Reply::json(&json!([{"id": 4, "title": "bread"}])),
+            }
+        })
+    });
+    let busy = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap_err();
+    assert!(busy.is_soft() && busy.status() == Some(503));
+    let list = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    assert_eq!(list[0].title, "bread");
+    assert_eq!(calls.get(), 2);
+    // Reads the interceptor passes on still reach the fixtures.
+    let todo = ctrl
+        .fetch(&TodoResource::get(), &one(1), None)
+        .await
+        .unwrap();
+    assert_eq!(todo.title, "new");
+    assert_eq!(mock.count(Method::Get, "/todos"), 2);
+}
+
+#[tokio::test]
+async fn a_delayed_reply_keeps_its_read_on_its_way_until_settled() {
+    let mock = MockClient::new();
+    let slow = Fixture::new(
+        &TodoResource::get(),
+        one(1),
+        json!({"id": 1, "title": "milk"}),
+    )
+    .after(Duration::from_millis(30));
+    mock.answer(slow);
+    let ctrl = mock.controller();
+    let (get, params) = (TodoResource::get(), one(1));
+    let (fetched, ()) = futures_util::join!(ctrl.fetch(&get, &params, None), async {
+        assert_eq!(ctrl.in_flight(), 1);
+        settled(&ctrl).await;
+        assert!(ctrl.is_idle());
+    });
+    assert_eq!(fetched.unwrap().title, "milk");
+}
+
+#[tokio::test]
+async fn a_network_failure_reply_is_a_soft_error() {
+    let mock = MockClient::new();
+    mock.answer(Fixture::reply(
+        &TodoResource::get_list(),
+        (),
+        Reply::network_error("offline"),
+    ));
+    let failed = mock
+        .client()
+        .send(Request::new(Method::Get, "/todos"))
+        .await
+        .unwrap_err();
+    assert!(failed.is_soft());
+    assert!(failed.to_string().contains("offline"), "{failed}");
+}
+
+#[tokio::test]
+async fn a_hook_renders_alone_from_fixtures() {
+    let mock = MockClient::new();
+    mock.answer(Fixture::new(
+        &TodoResource::get_list(),
+        (),
+        json!([{"id": 1, "title": "milk"}]),
+    ));
+    let ctrl = mock.controller();
+    let todos = render_hook(&ctrl, |ctx| {
+        use_suspense(&TodoResource::get_list(), ()).run(ctx)
+    })
+    .await
+    .unwrap();
+    assert_eq!(todos[0].title, "milk");
+    // A second render reads the cache: no request.
+    render_hook(&ctrl, |ctx| {
+        use_suspense(&TodoResource::get_list(), ()).run(ctx)
+    })
+    .await
+    .unwrap();
+    assert_eq!(mock.requests().len(), 1);
+    let failed = render_hook(&ctrl, |ctx| {
+        use_suspense(&TodoResource::get(), one(5)).run(ctx)
+    })
+    .await;
+    assert_eq!(failed.unwrap_err().status(), Some(404));
+}
