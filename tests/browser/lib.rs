@@ -12,6 +12,8 @@
 //! - `mutations`: `use_loading` around a mutation button;
 //! - `pages`: an infinite list grown by `use_next_page`;
 //! - `revalidation`: `visibilitychange` and `online` refetch stale reads;
+//! - `testing`: an app on `restcache::testing`'s mock client, followed
+//!   through a click with `settled`;
 //! - `render_cost`: the cost of re-rendering a warm read, printed.
 
 #![cfg(all(test, target_arch = "wasm32"))]
@@ -29,4 +31,5 @@ mod provider;
 mod reads;
 mod render_cost;
 mod revalidation;
+mod testing;
 mod updates;

@@ -1,7 +1,9 @@
 //! Failed reads on a server: `ServerRender` ends with the nearest
 //! boundary's fallback (Yew's own renderers would wait forever), soft
 //! errors keep the data on show, and a hook without a provider or a
-//! boundary says what to add.
+//! boundary says what to add. The reads are answered by
+//! `restcache::testing`'s mock client: what fails here is the boundary's
+//! subject, not HTTP.
 
 use std::panic::AssertUnwindSafe;
 use std::rc::Rc;
@@ -10,6 +12,7 @@ use futures_util::FutureExt;
 use restcache::http::Error;
 use restcache::prelude::*;
 use restcache::rest::ErrorPolicy;
+use restcache::testing::{Fixture, MockClient, Reply};
 use restcache::yew::{
     AsyncBoundary, BoundaryError, CacheProvider, ErrorBoundary, ServerRender, use_dle, use_error,
     use_soft_error, use_suspense,
@@ -18,7 +21,6 @@ use yew::LocalServerRenderer;
 use yew::prelude::*;
 
 use super::{local, rendered};
-use crate::common::mock::{once, server};
 use crate::common::{Todo, TodoResource, TodoResourceParams, todo};
 
 #[derive(Properties, PartialEq, Clone)]
@@ -58,19 +60,30 @@ fn Nested(props: &AppProps) -> Html {
     }
 }
 
+/// A mock whose todo `id` answers `status` with `body`.
+fn answering(mock: &MockClient, id: u64, status: u16, body: &str) {
+    let params = TodoResourceParams { id };
+    mock.answer(Fixture::reply(
+        &TodoResource::get(),
+        params,
+        Reply::status(status, body),
+    ));
+}
+
+/// A mock whose todo `id` is titled `title`.
+fn holding(mock: &MockClient, id: u64, title: &str) {
+    let todo = crate::common::controller::todo_json(id, title);
+    answering(mock, id, 200, &todo);
+}
+
 /// Renders `Nested` on a server whose todo 1 answers `status` with `body`
 /// and todo 2 with a todo, each asked once; the page it ends with.
-async fn nested_with_first(status: usize, body: &str) -> String {
-    let (mut server, client) = server().await;
-    let first = once(server.mock("GET", "/todos/1"), status, body).await;
-    let second = once(
-        server.mock("GET", "/todos/2"),
-        200,
-        &crate::common::controller::todo_json(2, "eggs"),
-    )
-    .await;
+async fn nested_with_first(status: u16, body: &str) -> String {
+    let mock = MockClient::new();
+    answering(&mock, 1, status, body);
+    holding(&mock, 2, "eggs");
     let props = AppProps {
-        ctrl: Controller::new(client),
+        ctrl: mock.controller(),
     };
     let html = rendered(
         ServerRender::<Nested>::new(props.ctrl.clone(), props)
@@ -79,8 +92,8 @@ async fn nested_with_first(status: usize, body: &str) -> String {
     )
     .await
     .unwrap();
-    first.assert_async().await;
-    second.assert_async().await;
+    assert_eq!(mock.count(Method::Get, "/todos/1"), 1);
+    assert_eq!(mock.count(Method::Get, "/todos/2"), 1);
     html
 }
 
@@ -171,8 +184,7 @@ fn status_error(ctrl: &Controller, status: u16) -> Error {
 /// Renders `WithErrorApp` with todo 1 cached (when `cached`) and its read
 /// failed with `status`, under `policy`.
 async fn with_error(cached: bool, status: u16, policy: Option<ErrorPolicy>) -> String {
-    let (_server, client) = server().await;
-    let ctrl = Controller::new(client);
+    let ctrl = MockClient::new().controller();
     let (endpoint, params) = (todo_endpoint(policy), TodoResourceParams { id: 1 });
     if cached {
         ctrl.set_response(&endpoint, &params, Rc::new(todo(1, "milk")))
@@ -277,9 +289,8 @@ async fn a_hook_without_a_provider_or_a_boundary_says_what_to_add() {
             "{message}"
         );
 
-        let (_server, client) = server().await;
         let props = AppProps {
-            ctrl: Controller::new(client),
+            ctrl: MockClient::new().controller(),
         };
         let render = LocalServerRenderer::<NoBoundary>::with_props(props).render();
         let message = panic_message(render).await;
@@ -298,8 +309,7 @@ async fn a_hook_without_a_provider_or_a_boundary_says_what_to_add() {
 #[tokio::test]
 async fn yews_own_renderer_ends_with_a_message_on_a_known_failure() {
     local(async {
-        let (_server, client) = server().await;
-        let ctrl = Controller::new(client);
+        let ctrl = MockClient::new().controller();
         let params = TodoResourceParams { id: 1 };
         ctrl.set_error(&TodoResource::get(), &params, status_error(&ctrl, 503));
         let props = PolicyProps { ctrl, policy: None };
@@ -336,17 +346,12 @@ fn FallbackWithABoundary(props: &AppProps) -> Html {
 #[tokio::test]
 async fn a_fallback_may_read_and_hold_boundaries_without_taking_anothers_place() {
     local(async {
-        let (mut server, client) = server().await;
-        let _first = once(server.mock("GET", "/todos/1"), 404, "{}").await;
-        let _second = once(server.mock("GET", "/todos/3"), 404, "{}").await;
-        let _inner = once(
-            server.mock("GET", "/todos/2"),
-            200,
-            &crate::common::controller::todo_json(2, "eggs"),
-        )
-        .await;
+        let mock = MockClient::new();
+        answering(&mock, 1, 404, "{}");
+        answering(&mock, 3, 404, "{}");
+        holding(&mock, 2, "eggs");
         let props = AppProps {
-            ctrl: Controller::new(client),
+            ctrl: mock.controller(),
         };
         let render = ServerRender::<FallbackWithABoundary>::new(props.ctrl.clone(), props)
             .hydratable(false)
@@ -356,6 +361,9 @@ async fn a_fallback_may_read_and_hold_boundaries_without_taking_anothers_place()
             html,
             r#"<div class="first-failed"><h1>eggs</h1></div><p class="second">second: Some(404)</p>"#
         );
+        for path in ["/todos/1", "/todos/2", "/todos/3"] {
+            assert_eq!(mock.count(Method::Get, path), 1, "{path}");
+        }
     })
     .await;
 }
@@ -365,20 +373,10 @@ async fn a_fallback_may_read_and_hold_boundaries_without_taking_anothers_place()
 #[tokio::test]
 async fn a_page_without_failures_renders_as_yews_own_renderer_renders_it() {
     local(async {
-        let (mut server, client) = server().await;
-        let _first = server
-            .mock("GET", "/todos/1")
-            .with_body(crate::common::controller::todo_json(1, "milk"))
-            .expect(1)
-            .create_async()
-            .await;
-        let _second = server
-            .mock("GET", "/todos/2")
-            .with_body(crate::common::controller::todo_json(2, "eggs"))
-            .expect(1)
-            .create_async()
-            .await;
-        let ctrl = Controller::new(client);
+        let mock = MockClient::new();
+        holding(&mock, 1, "milk");
+        holding(&mock, 2, "eggs");
+        let ctrl = mock.controller();
         let props = AppProps { ctrl: ctrl.clone() };
         let ours = rendered(ServerRender::<Nested>::new(ctrl, props.clone()).render())
             .await

@@ -1,5 +1,5 @@
-//! `use_suspense` and its family, rendered on a server against mockito
-//! and the demo API: Invalid fetches, suspends and renders the data,
+//! `use_suspense` and its family, rendered on a server against
+//! `restcache::testing`'s mock client and the demo API: Invalid fetches, suspends and renders the data,
 //! Valid renders without a request, `None` does nothing, reads take their
 //! params from earlier ones, and the reads of one component fetch
 //! together.
@@ -16,8 +16,8 @@ use yew::LocalServerRenderer;
 use yew::prelude::*;
 
 use super::{local, rendered, server_html};
-use crate::common::mock::{once, server};
 use crate::common::{Todo, TodoDetail, TodoResource, TodoResourceParams, User};
+use restcache::testing::{Fixture, MockClient, Reply};
 
 resource!(pub UserResource { path: "/users/:id", schema: User });
 endpoint!(pub wrapped_todo { path: "/wrapped/:id", schema: TodoDetail, params: { id: u64 } });
@@ -68,21 +68,22 @@ fn TitleApp(props: &AppProps) -> Html {
 #[tokio::test]
 async fn an_invalid_read_fetches_suspends_and_renders_the_data() {
     local(async {
-        let (mut server, client) = server().await;
-        let get = once(
-            server.mock("GET", "/todos/1"),
-            200,
-            &crate::common::controller::todo_json(1, "milk"),
-        )
-        .await;
-        let ctrl = Controller::new(client);
+        let mock = MockClient::new();
+        let milk = crate::common::controller::todo_json(1, "milk");
+        let params = TodoResourceParams { id: 1 };
+        mock.answer(Fixture::reply(
+            &TodoResource::get(),
+            params,
+            Reply::status(200, milk),
+        ));
+        let ctrl = mock.controller();
         let props = AppProps {
             ctrl: ctrl.clone(),
             id: Some(1),
         };
         let html = server_html::<TitleApp>(props).await;
         assert_eq!(html, "<h1>milk</h1>");
-        get.assert_async().await;
+        assert_eq!(mock.count(Method::Get, "/todos/1"), 1);
         let cached = ctrl.read(&TodoResource::get(), &TodoResourceParams { id: 1 });
         assert_eq!(cached.status, ExpiryStatus::Valid);
     })
@@ -92,13 +93,8 @@ async fn an_invalid_read_fetches_suspends_and_renders_the_data() {
 #[tokio::test]
 async fn a_valid_read_renders_without_a_request() {
     local(async {
-        let (mut server, client) = server().await;
-        let nothing = server
-            .mock("GET", mockito::Matcher::Any)
-            .expect(0)
-            .create_async()
-            .await;
-        let ctrl = Controller::new(client);
+        let mock = MockClient::new();
+        let ctrl = mock.controller();
         let params = TodoResourceParams { id: 1 };
         ctrl.set_response(
             &TodoResource::get(),
@@ -109,7 +105,7 @@ async fn a_valid_read_renders_without_a_request() {
         let props = AppProps { ctrl, id: Some(1) };
         let html = server_html::<TitleApp>(props).await;
         assert_eq!(html, "<h1>cached</h1>");
-        nothing.assert_async().await;
+        assert!(mock.requests().is_empty(), "{:?}", mock.requests());
     })
     .await;
 }
@@ -117,13 +113,8 @@ async fn a_valid_read_renders_without_a_request() {
 #[tokio::test]
 async fn a_detail_of_a_listed_record_renders_from_the_list_without_a_request() {
     local(async {
-        let (mut server, client) = server().await;
-        let nothing = server
-            .mock("GET", mockito::Matcher::Any)
-            .expect(0)
-            .create_async()
-            .await;
-        let ctrl = Controller::new(client);
+        let mock = MockClient::new();
+        let ctrl = mock.controller();
         let list = vec![
             Rc::new(crate::common::todo(1, "milk")),
             Rc::new(crate::common::todo(2, "eggs")),
@@ -133,7 +124,7 @@ async fn a_detail_of_a_listed_record_renders_from_the_list_without_a_request() {
         let props = AppProps { ctrl, id: Some(2) };
         let html = server_html::<TitleApp>(props).await;
         assert_eq!(html, "<h1>eggs</h1>");
-        nothing.assert_async().await;
+        assert!(mock.requests().is_empty(), "{:?}", mock.requests());
     })
     .await;
 }
@@ -141,20 +132,15 @@ async fn a_detail_of_a_listed_record_renders_from_the_list_without_a_request() {
 #[tokio::test]
 async fn none_params_render_nothing_and_request_nothing() {
     local(async {
-        let (mut server, client) = server().await;
-        let nothing = server
-            .mock("GET", mockito::Matcher::Any)
-            .expect(0)
-            .create_async()
-            .await;
-        let ctrl = Controller::new(client);
+        let mock = MockClient::new();
+        let ctrl = mock.controller();
         let props = AppProps {
             ctrl: ctrl.clone(),
             id: None,
         };
         let html = server_html::<TitleApp>(props).await;
         assert_eq!(html, "");
-        nothing.assert_async().await;
+        assert!(mock.requests().is_empty(), "{:?}", mock.requests());
         assert_eq!(ctrl.subscriber_count(), 0);
         assert_eq!(ctrl.with_store(|store| store.result_count()), 0);
     })
@@ -184,27 +170,25 @@ fn ShapesApp(props: &AppProps) -> Html {
 #[tokio::test]
 async fn a_list_read_hands_out_the_list_and_an_envelope_read_the_envelope() {
     local(async {
-        let (mut server, client) = server().await;
-        let list = once(
-            server.mock("GET", "/todos"),
-            200,
-            crate::common::controller::LIST,
-        )
-        .await;
-        let wrapped = once(
-            server.mock("GET", "/wrapped/2"),
-            200,
-            r#"{"data": {"id": 2, "userId": 1, "title": "eggs, wrapped", "completed": false}}"#,
-        )
-        .await;
+        let mock = MockClient::new();
+        let list = Reply::status(200, crate::common::controller::LIST);
+        mock.answer(Fixture::reply(&TodoResource::get_list(), (), list));
+        let wrapped =
+            r#"{"data": {"id": 2, "userId": 1, "title": "eggs, wrapped", "completed": false}}"#;
+        let params = WrappedTodoParams { id: 2 };
+        mock.answer(Fixture::reply(
+            &wrapped_todo(),
+            params,
+            Reply::status(200, wrapped),
+        ));
         let props = AppProps {
-            ctrl: Controller::new(client),
+            ctrl: mock.controller(),
             id: None,
         };
         let html = server_html::<ShapesApp>(props).await;
         assert_eq!(html, "<p>2 todos; wrapped: eggs, wrapped</p>");
-        list.assert_async().await;
-        wrapped.assert_async().await;
+        assert_eq!(mock.count(Method::Get, "/todos"), 1);
+        assert_eq!(mock.count(Method::Get, "/wrapped/2"), 1);
     })
     .await;
 }
