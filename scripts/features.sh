@@ -3,7 +3,8 @@
 # can pick, natively and for the browser, so that no combination breaks
 # unseen (the test run itself builds one: every feature on). The features:
 # `yew` (hooks), `ssr` (server rendering; needs `yew`), `legacy` (the older
-# API; its hooks need `yew`), `rustls` (https on native targets).
+# API; its hooks need `yew`), `rustls` (https on native targets),
+# `testing` (the mock client; with `ssr`, the native render helpers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,8 @@ native=(
     "yew,ssr"
     "yew,ssr,legacy"
     "rustls"
+    "testing"
+    "yew,ssr,testing"
 )
 wasm=(
     ""
@@ -22,6 +25,8 @@ wasm=(
     "yew"
     "yew,legacy"
     "yew,ssr"
+    "testing"
+    "yew,ssr,testing"
 )
 
 lint() {

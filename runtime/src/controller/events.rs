@@ -17,6 +17,28 @@ use crate::pk::Pk;
 
 /// Something the controller did. Keys read `METHOD url`, as the cache
 /// stores them.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::Event;
+/// use std::{cell::RefCell, rc::Rc};
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let heard = Rc::new(RefCell::new(Vec::new()));
+/// let log = Rc::clone(&heard);
+/// let _listener = ctrl.on_event(move |event, _| log.borrow_mut().push(event.clone()));
+/// ctrl.set_response(&TodoResource::get_list(), &(), vec![])?;
+/// ctrl.reset();
+/// assert_eq!(*heard.borrow(), [
+///     Event::ResponseStored { key: "GET http://127.0.0.1:8080/todos".into() },
+///     Event::Reset,
+/// ]);
+/// # Ok::<(), restcache::WriteError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Event {
@@ -63,6 +85,27 @@ pub enum Event {
 }
 
 /// What happened to a record in an [`Event::Record`].
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::{Event, RecordChange};
+/// use std::{cell::Cell, rc::Rc};
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+/// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+///
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let deleted = Rc::new(Cell::new(false));
+/// let seen = Rc::clone(&deleted);
+/// let _listener = ctrl.on_event(move |event, _| {
+///     if let Event::Record { change: RecordChange::Deleted, .. } = event {
+///         seen.set(true);
+///     }
+/// });
+/// ctrl.delete_entity::<Todo>(1u64, ctrl.now());
+/// assert!(deleted.get());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordChange {
     /// Stored (new, or merged over the stored copy).
@@ -86,6 +129,20 @@ pub(super) struct Events {
 
 /// A listener on a controller's events ([`Controller::on_event`]); it
 /// stops listening when dropped.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::{cell::Cell, rc::Rc};
+///
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let heard = Rc::new(Cell::new(0));
+/// let count = Rc::clone(&heard);
+/// let listener = ctrl.on_event(move |_, _| count.set(count.get() + 1));
+/// ctrl.reset();
+/// drop(listener);
+/// ctrl.reset();
+/// assert_eq!(heard.get(), 1);
+/// ```
 #[must_use = "the listener stops when this is dropped"]
 pub struct EventListener {
     inner: Weak<Inner>,

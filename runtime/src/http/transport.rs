@@ -15,6 +15,27 @@ use super::{Body, ERROR_BODY_BYTES, Method, reading};
 /// A request on its way out, as a [`Transport`] sends it: the URL is
 /// absolute, and the headers hold all the client adds (its header hook's,
 /// the request's own, `Accept`, and `Content-Type` when there is a body).
+///
+/// ```
+/// use restcache::http::{Client, Incoming, Method, Outgoing};
+/// use std::{cell::RefCell, rc::Rc};
+///
+/// let seen = Rc::new(RefCell::new(None));
+/// let keep = Rc::clone(&seen);
+/// let client = Client::new("http://api.test").with_transport(move |request: Outgoing| {
+///     keep.replace(Some(request));
+///     async { Ok(Incoming::new(204, "")) }
+/// });
+/// # restcache_demo::block_on(async {
+/// client.request(Method::Post, "/todos", Some(restcache::http::Body::text("hi"))).await?;
+/// # Ok::<(), restcache::http::Error>(()) })?;
+/// let request = seen.take().unwrap();
+/// assert_eq!(request.url, "http://api.test/todos");
+/// assert_eq!(request.headers["content-type"], "text/plain; charset=utf-8");
+/// assert_eq!(request.body.unwrap().as_str(), "hi");
+/// assert_eq!(request.read_limit, restcache::http::DEFAULT_MAX_BODY);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outgoing {
     /// The method.
@@ -95,6 +116,12 @@ impl TransportError {
 }
 
 /// What a transport returns: the answer, or why none came.
+///
+/// ```
+/// use restcache::http::{Incoming, TransportFuture};
+/// let answer: TransportFuture = Box::pin(async { Ok(Incoming::new(200, "[]")) });
+/// # let _ = answer;
+/// ```
 pub type TransportFuture = Pin<Box<dyn Future<Output = Result<Incoming, TransportError>>>>;
 
 /// Sends a client's requests. A closure `Fn(Outgoing) -> impl Future<Output

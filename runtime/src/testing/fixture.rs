@@ -38,6 +38,12 @@ impl Reply {
     ///
     /// Panics when `value` has no JSON form (a map with keys that are not
     /// strings).
+    ///
+    /// ```
+    /// use restcache::testing::Reply;
+    /// let reply = Reply::json(&serde_json::json!({"id": 1}));
+    /// # let _ = reply;
+    /// ```
     pub fn json(value: &impl Serialize) -> Reply {
         let body = serde_json::to_vec(value)
             .unwrap_or_else(|e| panic!("a reply's value has no JSON form: {e}"));
@@ -46,6 +52,12 @@ impl Reply {
 
     /// An answer with `status` and `body` (a 4xx or 5xx is the error a
     /// server would give).
+    ///
+    /// ```
+    /// use restcache::testing::Reply;
+    /// let conflict = Reply::status(409, r#"{"detail": "changed elsewhere"}"#);
+    /// # let _ = conflict;
+    /// ```
     pub fn status(status: u16, body: impl Into<Vec<u8>>) -> Reply {
         Reply {
             outcome: Ok(Incoming::new(status, body)),
@@ -55,6 +67,12 @@ impl Reply {
 
     /// No answer: the request fails as when the network is down (a soft
     /// error).
+    ///
+    /// ```
+    /// use restcache::testing::Reply;
+    /// let offline = Reply::network_error("connection refused");
+    /// # let _ = offline;
+    /// ```
     pub fn network_error(message: impl Into<String>) -> Reply {
         Reply {
             outcome: Err(TransportError::new(message)),
@@ -85,6 +103,13 @@ impl Reply {
 
     /// This reply sent `delay` after its request (a loading state to see,
     /// two requests to race).
+    ///
+    /// ```
+    /// use restcache::testing::Reply;
+    /// use std::time::Duration;
+    /// let slow = Reply::status(503, "busy").after(Duration::from_millis(100));
+    /// # let _ = slow;
+    /// ```
     pub fn after(mut self, delay: Duration) -> Reply {
         self.delay = Some(delay);
         self
@@ -129,6 +154,18 @@ impl Fixture {
     /// server sends, which the endpoint decodes).
     ///
     /// Panics when the params make no URL.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::testing::Fixture;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let todo = Fixture::new(&TodoResource::get(), TodoResourceParams { id: 1 }, Todo { id: 1, title: "milk".into() });
+    /// assert_eq!(todo.path(), "/todos/1");
+    /// ```
     pub fn new<P, S, E>(endpoint: &Endpoint<P, S, E>, params: P, value: impl Serialize) -> Fixture
     where
         P: Serialize + 'static,
@@ -157,6 +194,18 @@ impl Fixture {
     /// server's error.
     ///
     /// Panics when the params make no URL.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::testing::Fixture;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let gone = Fixture::error(&TodoResource::delete(), TodoResourceParams { id: 4 }, 404, "gone");
+    /// assert_eq!((gone.method(), gone.path()), (Method::Delete, "/todos/4"));
+    /// ```
     pub fn error<P, S, E>(
         endpoint: &Endpoint<P, S, E>,
         params: P,
@@ -263,6 +312,18 @@ impl Fixture {
 
     /// The path (and query) the params make; absolute for an endpoint
     /// with a URL prefix of its own.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::testing::Fixture;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// endpoint!(pub todos_of { path: "/users/:user/todos", schema: Vec<std::rc::Rc<Todo>>, params: { user: u64, done: bool } });
+    ///
+    /// let fixture = Fixture::new(&todos_of(), TodosOfParams { user: 2, done: true }, [Todo { id: 1 }]);
+    /// assert_eq!(fixture.path(), "/users/2/todos?done=true");
+    /// ```
     pub fn path(&self) -> &str {
         &self.url
     }

@@ -15,6 +15,21 @@ use crate::http::{Client, HeaderMap, Method, Outgoing, Transport, TransportFutur
 use crate::rest::{Effect, Endpoint, Part};
 
 /// One request a [`MockClient`] was sent: what a test asserts.
+///
+/// ```
+/// use restcache::http::{Client, Method};
+/// use restcache::testing::MockClient;
+///
+/// let mock = MockClient::new();
+/// # restcache_demo::block_on(async {
+/// let _ = mock.client().request(Method::Delete, "/todos/3", None).await;
+/// # });
+/// let sent = &mock.requests()[0];
+/// assert_eq!((sent.method, sent.path.as_str()), (Method::Delete, "/todos/3"));
+/// assert_eq!(sent.url, "http://restcache.test/todos/3");
+/// assert_eq!(sent.headers["accept"], "application/json");
+/// assert!(sent.body.is_none());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedRequest {
     /// The method.
@@ -116,6 +131,26 @@ impl RecordedRequest {
 
     /// Whether this request is one of `endpoint` (see
     /// [`params_of`](Self::params_of)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::http::HeaderMap;
+    /// use restcache::testing::RecordedRequest;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let request = RecordedRequest {
+    ///     method: Method::Post,
+    ///     url: "http://restcache.test/todos".into(),
+    ///     path: "/todos".into(),
+    ///     headers: HeaderMap::new(),
+    ///     body: Some("{}".into()),
+    /// };
+    /// assert!(request.is(&TodoResource::create()));
+    /// assert!(!request.is(&TodoResource::get_list()));
+    /// ```
     pub fn is<P, S, E: Effect>(&self, endpoint: &Endpoint<P, S, E>) -> bool {
         self.params_of(endpoint).is_some()
     }
@@ -216,6 +251,24 @@ impl MockClient {
 
     /// Answers the request of `fixture` from now on (over any answer
     /// given before for the same request).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::testing::{Fixture, MockClient};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let mock = MockClient::new();
+    /// let list = TodoResource::get_list();
+    /// mock.answer(Fixture::new(&list, (), [Todo { id: 1, title: "before".into() }]));
+    /// mock.answer(Fixture::new(&list, (), [Todo { id: 1, title: "after".into() }]));
+    /// let ctrl = mock.controller();
+    /// # restcache_demo::block_on(async {
+    /// assert_eq!(ctrl.fetch(&list, &(), None).await.unwrap()[0].title, "after");
+    /// # });
+    /// ```
     pub fn answer(&self, fixture: Fixture) -> &Self {
         self.0
             .answers
@@ -266,12 +319,30 @@ impl MockClient {
     }
 
     /// A [`Client`] whose requests this mock answers.
+    ///
+    /// ```
+    /// use restcache::http::Method;
+    /// use restcache::testing::MockClient;
+    ///
+    /// let mock = MockClient::new();
+    /// # restcache_demo::block_on(async {
+    /// let failed = mock.client().request(Method::Get, "/health", None).await.unwrap_err();
+    /// assert_eq!(failed.status(), Some(404)); // nothing answers it
+    /// # });
+    /// ```
     pub fn client(&self) -> Client {
         Client::new(&self.0.base_url).with_transport(self.clone())
     }
 
     /// A controller over [`client`](Self::client) that does not retry
     /// (a test sees each failure at once), with an empty cache.
+    ///
+    /// ```
+    /// use restcache::testing::MockClient;
+    /// let ctrl = MockClient::new().controller();
+    /// assert_eq!(ctrl.client().base_url(), "http://restcache.test");
+    /// assert!(ctrl.is_idle());
+    /// ```
     pub fn controller(&self) -> Controller {
         Controller::builder(self.client())
             .retry(Retry::NONE)
@@ -308,6 +379,23 @@ impl MockClient {
     /// Stores the answer of every read fixture in `controller` as if
     /// fetched now (values as data, errors as errors), oldest fixture
     /// first. Mutations' fixtures and interceptors store nothing.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::testing::{Fixture, MockClient};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let mock = MockClient::new();
+    /// mock.answer(Fixture::error(&TodoResource::get(), TodoResourceParams { id: 5 }, 403, "not yours"));
+    /// let ctrl = Controller::new(mock.client()); // a controller of the test's own
+    /// mock.fill(&ctrl)?;
+    /// let cached = ctrl.read(&TodoResource::get(), &TodoResourceParams { id: 5 });
+    /// assert_eq!(cached.error.unwrap().status(), Some(403));
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
     pub fn fill(&self, controller: &Controller) -> Result<(), WriteError> {
         let answers = self.0.answers.borrow();
         for answer in answers.iter().rev() {
@@ -319,6 +407,19 @@ impl MockClient {
     }
 
     /// Every request sent so far, in order.
+    ///
+    /// ```
+    /// use restcache::http::Method;
+    /// use restcache::testing::MockClient;
+    ///
+    /// let mock = MockClient::new();
+    /// # restcache_demo::block_on(async {
+    /// let _ = mock.client().request(Method::Get, "/a", None).await;
+    /// let _ = mock.client().request(Method::Get, "/b", None).await;
+    /// # });
+    /// let paths: Vec<String> = mock.requests().into_iter().map(|r| r.path).collect();
+    /// assert_eq!(paths, ["/a", "/b"]);
+    /// ```
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.0.requests.borrow().clone()
     }

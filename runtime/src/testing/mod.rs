@@ -54,6 +54,10 @@ pub use render::{render, render_hook};
 use crate::controller::Controller;
 
 /// How long [`settled`] waits before it gives up.
+///
+/// ```
+/// assert_eq!(restcache::testing::SETTLE_LIMIT.as_secs(), 10);
+/// ```
 pub const SETTLE_LIMIT: Duration = Duration::from_secs(10);
 
 /// Waits until `controller` is at rest (no read, mutation or background
