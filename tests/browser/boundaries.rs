@@ -4,9 +4,7 @@
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, CacheProvider, use_suspense};
 use serde_json::json;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::harness::*;
@@ -53,14 +51,7 @@ async fn the_boundary_catches_a_404_and_its_reset_fetches_again() {
         .await
         .unwrap();
     assert_eq!(made.id, NEXT_ID);
-    let button: HtmlElement = page
-        .root
-        .query_selector("button")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    button.click();
+    page.click();
     until("the todo after reset", || {
         page.text() == "outside made later"
     })

@@ -113,6 +113,18 @@ impl<C: BaseComponent> Mounted<C> {
         self.root.text_content().unwrap_or_default()
     }
 
+    /// The page's first button.
+    pub fn button(&self) -> web_sys::HtmlElement {
+        use wasm_bindgen::JsCast;
+        let button = self.root.query_selector("button").unwrap();
+        button.expect("a button on the page").dyn_into().unwrap()
+    }
+
+    /// Clicks the page's first button.
+    pub fn click(&self) {
+        self.button().click();
+    }
+
     /// Unmounts the app and removes its element.
     pub fn unmount(&mut self) {
         if let Some(handle) = self.handle.take() {

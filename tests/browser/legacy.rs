@@ -7,9 +7,7 @@ use restcache::legacy::{Resource, use_fetcher, use_resource};
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, CacheProvider, use_suspense};
 use serde_json::json;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::harness::*;
@@ -79,14 +77,7 @@ async fn a_mutation_through_either_generation_shows_in_both_views() {
     assert_eq!(text_of(&page, ".older"), "Adarename");
 
     // The older API's use_fetcher: the current API's view shows it.
-    let button: HtmlElement = page
-        .root
-        .query_selector("button")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    button.click();
+    page.click();
     until("the older rename in the current view", || {
         text_of(&page, ".current") == "renamed by the older API"
     })

@@ -7,13 +7,12 @@ use restcache::yew::{
     AsyncBoundary, CacheProvider, Loading, use_controller, use_loading, use_suspense,
 };
 use serde_json::json;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::harness::*;
 
+/// Todo 3's state on a button that toggles it.
 #[component]
 fn Toggle() -> HtmlResult {
     let params = TodoResourceParams { id: 3 };
@@ -43,22 +42,15 @@ fn Toggle() -> HtmlResult {
     })
 }
 
+/// The toggle under a provider of `props.ctrl` (`testing` mounts it on
+/// a mock client).
 #[component]
-fn App(props: &CtrlProps) -> Html {
+pub(crate) fn App(props: &CtrlProps) -> Html {
     html! {
         <CacheProvider controller={props.ctrl.clone()}>
             <AsyncBoundary error_fallback={failed()}><Toggle /></AsyncBoundary>
         </CacheProvider>
     }
-}
-
-fn button(page: &Mounted<App>) -> HtmlElement {
-    page.root
-        .query_selector("button")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap()
 }
 
 #[wasm_bindgen_test]
@@ -68,21 +60,21 @@ async fn use_loading_runs_the_mutation_and_shows_its_state() {
     until("the todo", || page.text() == "done").await;
 
     set_delay(200).await;
-    button(&page).click();
+    page.button().click();
     until("the button disabled", || {
-        button(&page).has_attribute("disabled")
+        page.button().has_attribute("disabled")
     })
     .await;
     until("the update", || page.text() == "open").await;
     until("the button enabled", || {
-        !button(&page).has_attribute("disabled")
+        !page.button().has_attribute("disabled")
     })
     .await;
     assert_eq!(hits("PATCH /todos/3").await, 1);
     set_delay(0).await;
 
     outage(true).await;
-    button(&page).click();
+    page.button().click();
     until("the error", || page.text() == "open error Some(503)").await;
     outage(false).await;
 }

@@ -5,9 +5,7 @@
 
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, CacheProvider, use_suspense};
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::harness::*;
@@ -48,17 +46,6 @@ fn Parent(props: &ParentProps) -> Html {
     }
 }
 
-fn click(page: &Mounted<Parent>) {
-    let button: HtmlElement = page
-        .root
-        .query_selector("button")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    button.click();
-}
-
 #[wasm_bindgen_test]
 async fn a_parent_render_with_a_new_controller_keeps_the_first_cache() {
     reset_demo().await;
@@ -67,7 +54,7 @@ async fn a_parent_render_with_a_new_controller_keeps_the_first_cache() {
     });
     until("the todo", || page.text() == "again0delectus aut autem").await;
     for round in 1..=3 {
-        click(&page);
+        page.click();
         until("the parent re-rendered", || {
             page.text() == format!("again{round}delectus aut autem")
         })
@@ -82,7 +69,7 @@ async fn a_key_swaps_the_provider_and_its_cache_on_purpose() {
     reset_demo().await;
     let page = mount::<Parent>(ParentProps { key_by_round: true });
     until("the todo", || page.text() == "again0delectus aut autem").await;
-    click(&page);
+    page.click();
     until("the new provider's todo", || {
         page.text() == "again1delectus aut autem"
     })
