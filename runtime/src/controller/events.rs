@@ -43,7 +43,9 @@ use crate::pk::Pk;
 #[non_exhaustive]
 pub enum Event {
     /// A request is on its way: a read no other read was waiting for, a
-    /// mutation, a next page.
+    /// mutation, a next page. It ends with [`ResponseStored`](Self::ResponseStored),
+    /// [`RequestFailed`](Self::RequestFailed), [`RequestCancelled`](Self::RequestCancelled)
+    /// or a [`Reset`](Self::Reset).
     RequestStarted {
         /// The cache key it answers.
         key: String,
@@ -57,12 +59,20 @@ pub enum Event {
         /// The cache key.
         key: String,
     },
-    /// A request failed (after its retries).
+    /// A request failed (after its retries). An error stored by hand
+    /// ([`Controller::set_error`]) is not told.
     RequestFailed {
         /// The cache key it answers.
         key: String,
         /// Why.
         error: Error,
+    },
+    /// A request ended with its answer unused: every component waiting
+    /// for a read went away before it came, or the list a next page was
+    /// for was fetched again meanwhile.
+    RequestCancelled {
+        /// The cache key it would have answered.
+        key: String,
     },
     /// A read was invalidated: its next use fetches.
     Invalidated {
@@ -80,7 +90,9 @@ pub enum Event {
         /// What happened to it.
         change: RecordChange,
     },
-    /// The whole cache was emptied ([`Controller::reset`]).
+    /// The whole cache was emptied ([`Controller::reset`]). The requests
+    /// on their way then end with no event of their own: their answers
+    /// are not stored.
     Reset,
 }
 

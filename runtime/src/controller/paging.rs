@@ -156,7 +156,7 @@ impl Controller {
     }
 
     /// Fetches the page at `url` and appends it to the list cached under
-    /// `key`. Resolves to whether another page follows.
+    /// `key`, telling listeners. Resolves to whether another page follows.
     async fn append_page<P, S, E>(
         &self,
         endpoint: &Endpoint<P, S, E>,
@@ -164,6 +164,39 @@ impl Controller {
         key: &str,
         url: String,
     ) -> Result<bool, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema + Paged,
+        E: Readable,
+    {
+        self.emit(|| Event::RequestStarted {
+            key: key.to_owned(),
+            method: endpoint.method(),
+            url: url.clone(),
+        });
+        let outcome = self.fetch_page(endpoint, params, key, url).await;
+        let key = key.to_owned();
+        match &outcome {
+            Ok((_, true)) => self.emit(|| Event::ResponseStored { key }),
+            Ok((_, false)) => self.emit(|| Event::RequestCancelled { key }),
+            Err(error) => self.emit(|| Event::RequestFailed {
+                key,
+                error: error.clone(),
+            }),
+        }
+        outcome.map(|(more, _)| more)
+    }
+
+    /// [`append_page`](Self::append_page)'s work: whether another page
+    /// follows, and whether this one was stored (a list reset, collected
+    /// or fetched again meanwhile takes nothing).
+    async fn fetch_page<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        key: &str,
+        url: String,
+    ) -> Result<(bool, bool), Error>
     where
         P: Serialize + Clone + 'static,
         S: Schema + Paged,
@@ -177,33 +210,24 @@ impl Controller {
         };
         let follows = list_fetched(self);
         let request = Request::new(endpoint.method(), url.clone());
-        self.emit(|| Event::RequestStarted {
-            key: key.to_owned(),
-            method: endpoint.method(),
-            url: url.clone(),
-        });
-        let page = match self.inner.client.call_with(endpoint, params, request).await {
-            Ok(page) => page,
-            Err(error) => {
-                self.emit(|| Event::RequestFailed {
-                    key: key.to_owned(),
-                    error: error.clone(),
-                });
-                return Err(error);
-            }
-        };
+        let page = self
+            .inner
+            .client
+            .call_with(endpoint, params, request)
+            .await?;
         let more = page.next_page().is_some();
         let arrived = self.now();
         let attempt = || Attempt::new(endpoint.method(), &url);
         if self.inner.state.borrow().generation != generation || self.cached::<S>(key).is_none() {
-            return Ok(more); // reset, or collected, meanwhile: nothing to grow
+            return Ok((more, false)); // reset, or collected, meanwhile: nothing to grow
         }
         if list_fetched(self) != follows {
             // The list was fetched again meanwhile (from its first page):
             // this page follows pages it no longer holds.
-            return Ok(self
+            let more = self
                 .cached::<S>(key)
-                .is_some_and(|list| list.next_page().is_some()));
+                .is_some_and(|list| list.next_page().is_some());
+            return Ok((more, false));
         }
         {
             let mut state = self.state_mut();
@@ -225,7 +249,7 @@ impl Controller {
             }
         }
         self.notify();
-        Ok(more)
+        Ok((more, true))
     }
 
     /// The list cached under `key`, if readable.

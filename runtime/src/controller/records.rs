@@ -9,7 +9,9 @@ use std::rc::Rc;
 use super::Controller;
 use super::edits::WriteError;
 use super::events::{Event, RecordChange};
+use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
+use crate::cache::schema::Decoded;
 use crate::cache::store::Lookup;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::PkValue;
@@ -19,8 +21,9 @@ impl Controller {
     /// records too): every cached read that holds it shows it, unless a
     /// copy fetched later is stored. A new record joins no list (a
     /// create's response does: [`set_response`](Self::set_response)).
-    /// Returns the store's copy; a record the store refuses (no pk)
-    /// changes nothing.
+    /// Returns the store's copy (the stored one, when it was fetched
+    /// later); a record the store refuses (no pk) changes nothing. For
+    /// data that is true now, give [`write_time`](Self::write_time).
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -32,7 +35,7 @@ impl Controller {
     ///
     /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
     /// let list = ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(Todo { id: 1, title: "milk".into() })])?;
-    /// ctrl.set_entity(Todo { id: 1, title: "oat milk".into() }, ctrl.now())?;
+    /// ctrl.set_entity(Todo { id: 1, title: "oat milk".into() }, ctrl.write_time())?;
     /// let shown = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
     /// assert_eq!(shown[0].title, "oat milk");
     /// # let _ = list;
@@ -74,10 +77,10 @@ impl Controller {
     /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
     ///
     /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// ctrl.set_entity(Todo { id: 1, title: "milk".into(), completed: false }, ctrl.now())?;
-    /// let done = ctrl.update_entity::<Todo>(1u64, ctrl.now(), |todo| Todo { completed: true, ..todo.clone() })?;
+    /// ctrl.set_entity(Todo { id: 1, title: "milk".into(), completed: false }, ctrl.write_time())?;
+    /// let done = ctrl.update_entity::<Todo>(1u64, ctrl.write_time(), |todo| Todo { completed: true, ..todo.clone() })?;
     /// assert!(done.unwrap().completed);
-    /// assert!(ctrl.update_entity::<Todo>(9u64, ctrl.now(), Todo::clone)?.is_none());
+    /// assert!(ctrl.update_entity::<Todo>(9u64, ctrl.write_time(), Todo::clone)?.is_none());
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn update_entity<E: Entity>(
@@ -95,8 +98,9 @@ impl Controller {
 
     /// Deletes the record `pk` of `E` as of `fetched_at`: every list drops
     /// it, direct reads of it fetch, and a response whose request started
-    /// before `fetched_at` does not bring it back. Returns whether the
-    /// cache held it.
+    /// before `fetched_at` does not bring it back, whether or not the
+    /// cache held the record yet. Returns whether a live copy went (a
+    /// copy fetched after `fetched_at` stays).
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -109,7 +113,7 @@ impl Controller {
     /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
     /// let todos = vec![Rc::new(Todo { id: 1, title: "a".into() }), Rc::new(Todo { id: 2, title: "b".into() })];
     /// ctrl.set_response(&TodoResource::get_list(), &(), todos)?;
-    /// assert!(ctrl.delete_entity::<Todo>(1u64, ctrl.now()));
+    /// assert!(ctrl.delete_entity::<Todo>(1u64, ctrl.write_time()));
     /// let shown = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
     /// assert_eq!(shown.iter().map(|todo| todo.id).collect::<Vec<_>>(), [2]);
     /// # Ok::<(), restcache::WriteError>(())
@@ -118,16 +122,43 @@ impl Controller {
         let Some(pk) = pk.to_pk() else {
             return false;
         };
-        let known = self
-            .state_mut()
-            .store
-            .invalidate_entity::<E>(pk.clone(), fetched_at);
+        let meta = Meta::fetched(fetched_at, fetched_at, self.inner.data_expiry);
+        let deleted = {
+            let mut state = self.state_mut();
+            let live = |store: &crate::cache::store::Store| {
+                matches!(store.get_entity::<E>(&pk), Lookup::Found(..))
+            };
+            let held = live(&state.store);
+            // Written as a delete's response is: a pk the cache never
+            // held leaves a marker, so an older response does not bring
+            // the record back.
+            let gone = Decoded::from(Deleted::<E>::new(pk.clone()));
+            let written = state.store.write(None, gone, meta, false).is_ok();
+            written && held && !live(&state.store)
+        };
         self.emit(|| Event::Record {
             entity: E::KEY,
             pk,
             change: RecordChange::Deleted,
         });
         self.notify();
-        known
+        deleted
+    }
+
+    /// The time to give a write made now from outside a request
+    /// ([`set_entity`](Self::set_entity) and its family): the clock's
+    /// time, or just after the last request that started, whichever is
+    /// later, so that what is known now counts as newer than every
+    /// request already on its way.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let first = ctrl.write_time();
+    /// assert!(ctrl.write_time() > first);
+    /// ```
+    pub fn write_time(&self) -> Timestamp {
+        self.start_now()
     }
 }

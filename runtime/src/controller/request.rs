@@ -136,11 +136,6 @@ impl Controller {
         S: Schema,
         E: Effect,
     {
-        self.emit(|| Event::RequestStarted {
-            key: key.to_owned(),
-            method: endpoint.method(),
-            url: url.to_owned(),
-        });
         self.inner.mutating.set(self.inner.mutating.get() + 1);
         let mut started = Started {
             at: self.start_now(),
@@ -181,6 +176,11 @@ impl Controller {
         E: Effect,
     {
         let request = Request::new(endpoint.method(), url.clone()).with_body(body);
+        self.emit(|| Event::RequestStarted {
+            key: key.clone(),
+            method: endpoint.method(),
+            url: url.clone(),
+        });
         let response = self.inner.client.call_with(endpoint, params, request).await;
         let arrived = self.now();
         let outcome = {
@@ -332,10 +332,6 @@ impl Controller {
             .error_expiry
             .unwrap_or(self.inner.error_expiry);
         state.note_use(key, arrived, self.data_expiry(endpoint));
-        self.emit(|| Event::RequestFailed {
-            key: key.to_owned(),
-            error: error.clone(),
-        });
         let stored = StoredError {
             soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
             error,
@@ -459,6 +455,8 @@ impl Drop for Waiting {
             state.touch(&self.key);
             drop(state);
             drop(cancelled);
+            let key = &self.key;
+            Controller { inner }.emit(|| Event::RequestCancelled { key: key.clone() });
         }
     }
 }
@@ -596,6 +594,10 @@ where
                     })
                 }
                 Err(error) => {
+                    ctrl.emit(|| Event::RequestFailed {
+                        key: key.clone(),
+                        error: error.clone(),
+                    });
                     ctrl.store_error(&mut state, &endpoint, error.clone(), delivery);
                     if started.polled
                         && let Some(stored) = state.errors.get_mut(&key)

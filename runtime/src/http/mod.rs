@@ -255,10 +255,10 @@ impl Client {
         let secrets = secrets_of(&headers);
         headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
         if let Some(body) = &body {
-            headers.insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static(body.content_type()),
-            );
+            // A request's own type (`application/merge-patch+json`) stands.
+            headers
+                .entry(header::CONTENT_TYPE)
+                .or_insert(HeaderValue::from_static(body.content_type()));
         }
         let max_body = self.max_body;
         let answer = self.transport.send(Outgoing {
@@ -279,18 +279,16 @@ impl Client {
                 status,
                 headers,
                 body,
-            } = answer
-                .await
-                .map_err(|e| attempt.failed(ErrorKind::Network(e.message().to_owned())))?;
+            } = answer.await.map_err(|e| match e.is_too_large() {
+                true => attempt.failed(ErrorKind::TooLarge { limit: max_body }),
+                false => attempt.failed(ErrorKind::Network(e.message().to_owned())),
+            })?;
             if !(200..300).contains(&status) {
                 let excerpt = &body[..body.len().min(ERROR_BODY_BYTES)];
                 let text = String::from_utf8_lossy(excerpt);
                 return Err(attempt.answered(status, &text, ErrorKind::Status));
             }
-            let announced = headers
-                .get(header::CONTENT_LENGTH)
-                .and_then(|len| len.to_str().ok()?.parse::<u64>().ok());
-            if body.len() > max_body || announced.is_some_and(|len| len > max_body as u64) {
+            if body.len() > max_body {
                 return Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }));
             }
             match String::from_utf8(body) {

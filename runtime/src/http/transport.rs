@@ -48,8 +48,9 @@ pub struct Outgoing {
     pub body: Option<Body>,
     /// How many bytes of a body the client accepts: a transport may stop
     /// reading one byte past it (the client fails a longer successful
-    /// body as too large), and may read no more than the first 4 KiB of
-    /// an error's body (all the client shows of it).
+    /// body as too large), or fail with [`TransportError::too_large`]
+    /// without reading one announced longer; it may read no more than the
+    /// first 4 KiB of an error's body (all the client shows of it).
     pub read_limit: usize,
 }
 
@@ -95,13 +96,48 @@ impl Incoming {
 /// assert_eq!(TransportError::new("connection refused").to_string(), "connection refused");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct TransportError(String);
+#[error("{}", self.message())]
+pub struct TransportError(Failure);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Failure {
+    Network(String),
+    TooLarge,
+}
 
 impl TransportError {
     /// A failure described by `message` (one line; no secrets in it).
     pub fn new(message: impl Into<String>) -> Self {
-        TransportError(message.into())
+        TransportError(Failure::Network(message.into()))
+    }
+
+    /// The answer's body is longer than the request's
+    /// [`read_limit`](Outgoing::read_limit) (announced so, or read past
+    /// it): the client fails the request as too large, a hard error.
+    ///
+    /// ```
+    /// use restcache::http::{Client, ErrorKind, Method, Outgoing, TransportError};
+    ///
+    /// let client = Client::new("http://api.test")
+    ///     .with_transport(|_: Outgoing| async { Err(TransportError::too_large()) });
+    /// # restcache_demo::block_on(async {
+    /// let failed = client.request(Method::Get, "/export", None).await.unwrap_err();
+    /// assert!(matches!(failed.kind(), ErrorKind::TooLarge { .. }));
+    /// # });
+    /// ```
+    pub fn too_large() -> Self {
+        TransportError(Failure::TooLarge)
+    }
+
+    /// Whether the body was too long ([`too_large`](Self::too_large)).
+    ///
+    /// ```
+    /// use restcache::http::TransportError;
+    /// assert!(TransportError::too_large().is_too_large());
+    /// assert!(!TransportError::new("reset").is_too_large());
+    /// ```
+    pub fn is_too_large(&self) -> bool {
+        self.0 == Failure::TooLarge
     }
 
     /// What went wrong.
@@ -111,7 +147,10 @@ impl TransportError {
     /// assert_eq!(TransportError::new("reset").message(), "reset");
     /// ```
     pub fn message(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Failure::Network(message) => message,
+            Failure::TooLarge => "the body is longer than the limit",
+        }
     }
 }
 
@@ -184,11 +223,17 @@ impl Transport for Reqwest {
             let status = response.status().as_u16();
             let headers = response.headers().clone();
             let body = if (200..300).contains(&status) {
-                reading::bytes(response, read_limit).await
+                reading::bytes(response, read_limit)
+                    .await
+                    .map_err(|e| match e {
+                        reading::ReadError::TooLarge => TransportError::too_large(),
+                        reading::ReadError::Network(e) => failed(e),
+                    })?
             } else {
-                reading::first(response, ERROR_BODY_BYTES.min(read_limit)).await
+                // The status says what went wrong: a body that breaks off
+                // leaves the excerpt short, not the error unsaid.
+                reading::first(response, ERROR_BODY_BYTES).await
             };
-            let body = body.map_err(failed)?;
             Ok(Incoming {
                 status,
                 headers,

@@ -67,8 +67,10 @@ impl RecordedRequest {
     }
 
     /// When this request is one of `endpoint` (its method, and a path its
-    /// path template matches), the params it carries: the path's
-    /// placeholders and the query's pairs, by name, as text. Else `None`.
+    /// path template matches), the params it carries: the template's
+    /// placeholders and the query's pairs, by name, as text (a name the
+    /// query repeats keeps its first value: see
+    /// [`query_all`](Self::query_all)). Else `None`.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -100,33 +102,64 @@ impl RecordedRequest {
             return None;
         }
         let template = endpoint.path()?;
-        let target = match endpoint.url_prefix() {
+        let mut rest = match endpoint.url_prefix() {
             Some(prefix) => self.url.strip_prefix(prefix.trim_end_matches('/'))?,
             None => &self.path,
         };
-        let (mut path, query) = target.split_once('?').unwrap_or((target, ""));
         let mut params = BTreeMap::new();
-        for part in template.parts() {
+        let parts = template.parts();
+        for (at, part) in parts.iter().enumerate() {
             match part {
-                Part::Static(text) => path = path.strip_prefix(&**text)?,
+                Part::Static(text) => rest = rest.strip_prefix(&**text)?,
                 Part::Param(name) => {
-                    let end = path.find('/').unwrap_or(path.len());
+                    // A placeholder ends where the text after it begins, or
+                    // at the end of its path segment or query value.
+                    let end = match parts.get(at + 1) {
+                        Some(Part::Static(next)) => rest.find(&**next)?,
+                        _ => rest.find(['/', '?', '&', '#']).unwrap_or(rest.len()),
+                    };
                     if end == 0 {
                         return None;
                     }
-                    params.insert((*name).to_owned(), decoded(&path[..end]));
-                    path = &path[end..];
+                    params.insert((*name).to_owned(), decoded(&rest[..end]));
+                    rest = &rest[end..];
                 }
             }
         }
-        if !path.is_empty() {
-            return None;
-        }
-        for pair in query.split('&').filter(|pair| !pair.is_empty()) {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            params.insert(decoded(name), decoded(value));
+        let query = match rest.chars().next() {
+            None => "",
+            Some('?' | '&') => &rest[1..],
+            Some(_) => return None,
+        };
+        for (name, value) in pairs(query) {
+            params.entry(name).or_insert(value);
         }
         Some(params)
+    }
+
+    /// Every value the query gives the param `name`, in order (a list
+    /// param repeats its name: `?tag=a&tag=b`).
+    ///
+    /// ```
+    /// use restcache::http::{HeaderMap, Method};
+    /// use restcache::testing::RecordedRequest;
+    ///
+    /// let request = RecordedRequest {
+    ///     method: Method::Get,
+    ///     url: "http://restcache.test/todos?tag=a&tag=b%20c".into(),
+    ///     path: "/todos?tag=a&tag=b%20c".into(),
+    ///     headers: HeaderMap::new(),
+    ///     body: None,
+    /// };
+    /// assert_eq!(request.query_all("tag"), ["a", "b c"]);
+    /// assert!(request.query_all("page").is_empty());
+    /// ```
+    pub fn query_all(&self, name: &str) -> Vec<String> {
+        let query = self.path.split_once('?').map_or("", |(_, query)| query);
+        pairs(query)
+            .filter(|(n, _)| n == name)
+            .map(|(_, value)| value)
+            .collect()
     }
 
     /// Whether this request is one of `endpoint` (see
@@ -160,8 +193,19 @@ fn decoded(text: &str) -> String {
     percent_decode_str(text).decode_utf8_lossy().into_owned()
 }
 
+/// The name and value pairs of a query, decoded.
+fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decoded(name), decoded(value))
+        })
+}
+
 /// A function of a request that may answer it.
-type Interceptor = Box<dyn FnMut(&RecordedRequest) -> Option<Reply>>;
+type Interceptor = RefCell<Box<dyn FnMut(&RecordedRequest) -> Option<Reply>>>;
 
 enum Answer {
     Fixture(Fixture),
@@ -171,7 +215,7 @@ enum Answer {
 struct Shared {
     base_url: String,
     /// Newest first.
-    answers: RefCell<Vec<Answer>>,
+    answers: RefCell<Vec<Rc<Answer>>>,
     requests: RefCell<Vec<RecordedRequest>>,
 }
 
@@ -273,7 +317,7 @@ impl MockClient {
         self.0
             .answers
             .borrow_mut()
-            .insert(0, Answer::Fixture(fixture));
+            .insert(0, Rc::new(Answer::Fixture(fixture)));
         self
     }
 
@@ -311,10 +355,10 @@ impl MockClient {
         &self,
         interceptor: impl FnMut(&RecordedRequest) -> Option<Reply> + 'static,
     ) -> &Self {
-        self.0
-            .answers
-            .borrow_mut()
-            .insert(0, Answer::Interceptor(Box::new(interceptor)));
+        self.0.answers.borrow_mut().insert(
+            0,
+            Rc::new(Answer::Interceptor(RefCell::new(Box::new(interceptor)))),
+        );
         self
     }
 
@@ -397,9 +441,9 @@ impl MockClient {
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn fill(&self, controller: &Controller) -> Result<(), WriteError> {
-        let answers = self.0.answers.borrow();
+        let answers = self.0.answers.borrow().clone();
         for answer in answers.iter().rev() {
-            if let Answer::Fixture(fixture) = answer {
+            if let Answer::Fixture(fixture) = &**answer {
                 fixture.fill(controller)?;
             }
         }
@@ -440,11 +484,14 @@ impl MockClient {
             .count()
     }
 
-    /// The reply for `request`: the newest answer that gives one.
+    /// The reply for `request`: the newest answer that gives one. The
+    /// answers are looked at free of the mock, so an interceptor may give
+    /// it new answers; one asked again while it runs (a request it sends
+    /// itself) passes.
     fn reply(&self, request: &RecordedRequest) -> Reply {
-        let mut answers = self.0.answers.borrow_mut();
-        for answer in answers.iter_mut() {
-            match answer {
+        let answers = self.0.answers.borrow().clone();
+        for answer in &answers {
+            match &**answer {
                 Answer::Fixture(fixture) => {
                     if fixture.method == request.method
                         && resolve(&self.0.base_url, &fixture.url) == request.url
@@ -453,6 +500,9 @@ impl MockClient {
                     }
                 }
                 Answer::Interceptor(intercept) => {
+                    let Ok(mut intercept) = intercept.try_borrow_mut() else {
+                        continue;
+                    };
                     if let Some(reply) = intercept(request) {
                         return reply;
                     }

@@ -31,7 +31,10 @@ fn a_wrong_type_names_its_field_and_quotes_its_record() {
     let (path, entity, record) = failure::<Vec<Rc<Todo>>>(text);
     assert_eq!(path, "[1].title");
     assert_eq!(entity, Some("Todo"));
-    assert_eq!(record.as_deref(), Some(r#"{"id":2,"title":7,"completed":false}"#));
+    assert_eq!(
+        record.as_deref(),
+        Some(r#"{"id":2,"title":7,"completed":false}"#)
+    );
 }
 
 #[test]

@@ -8,10 +8,12 @@ use std::time::Duration;
 
 use restcache::http::{Client, Incoming, Outgoing};
 use restcache::prelude::*;
+use restcache::testing::{Fixture, MockClient, Reply, settled};
 use restcache::{Event, RecordChange};
+use serde_json::json;
 
 use crate::common::controller::{one, titles};
-use crate::common::{Todo, TodoResource, todo};
+use crate::common::{Todo, TodoResource, TodoResourcePagesParams, todo};
 
 /// A controller on a clock the test moves, whose requests are answered by
 /// `answer` of the request's path.
@@ -48,7 +50,9 @@ fn a_record_set_from_outside_shows_in_every_read_that_holds_it_and_tells_its_vie
         seen.set(seen.get() + 1)
     });
     clock.advance(Duration::from_millis(5));
-    let stored = ctrl.set_entity(todo(2, "oat milk"), ctrl.now()).unwrap();
+    let stored = ctrl
+        .set_entity(todo(2, "oat milk"), ctrl.write_time())
+        .unwrap();
     assert_eq!(stored.title, "oat milk");
     assert_eq!(calls.get(), 1);
     let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
@@ -57,7 +61,8 @@ fn a_record_set_from_outside_shows_in_every_read_that_holds_it_and_tells_its_vie
     assert_eq!(detail.data.unwrap().title, "oat milk");
 
     // A new record joins no list; it can be read by its pk.
-    ctrl.set_entity(todo(3, "bread"), ctrl.now()).unwrap();
+    ctrl.set_entity(todo(3, "bread"), ctrl.write_time())
+        .unwrap();
     assert_eq!(
         ctrl.read(&TodoResource::get_list(), &())
             .data
@@ -87,7 +92,7 @@ fn an_update_edits_the_stored_copy_and_skips_a_record_the_cache_lacks() {
     let (ctrl, _) = controller(nothing);
     two_todos(&ctrl);
     let done = ctrl
-        .update_entity::<Todo>(1u64, ctrl.now(), |todo| Todo {
+        .update_entity::<Todo>(1u64, ctrl.write_time(), |todo| Todo {
             completed: true,
             ..todo.clone()
         })
@@ -96,7 +101,7 @@ fn an_update_edits_the_stored_copy_and_skips_a_record_the_cache_lacks() {
     assert!(done.completed && done.title == "milk");
     assert!(ctrl.read(&TodoResource::get_list(), &()).data.unwrap()[0].completed);
     let missing = ctrl
-        .update_entity::<Todo>(9u64, ctrl.now(), Todo::clone)
+        .update_entity::<Todo>(9u64, ctrl.write_time(), Todo::clone)
         .unwrap();
     assert!(missing.is_none());
     assert!(ctrl.read(&TodoResource::get(), &one(9)).data.is_none());
@@ -106,7 +111,7 @@ fn an_update_edits_the_stored_copy_and_skips_a_record_the_cache_lacks() {
 fn a_deleted_record_leaves_every_list_and_an_older_response_does_not_bring_it_back() {
     let (ctrl, clock) = controller(nothing);
     two_todos(&ctrl);
-    assert!(ctrl.delete_entity::<Todo>(1u64, ctrl.now() + Duration::from_secs(1)));
+    assert!(ctrl.delete_entity::<Todo>(1u64, ctrl.write_time() + Duration::from_secs(1)));
     let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
     assert_eq!(titles(&list), ["eggs"]);
     assert_eq!(
@@ -119,7 +124,7 @@ fn a_deleted_record_leaves_every_list_and_an_older_response_does_not_bring_it_ba
     two_todos(&ctrl);
     let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
     assert_eq!(titles(&list), ["eggs"]);
-    assert!(!ctrl.delete_entity::<Todo>(7u64, ctrl.now()));
+    assert!(!ctrl.delete_entity::<Todo>(7u64, ctrl.write_time()));
 }
 
 /// Every event `ctrl` tells, as `Debug` text of its kind and key.
@@ -142,6 +147,7 @@ fn recorded(ctrl: &Controller) -> (Rc<RefCell<Vec<String>>>, restcache::EventLis
                 };
                 format!("record {entity} {pk:?} {change}")
             }
+            Event::RequestCancelled { key } => format!("cancelled {key}"),
             Event::Reset => "reset".to_owned(),
             other => format!("{other:?}"),
         })
@@ -167,8 +173,9 @@ async fn listeners_hear_requests_stores_failures_invalidations_records_and_reset
         .await
         .unwrap_err();
     ctrl.invalidate(&TodoResource::get_list(), &());
-    ctrl.set_entity(todo(1, "oat milk"), ctrl.now()).unwrap();
-    ctrl.delete_entity::<Todo>(1u64, ctrl.now());
+    ctrl.set_entity(todo(1, "oat milk"), ctrl.write_time())
+        .unwrap();
+    ctrl.delete_entity::<Todo>(1u64, ctrl.write_time());
     ctrl.reset();
     let list = "GET http://api.test/todos";
     let five = "GET http://api.test/todos/5";
@@ -219,4 +226,98 @@ async fn a_listener_may_call_the_controller_it_listens_to() {
         .unwrap_err();
     assert_eq!(resets.get(), 2);
     assert!(ctrl.read(&TodoResource::get_list(), &()).data.is_none());
+}
+
+#[tokio::test]
+async fn a_record_deleted_before_the_cache_held_it_stays_out_of_an_older_list() {
+    let mock = MockClient::new();
+    let list = json!([{"id": 1, "title": "milk"}, {"id": 7, "title": "gone"}]);
+    mock.answer(Fixture::new(&TodoResource::get_list(), (), list).after(Duration::from_millis(20)));
+    let ctrl = mock.controller();
+    let endpoint = TodoResource::get_list();
+    // The list is on its way when todo 7's deletion is pushed.
+    let (fetched, deleted) = futures_util::join!(ctrl.fetch(&endpoint, &(), None), async {
+        assert_eq!(ctrl.in_flight(), 1);
+        ctrl.delete_entity::<Todo>(7u64, ctrl.write_time())
+    });
+    assert!(!deleted, "the cache did not hold todo 7");
+    assert_eq!(titles(&fetched.unwrap()), ["milk"]);
+    assert_eq!(titles(&ctrl.read(&endpoint, &()).data.unwrap()), ["milk"]);
+}
+
+#[test]
+fn a_write_at_write_time_is_newer_than_every_request_started_before_it() {
+    let (ctrl, _) = controller(nothing);
+    // Two writes in one tick of the clock: the second starts just after.
+    two_todos(&ctrl);
+    two_todos(&ctrl);
+    let stored = ctrl
+        .set_entity(todo(1, "pushed"), ctrl.write_time())
+        .unwrap();
+    assert_eq!(stored.title, "pushed");
+    let older = ctrl.set_entity(todo(1, "late"), ctrl.now()).unwrap();
+    assert_eq!(older.title, "pushed", "the store's newer copy comes back");
+}
+
+#[tokio::test]
+async fn an_error_stored_by_hand_is_not_told_as_a_failed_request() {
+    let mock = MockClient::new();
+    mock.answer(Fixture::new(
+        &TodoResource::get_list(),
+        (),
+        json!([{"id": 1, "title": "milk"}]),
+    ));
+    mock.answer(Fixture::error(
+        &TodoResource::get(),
+        one(2),
+        401,
+        "signed out",
+    ));
+    let ctrl = mock.controller();
+    let (events, _listener) = recorded(&ctrl);
+    mock.fill(&ctrl).unwrap();
+    assert_eq!(
+        *events.borrow(),
+        ["stored GET http://restcache.test/todos"],
+        "filling stores the list; the error is no failed request"
+    );
+}
+
+#[tokio::test]
+async fn a_next_page_is_told_from_start_to_end_and_keeps_the_controller_busy() {
+    let mock = MockClient::new();
+    let first = TodoResourcePagesParams { page: 1, limit: 1 };
+    let next = TodoResourcePagesParams { page: 2, limit: 1 };
+    let link = r#"</todos?_limit=1&_page=2>; rel="next""#;
+    let page = |id: u64| json!([{"id": id, "title": format!("todo {id}")}]);
+    mock.answer(Fixture::reply(
+        &TodoResource::pages(),
+        first,
+        Reply::json(&page(1)).with_header("link", link),
+    ));
+    mock.answer(Fixture::reply(
+        &TodoResource::pages(),
+        next,
+        Reply::json(&page(2)).after(Duration::from_millis(20)),
+    ));
+    let ctrl = mock.controller();
+    let pages = TodoResource::pages();
+    let first = TodoResourcePagesParams { page: 1, limit: 1 };
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let (events, _listener) = recorded(&ctrl);
+    let (more, ()) = futures_util::join!(ctrl.fetch_next_page(&pages, &first), async {
+        assert!(!ctrl.is_idle(), "a next page on its way");
+        settled(&ctrl).await;
+    });
+    assert!(!more.unwrap());
+    let key = "GET http://restcache.test/todos?_limit=1"; // a list's key drops its page
+    assert_eq!(
+        *events.borrow(),
+        [
+            format!("started {key} (Get http://restcache.test/todos?_limit=1&_page=2)"),
+            format!("stored {key}"),
+        ]
+    );
+    let list = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!(list.items.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 2]);
 }

@@ -128,3 +128,55 @@ async fn a_transport_that_never_answers_meets_the_time_limit() {
     assert!(matches!(failed.kind(), ErrorKind::Timeout(_)), "{failed:?}");
     assert!(failed.is_soft());
 }
+
+#[tokio::test]
+async fn a_requests_own_content_type_is_sent_as_it_is() {
+    let (client, sent) = answering(Incoming::new(200, "{}"));
+    let body = restcache::http::Body::json(&serde_json::json!({"title": "x"})).unwrap();
+    let request = restcache::http::Request::new(Method::Patch, "/todos/1")
+        .with_header(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/merge-patch+json"),
+        )
+        .with_body(Some(body));
+    client.send(request).await.unwrap();
+    let sent = sent.borrow();
+    let types: Vec<_> = sent[0]
+        .headers
+        .get_all(header::CONTENT_TYPE)
+        .iter()
+        .collect();
+    assert_eq!(types, ["application/merge-patch+json"]);
+}
+
+/// A server on 127.0.0.1 that answers one request with `head` and the
+/// first bytes of a body it announced longer, then hangs up.
+async fn breaking_off(head: &'static str, part: &'static str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut request = [0; 4096];
+        let _ = socket.read(&mut request).await;
+        let answer = format!("{head}\r\nContent-Length: 1000\r\n\r\n{part}");
+        socket.write_all(answer.as_bytes()).await.unwrap();
+        socket.shutdown().await.unwrap();
+    });
+    url
+}
+
+#[tokio::test]
+async fn an_error_whose_body_breaks_off_keeps_its_status() {
+    let url = breaking_off("HTTP/1.1 401 Unauthorized", "session expi").await;
+    let failed = Client::new(url)
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap_err();
+    assert_eq!(failed.status(), Some(401), "{failed:?}");
+    assert!(failed.is_hard());
+    assert!(
+        failed.to_string().ends_with("HTTP 401: session expi"),
+        "{failed}"
+    );
+}

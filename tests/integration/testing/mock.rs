@@ -12,6 +12,7 @@ use serde_json::json;
 use yew::functional::Hook;
 
 use crate::common::{TodoResource, TodoResourceParams};
+use restcache::testing::RecordedRequest;
 
 fn one(id: u64) -> TodoResourceParams {
     TodoResourceParams { id }
@@ -149,4 +150,69 @@ async fn a_hook_renders_alone_from_fixtures() {
     })
     .await;
     assert_eq!(failed.unwrap_err().status(), Some(404));
+}
+
+restcache::endpoint!(page_of_users {
+    path: "/users\\?page=:page",
+    schema: serde_json::Value
+});
+restcache::endpoint!(report {
+    path: "/reports/:name.json",
+    schema: serde_json::Value
+});
+
+#[test]
+fn a_request_is_matched_to_templates_with_a_query_or_text_after_a_placeholder() {
+    let request = |path: &str| RecordedRequest {
+        method: Method::Get,
+        url: format!("{}{path}", MockClient::BASE_URL),
+        path: path.to_owned(),
+        headers: restcache::http::HeaderMap::new(),
+        body: None,
+    };
+    let users = request("/users?page=2&size=10");
+    let params = users.params_of(&page_of_users()).unwrap();
+    assert_eq!(
+        (params["page"].as_str(), params["size"].as_str()),
+        ("2", "10")
+    );
+    let sales = request("/reports/q3%20sales.json");
+    assert_eq!(sales.params_of(&report()).unwrap()["name"], "q3 sales");
+    assert!(request("/reports/q3.csv").params_of(&report()).is_none());
+    assert!(request("/users/2").params_of(&page_of_users()).is_none());
+    let tags = request("/todos?tag=a&tag=b");
+    assert_eq!(tags.query_all("tag"), ["a", "b"]);
+    assert_eq!(
+        tags.params_of(&TodoResource::get_list()).unwrap()["tag"],
+        "a"
+    );
+}
+
+#[tokio::test]
+async fn an_interceptor_may_give_its_mock_new_answers() {
+    let mock = MockClient::new();
+    let answers = mock.clone();
+    // After a create, the list holds the new todo.
+    mock.intercept(move |request| {
+        request.is(&TodoResource::create()).then(|| {
+            let list = json!([{"id": 1, "title": "milk"}]);
+            answers.answer(Fixture::new(&TodoResource::get_list(), (), list));
+            Reply::json(&json!({"id": 1, "title": "milk"}))
+        })
+    });
+    let ctrl = mock.controller();
+    let body = restcache::http::Body::json(&json!({"title": "milk"})).unwrap();
+    ctrl.fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    ctrl.invalidate(&TodoResource::get_list(), &());
+    let list = ctrl
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    assert_eq!(list[0].title, "milk");
+    assert_eq!(
+        format!("{mock:?}"),
+        "MockClient { base_url: \"http://restcache.test\", answers: 2, requests: 2 }"
+    );
 }

@@ -104,12 +104,13 @@ impl Controller {
         }
     }
 
-    /// Whether the controller is at rest: no read or mutation on its way,
-    /// no background fetch waiting to start.
+    /// Whether the controller is at rest: no read, mutation or next page
+    /// on its way, no background fetch waiting to start.
     pub fn is_idle(&self) -> bool {
         let running = self.inner.background.borrow();
         running.values().all(|fetch| fetch.upgrade().is_none())
             && self.in_flight() == 0
             && self.inner.mutating.get() == 0
+            && self.inner.state.borrow().paging.is_empty()
     }
 }
