@@ -102,6 +102,15 @@ impl<'a> Attempt<'a> {
             ErrorKind::ForeignNextPage { next } => ErrorKind::ForeignNextPage {
                 next: text::url(&next, URL_CHARS),
             },
+            ErrorKind::GraphQl(errors) => ErrorKind::GraphQl(
+                errors
+                    .into_iter()
+                    .map(|error| super::GraphQlError {
+                        message: bounded(&error.message),
+                        path: error.path,
+                    })
+                    .collect(),
+            ),
             kind => kind,
         };
         Error(Box::new(Details {
@@ -171,6 +180,9 @@ pub enum ErrorKind {
     /// The cached list cannot grow by pages: its schema is not a list, a
     /// `Page`, or an envelope with one nested list.
     NotPageable,
+    /// A GraphQL answer carries `errors` (a field the server could not
+    /// resolve, a query it refused): a hard error, whatever the status.
+    GraphQl(Vec<super::GraphQlError>),
 }
 
 impl Error {
@@ -295,6 +307,15 @@ impl fmt::Display for Error {
                 "the cached list cannot grow by pages: its schema is not a list, a `Page`, or \
                  an envelope with one nested list",
             )?,
+            ErrorKind::GraphQl(errors) => {
+                f.write_str("GraphQL: ")?;
+                for (at, error) in errors.iter().enumerate() {
+                    if at > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{error}")?;
+                }
+            }
         }
         if !self.0.excerpt.is_empty() {
             write!(f, ": {}", self.0.excerpt)?;

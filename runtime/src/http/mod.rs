@@ -5,6 +5,7 @@
 
 mod body;
 mod error;
+mod graphql;
 mod method;
 mod reading;
 mod response;
@@ -20,6 +21,8 @@ pub use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 pub use body::Body;
 pub use error::{EXCERPT_CHARS, Error, ErrorKind};
+pub use graphql::GraphQlError;
+pub(crate) use graphql::split as split_graphql;
 pub use method::{Method, Request};
 pub use response::Response;
 pub use transport::{Incoming, Outgoing, Transport, TransportError, TransportFuture};

@@ -93,7 +93,24 @@ impl Client {
         keep: bool,
     ) -> Result<(Decoded<S>, Option<Recorded>), Error> {
         let (method, url) = (request.method, request.url.clone());
-        let response = endpoint.send(self, params, request).await?;
+        let mut response = endpoint.send(self, params, request).await?;
+        let resolved;
+        let attempt = match &response.sent {
+            Some(sent) => Attempt::sent(sent),
+            None => {
+                resolved = crate::http::resolve(self.base_url(), &url);
+                Attempt::new(method, &resolved)
+            }
+        };
+        // A GraphQL answer: its `data` is the result, its `errors` fail it.
+        if endpoint.graphql_document().is_some() {
+            match crate::http::split_graphql(&response.body) {
+                Ok(data) => response.body = data,
+                Err(errors) => {
+                    return Err(attempt.answered(response.status, "", ErrorKind::GraphQl(errors)));
+                }
+            }
+        }
         let decoded = endpoint.decode(&response, params);
         // A PUT replaces the record on the server whole: its answer does
         // too (a field it left out is gone there).
@@ -102,17 +119,9 @@ impl Client {
             _ => decoded,
         };
         let kept = keep.then(|| Recorded::of(&response));
-        decoded.map(|value| (value, kept)).map_err(|e| {
-            let resolved;
-            let attempt = match &response.sent {
-                Some(sent) => Attempt::sent(sent),
-                None => {
-                    resolved = crate::http::resolve(self.base_url(), &url);
-                    Attempt::new(method, &resolved)
-                }
-            };
-            attempt.answered(response.status, &response.body, ErrorKind::Decode(e))
-        })
+        decoded
+            .map(|value| (value, kept))
+            .map_err(|e| attempt.answered(response.status, &response.body, ErrorKind::Decode(e)))
     }
 }
 

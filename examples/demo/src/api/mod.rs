@@ -19,8 +19,10 @@
 //! [`DemoApi::hits`] counts requests per `METHOD /path`. A test in another
 //! process (a browser) reaches the same switches over HTTP: `GET
 //! /__demo/hits`, `GET` and `PUT /__demo/switches`, `POST /__demo/reset`. Every
-//! route answers CORS requests from any origin.
+//! route answers CORS requests from any origin. `POST /graphql` answers
+//! GraphQL over the same todos and users (see `graphql.rs`).
 
+mod graphql;
 mod query;
 mod routes;
 mod seed;

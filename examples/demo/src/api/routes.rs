@@ -42,6 +42,11 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/users/{id}/make_manager", post(make_manager))
         .route("/current_user/", post(current_user))
         .route("/post", get(post_page))
+        .route(
+            "/graphql",
+            post(super::graphql::handle)
+                .with_state((Arc::clone(&shared), super::graphql::schema())),
+        )
         // What a test in another process (a browser) reads and sets.
         .route("/__demo/hits", get(hits))
         .route("/__demo/switches", get(switches_now).put(set_switches))

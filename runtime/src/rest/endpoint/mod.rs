@@ -3,6 +3,7 @@
 //! its request. How its reads are answered beside the request is in
 //! `reads.rs`; what its response changes beside its result, in `writes.rs`.
 
+mod graphql;
 mod reads;
 mod writes;
 
@@ -87,6 +88,9 @@ pub struct Endpoint<P, S, E = Read> {
     key: KeyFn<P>,
     /// `None`: the client's shared helper, as the endpoint made the request.
     fetch: Option<FetchFn<P>>,
+    /// A GraphQL operation: its params are its variables, sent in the
+    /// body with its document.
+    graphql: Option<GraphQl<P>>,
     decode: DecodeFn<P, S>,
     /// The record a mutation changes, named from its params.
     target: Option<Target<P>>,
@@ -99,6 +103,32 @@ pub struct Endpoint<P, S, E = Read> {
     infer: bool,
     error_policy: ErrorPolicyFn,
     types: Types<P, S, E>,
+}
+
+/// A GraphQL operation: its document, and how its params become the JSON
+/// of its variables.
+pub(crate) struct GraphQl<P> {
+    pub document: &'static str,
+    pub variables: fn(&P) -> String,
+}
+
+impl<P> Clone for GraphQl<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for GraphQl<P> {}
+
+impl<P> PartialEq for GraphQl<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.document == other.document && std::ptr::fn_addr_eq(self.variables, other.variables)
+    }
+}
+
+/// The JSON of `params`; params that have none are `null`.
+fn json_of<P: Serialize>(params: &P) -> String {
+    serde_json::to_string(params).unwrap_or_else(|_| "null".to_owned())
 }
 
 /// The types an endpoint is about: its params in, its schema and effect
@@ -169,6 +199,7 @@ impl<P, S> Endpoint<P, S> {
             options: Options::default(),
             key: default_key::<P>,
             fetch: None,
+            graphql: None,
             decode,
             target: None,
             join_at: JoinAt::End,
@@ -256,6 +287,8 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     {
         let base = self.url_prefix.as_deref().unwrap_or(base);
         match self.address {
+            // A GraphQL operation's params are its variables, not the URL's.
+            Address::Path(path) if self.graphql.is_some() => path.url(base, &()),
             Address::Path(path) => path.url(base, params),
             Address::Url(url) => Ok(crate::http::resolve(base, &url(params))),
         }
@@ -302,11 +335,20 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
             }
             None => url,
         };
-        (self.key)(&KeyArgs {
+        let key = (self.key)(&KeyArgs {
             method: self.method,
             url,
             params,
-        })
+        });
+        match &self.graphql {
+            // One request per operation and variables.
+            Some(graphql) => format!(
+                "{key} {} {}",
+                graphql::one_line(graphql.document),
+                (graphql.variables)(params)
+            ),
+            None => key,
+        }
     }
 
     /// Whether `other` names its requests as this endpoint does: the same
@@ -319,6 +361,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
             && self.url_prefix == other.url_prefix
             && std::ptr::fn_addr_eq(self.key, other.key)
             && self.pagination.map(|p| p.field) == other.pagination.map(|p| p.field)
+            && self.graphql == other.graphql
     }
 
     /// The request for `params` and `body`, as the fetch function gets it.
@@ -341,7 +384,13 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
 
     /// Makes `request` for `params` with the endpoint's fetch function
     /// (the client's shared helper unless one was given).
-    pub(crate) fn send(&self, client: &Client, params: &P, request: Request) -> ResponseFuture {
+    pub(crate) fn send(&self, client: &Client, params: &P, mut request: Request) -> ResponseFuture {
+        if let (Some(graphql), None) = (&self.graphql, &request.body) {
+            request.body = Some(graphql::body(
+                graphql.document,
+                &(graphql.variables)(params),
+            ));
+        }
         match &self.fetch {
             Some(fetch) => fetch(client, params, request),
             None => client.send(request),
@@ -573,6 +622,7 @@ impl<P, S, E> Endpoint<P, S, E> {
             options: self.options,
             key: self.key,
             fetch: self.fetch,
+            graphql: self.graphql,
             decode,
             target: self.target,
             join_at: self.join_at,
@@ -593,6 +643,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             options: self.options,
             key: self.key,
             fetch: self.fetch.clone(),
+            graphql: self.graphql,
             decode: self.decode,
             target: self.target,
             join_at: self.join_at,

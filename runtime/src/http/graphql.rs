@@ -1,0 +1,85 @@
+//! GraphQL over HTTP as the client reads it: an answer is an envelope of
+//! `data` and `errors`; errors in it fail the request, however the
+//! status reads.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::text;
+
+/// One error of a GraphQL answer's `errors`: its message and the path of
+/// the field it is about (`["todo", 0, "user"]`, as text), if any.
+///
+/// ```
+/// use restcache::http::GraphQlError;
+/// let error = GraphQlError { message: "no todos/9".into(), path: vec!["todo".into()] };
+/// assert_eq!(error.to_string(), "no todos/9 (at todo)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphQlError {
+    /// What the server says.
+    pub message: String,
+    /// Where in the answer: field names and list indexes.
+    pub path: Vec<String>,
+}
+
+impl fmt::Display for GraphQlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if !self.path.is_empty() {
+            write!(f, " (at {})", self.path.join("."))?;
+        }
+        Ok(())
+    }
+}
+
+/// The most errors an error keeps, and characters of each message.
+const MOST_ERRORS: usize = 8;
+const MESSAGE_CHARS: usize = 200;
+
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, default)]
+    data: Option<&'a RawValue>,
+    #[serde(default)]
+    errors: Option<Vec<WireError>>,
+}
+
+#[derive(Deserialize)]
+struct WireError {
+    #[serde(default)]
+    message: String,
+    #[serde(default)]
+    path: Vec<serde_json::Value>,
+}
+
+/// What a GraphQL answer's body holds: its `data` as JSON text (`null`
+/// when absent), or its errors (bounded, one line each). A body that is
+/// no envelope is handed on whole, for the schema to refuse.
+pub(crate) fn split(body: &str) -> Result<String, Vec<GraphQlError>> {
+    let Ok(envelope) = serde_json::from_str::<Envelope<'_>>(body) else {
+        return Ok(body.to_owned());
+    };
+    match envelope.errors {
+        Some(errors) if !errors.is_empty() => Err(errors
+            .into_iter()
+            .take(MOST_ERRORS)
+            .map(|error| GraphQlError {
+                message: text::one_line(&error.message, MESSAGE_CHARS),
+                path: error
+                    .path
+                    .iter()
+                    .map(|step| match step {
+                        serde_json::Value::String(name) => text::one_line(name, 64),
+                        other => other.to_string(),
+                    })
+                    .collect(),
+            })
+            .collect()),
+        _ => Ok(envelope
+            .data
+            .map_or_else(|| "null".to_owned(), |data| data.get().to_owned())),
+    }
+}

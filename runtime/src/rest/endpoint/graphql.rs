@@ -1,0 +1,81 @@
+//! GraphQL operations as endpoints: a query reads and a mutation writes,
+//! each POSTed with its document and its params as variables; their
+//! answer's `data` is decoded and normalized as a REST response is, and
+//! its `errors` fail the request.
+
+use serde::Serialize;
+
+use super::{Endpoint, GraphQl, json_of};
+use crate::http::{Body, Method};
+use crate::rest::effect::Effect;
+
+impl<P: Serialize, S, E: Effect> Endpoint<P, S, E> {
+    /// This endpoint as the GraphQL operation `document` (a `query` or a
+    /// `mutation`), POSTed to its path: the body is `{"query": document,
+    /// "variables": params}`, the params stay out of the URL, one request
+    /// serves every read of the same operation and variables (the key
+    /// holds both), and the answer's `data` is what the schema decodes;
+    /// `errors` in the answer fail the request with a hard
+    /// [`ErrorKind::GraphQl`](crate::http::ErrorKind::GraphQl). `endpoint!`
+    /// declares one with `graphql: "..."`.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::rest::{Part, PathTemplate};
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// #[derive(Schema, Clone, Debug, Deserialize)]
+    /// struct OneTodo { #[schema(nested)] todo: Rc<Todo> }
+    /// #[derive(Serialize, Clone)]
+    /// struct ById { id: u64 }
+    ///
+    /// const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+    /// let todo = Endpoint::<ById, OneTodo>::new(Method::Post, GRAPHQL)
+    ///     .graphql("query Todo($id: Int!) { todo(id: $id) { id title } }");
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// let ctrl = Controller::new(Client::new(api.url()));
+    /// # restcache_demo::block_on(async {
+    /// let first = ctrl.fetch(&todo, &ById { id: 1 }, None).await?;
+    /// assert_eq!(first.todo.title, "delectus aut autem");
+    /// let missing = ctrl.fetch(&todo, &ById { id: 99 }, None).await.unwrap_err();
+    /// assert_eq!(missing.to_string(), format!("POST {}/graphql: GraphQL: no todos/99 (at todo)", api.url()));
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn graphql(mut self, document: &'static str) -> Self {
+        self.method = Method::Post;
+        self.graphql = Some(GraphQl {
+            document,
+            variables: json_of::<P>,
+        });
+        self
+    }
+}
+
+impl<P, S, E: Effect> Endpoint<P, S, E> {
+    /// The GraphQL document this endpoint sends, if it is an operation.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert_eq!(TodoResource::get().graphql_document(), None);
+    /// ```
+    pub fn graphql_document(&self) -> Option<&'static str> {
+        self.graphql.map(|graphql| graphql.document)
+    }
+}
+
+/// A document on one line, its runs of white space made one space.
+pub(super) fn one_line(document: &str) -> String {
+    document.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The body of an operation: its document and the JSON of its variables.
+pub(super) fn body(document: &str, variables: &str) -> Body {
+    let document = serde_json::Value::String(document.to_owned());
+    Body::Json(format!(r#"{{"query":{document},"variables":{variables}}}"#))
+}
