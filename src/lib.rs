@@ -229,6 +229,17 @@ pub use restcache_macros::resource;
 ///     // error_expiry, invalid_if_stale, poll_frequency, timeout, infer,
 ///     // error_policy
 /// });
+///
+/// endpoint!(pub todos_of {                    // a GraphQL operation
+///     graphql: "query TodosOf($userId: Int) { todos(userId: $userId) { id title } }",
+///     path: "/graphql",                       // POSTed here, with no placeholders
+///     schema: TodosOf,                        // the answer's `data`, normalized
+///     params: #[serde(rename_all = "camelCase")] { user_id: u64 },
+///                                             // exactly its variables, by their
+///                                             // wire names (compile errors say
+///                                             // which is missing or extra); a
+///                                             // `mutation` mutates, a query reads
+/// });
 /// ```
 ///
 /// ```

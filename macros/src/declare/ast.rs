@@ -155,6 +155,9 @@ pub struct Route {
     pub side_effect: Option<bool>,
     /// A decoder of the whole response (`decode: Page::from_headers`).
     pub decode: Option<Expr>,
+    /// A GraphQL operation (`graphql: "query .."`): POSTed, its params
+    /// its variables; a `mutation` mutates.
+    pub graphql: Option<super::graphql::Operation>,
     /// The page param and the page-size param, as the server names them.
     pub paginated_by: Option<LitStr>,
     pub page_size: Option<LitStr>,

@@ -259,8 +259,21 @@ fn endpoint(route: &Route) -> TokenStream {
         ..
     } = route;
     let (params, params_def) = endpoint_params(route);
-    let variant = method_variant(method);
-    let mutates = route.side_effect.unwrap_or_else(|| *method != "GET");
+    let (variant, mutates, graphql) = match &route.graphql {
+        Some(operation) => {
+            let document = &operation.lit;
+            (
+                Ident::new("Post", method.span()),
+                operation.mutation,
+                Some(quote!(let endpoint = endpoint.graphql(#document);)),
+            )
+        }
+        None => (
+            method_variant(method),
+            route.side_effect.unwrap_or_else(|| *method != "GET"),
+            None,
+        ),
+    };
     let (effect, converted) = match mutates {
         true => (
             quote!(::restcache::rest::Mutate),
@@ -271,7 +284,18 @@ fn endpoint(route: &Route) -> TokenStream {
     let settings = settings(route);
     let paging = paging(route);
     let tpl = template(route, path);
-    let doc = format!("`{method} {}`.", path.source);
+    let doc = match &route.graphql {
+        Some(operation) => format!(
+            "The GraphQL {} `POST {}`.",
+            if operation.mutation {
+                "mutation"
+            } else {
+                "query"
+            },
+            path.source
+        ),
+        None => format!("`{method} {}`.", path.source),
+    };
     let function = quote! {
         #(#attrs)*
         #[doc = #doc]
@@ -280,6 +304,7 @@ fn endpoint(route: &Route) -> TokenStream {
                 ::restcache::http::Method::#variant,
                 #tpl,
             );
+            #graphql
             #converted
             #paging
             #settings

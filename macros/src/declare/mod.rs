@@ -1,11 +1,13 @@
 //! `resource!` and `endpoint!`: `ast` parses a declaration, `valid` checks
-//! it (its path template in `template`), `expand` writes the params
+//! it (its path template in `template`, a GraphQL operation's document
+//! in `graphql`), `expand` writes the params
 //! structs and endpoint functions. After a mistake the declaration is
 //! still expanded as far as it can be read, so that code using it does
 //! not add errors of its own: one mistake gives one message.
 
 mod ast;
 mod expand;
+mod graphql;
 mod template;
 mod valid;
 

@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Ident, LitStr, Type};
 
 use super::ast::{Decl, Param, Params, Route, Value, Which};
+use super::graphql;
 use super::template::Template;
 use crate::errors::Errors;
 
@@ -28,6 +29,7 @@ const OPTIONS: &[&str] = &[
 ];
 /// The options only `endpoint!` takes (a resource has all six methods).
 const ENDPOINT_OPTIONS: &[&str] = &[
+    "graphql",
     "method",
     "side_effect",
     "decode",
@@ -61,6 +63,16 @@ impl Options {
 /// expand.
 pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
     let route = read(decl, which, errors)?;
+    if let Some(operation) = &route.graphql
+        && route.params_type.is_none()
+    {
+        let params: Vec<(String, &Ident)> = route
+            .params
+            .iter()
+            .map(|param| (route.wire_name(&param.name.to_string()), &param.name))
+            .collect();
+        graphql::params_are_its_variables(operation, &params, errors);
+    }
     for page in [&route.paginated_by, &route.page_size]
         .into_iter()
         .flatten()
@@ -112,6 +124,13 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         .take()
         .or_else(|| missing(call, "missing `schema: Type`", errors));
     let template = path.as_ref().map(|lit| Template::parse(lit, errors));
+    let graphql = options
+        .take("graphql")
+        .and_then(|expr| graphql_document(expr, errors))
+        .and_then(|lit| graphql::parse(lit, errors));
+    if graphql.is_some() {
+        graphql_takes_no_rest_options(&mut options, template.as_ref(), path.as_ref(), errors);
+    }
     if let (Some(lit), Some(template)) = (&path, &template) {
         if which == Which::Resource {
             resource_path_ends_with_its_pk(lit, template, errors);
@@ -145,6 +164,7 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
             .take("side_effect")
             .and_then(|expr| side_effect(expr, errors)),
         decode: options.take("decode"),
+        graphql,
         paginated_by: options
             .take("paginated_by")
             .and_then(|expr| page_param(expr, "paginated_by", errors)),
@@ -171,6 +191,63 @@ fn page_param(expr: Expr, option: &str, errors: &mut Errors) -> Option<LitStr> {
         format!("`{option}` takes the param's name as the server names it, a string: `{option}: \"_page\"`"),
     );
     None
+}
+
+/// An operation's document is a string literal, checked as the macro
+/// expands.
+fn graphql_document(expr: Expr, errors: &mut Errors) -> Option<LitStr> {
+    if let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(lit),
+        ..
+    }) = expr
+    {
+        return Some(lit);
+    }
+    errors.at(
+        &expr,
+        "`graphql` takes the operation's document, a string: `graphql: \"query Todo($id: Int!) { .. }\"`",
+    );
+    None
+}
+
+/// A GraphQL operation is POSTed, reads or writes as its document says,
+/// takes its params as variables and pages by none: the REST options that
+/// say otherwise are mistakes.
+fn graphql_takes_no_rest_options(
+    options: &mut Options,
+    template: Option<&Template>,
+    path: Option<&LitStr>,
+    errors: &mut Errors,
+) {
+    if let Some(method) = options.method.take() {
+        errors.at(&method, "a GraphQL operation is POSTed: leave `method` out");
+    }
+    for (option, message) in [
+        (
+            "side_effect",
+            "a GraphQL operation reads or writes as its document says (`query` or `mutation`): leave `side_effect` out",
+        ),
+        (
+            "paginated_by",
+            "a GraphQL operation is not paged by a URL param",
+        ),
+        (
+            "page_size",
+            "a GraphQL operation is not paged by a URL param",
+        ),
+    ] {
+        if let Some(expr) = options.take(option) {
+            errors.at(&expr, message);
+        }
+    }
+    if let (Some(template), Some(lit)) = (template, path)
+        && template.params().next().is_some()
+    {
+        errors.at(
+            lit,
+            "a GraphQL operation's params are its variables: its path has no placeholders",
+        );
+    }
 }
 
 /// Whether an endpoint mutates is part of its type: `side_effect` is a

@@ -4,6 +4,7 @@
 //! deletes, params named as the server names them, ids as servers send
 //! them.
 
+mod graphql;
 mod headers;
 mod ids;
 mod lists;
