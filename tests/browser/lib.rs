@@ -7,6 +7,8 @@
 //! - `updates`: what re-renders after a mutation, another component's
 //!   fetch, an optimistic update and its rollback, and what does not;
 //! - `boundaries`: a 404 caught by the boundary and reset;
+//! - `graphql`: a GraphQL view and a REST view of one todo follow each
+//!   other's writes;
 //! - `hydration`: a server-rendered page hydrates from a filled cache;
 //! - `legacy`: the older API's hooks and the current ones on one cache;
 //! - `mutations`: `use_loading` around a mutation button;
@@ -23,6 +25,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod harness;
 
 mod boundaries;
+mod graphql;
 mod hydration;
 mod legacy;
 mod mutations;
