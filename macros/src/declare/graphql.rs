@@ -112,7 +112,7 @@ pub fn params_are_its_variables(
             span_of(&operation.lit, *at, at + 1 + name.len()),
             format!(
                 "`${name}` has no param: declare it in `params` under the name the \
-                 operation gives it (`params: {{ {name}: u64 }}`, or a serde rename)"
+                 operation gives it (`params: {{ {name}: .. }}`, or a serde rename)"
             ),
         );
     }

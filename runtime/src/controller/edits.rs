@@ -338,8 +338,9 @@ impl Controller {
         {
             let mut state = self.state_mut();
             let delivery = Delivery::at(&key, &url, now);
-            self.store_error(&mut state, endpoint, error, delivery);
+            self.store_error(&mut state, endpoint, error.clone(), delivery);
         }
+        self.emit(|| Event::ErrorStored { key, error });
         self.notify();
     }
 }

@@ -59,8 +59,8 @@ pub enum Event {
         /// The cache key.
         key: String,
     },
-    /// A request failed (after its retries). An error stored by hand
-    /// ([`Controller::set_error`]) is not told.
+    /// A request failed (after its retries). An error stored by hand is
+    /// [`ErrorStored`](Self::ErrorStored).
     RequestFailed {
         /// The cache key it answers.
         key: String,
@@ -73,6 +73,15 @@ pub enum Event {
     RequestCancelled {
         /// The cache key it would have answered.
         key: String,
+    },
+    /// An error was stored by hand as a read's outcome
+    /// ([`Controller::set_error`], a test's error fixture): no request
+    /// failed.
+    ErrorStored {
+        /// The cache key.
+        key: String,
+        /// The error stored.
+        error: Error,
     },
     /// A read was invalidated: its next use fetches.
     Invalidated {

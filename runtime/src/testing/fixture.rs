@@ -90,13 +90,13 @@ impl Reply {
     /// ```
     ///
     /// Panics when `name` or `value` is not a valid header.
-    pub fn with_header(mut self, name: &'static str, value: &str) -> Reply {
+    pub fn with_header(mut self, name: &str, value: &str) -> Reply {
         if let Ok(incoming) = &mut self.outcome {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .unwrap_or_else(|e| panic!("`{name}` is not a header name: {e}"));
             let value = HeaderValue::from_str(value)
                 .unwrap_or_else(|e| panic!("`{value}` is not a header value: {e}"));
-            incoming
-                .headers
-                .insert(HeaderName::from_static(name), value);
+            incoming.headers.insert(name, value);
         }
         self
     }

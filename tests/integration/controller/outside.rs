@@ -148,6 +148,9 @@ fn recorded(ctrl: &Controller) -> (Rc<RefCell<Vec<String>>>, restcache::EventLis
                 format!("record {entity} {pk:?} {change}")
             }
             Event::RequestCancelled { key } => format!("cancelled {key}"),
+            Event::ErrorStored { key, error } => {
+                format!("error stored {key}: {:?}", error.status())
+            }
             Event::Reset => "reset".to_owned(),
             other => format!("{other:?}"),
         })
@@ -278,8 +281,11 @@ async fn an_error_stored_by_hand_is_not_told_as_a_failed_request() {
     mock.fill(&ctrl).unwrap();
     assert_eq!(
         *events.borrow(),
-        ["stored GET http://restcache.test/todos"],
-        "filling stores the list; the error is no failed request"
+        [
+            "stored GET http://restcache.test/todos",
+            "error stored GET http://restcache.test/todos/2: Some(401)",
+        ],
+        "filling stores the list and the error; no request failed"
     );
 }
 
