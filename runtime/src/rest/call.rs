@@ -103,13 +103,12 @@ impl Client {
             }
         };
         // A GraphQL answer: its `data` is the result, its `errors` fail it.
-        if endpoint.graphql_document().is_some() {
-            match crate::http::split_graphql(&response.body) {
-                Ok(data) => response.body = data,
-                Err(errors) => {
-                    return Err(attempt.answered(response.status, "", ErrorKind::GraphQl(errors)));
-                }
+        match endpoint.graphql_data(&response.body) {
+            Some(Ok(data)) => response.body = data,
+            Some(Err(errors)) => {
+                return Err(attempt.answered(response.status, "", ErrorKind::GraphQl(errors)));
             }
+            None => {}
         }
         let decoded = endpoint.decode(&response, params);
         // A PUT replaces the record on the server whole: its answer does

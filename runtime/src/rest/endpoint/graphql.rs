@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{Endpoint, GraphQl, json_of};
-use crate::http::{Body, Method};
+use crate::http::{Body, GraphQlError, Method};
 use crate::rest::effect::Effect;
 
 impl<P: Serialize, S, E: Effect> Endpoint<P, S, E> {
@@ -49,6 +49,7 @@ impl<P: Serialize, S, E: Effect> Endpoint<P, S, E> {
         self.graphql = Some(GraphQl {
             document,
             variables: json_of::<P>,
+            ops: &OPS,
         });
         self
     }
@@ -69,13 +70,31 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     }
 }
 
-/// A document on one line, its runs of white space made one space.
-pub(super) fn one_line(document: &str) -> String {
-    document.split_whitespace().collect::<Vec<_>>().join(" ")
+/// What only GraphQL operations do, as functions an operation's endpoint
+/// points at.
+pub(crate) struct Ops {
+    /// The key of an operation's read: the endpoint's key, the document
+    /// on one line, the variables.
+    pub key: fn(&str, &str, &str) -> String,
+    /// The body: the document and the variables.
+    pub body: fn(&str, &str) -> Body,
+    /// An answer's `data` as JSON text, or its errors.
+    pub split: fn(&str) -> Result<String, Vec<GraphQlError>>,
 }
 
-/// The body of an operation: its document and the JSON of its variables.
-pub(super) fn body(document: &str, variables: &str) -> Body {
-    let document = serde_json::Value::String(document.to_owned());
+static OPS: Ops = Ops {
+    key,
+    body,
+    split: crate::http::split_graphql,
+};
+
+/// One request per operation and variables.
+fn key(endpoint_key: &str, document: &str, variables: &str) -> String {
+    let document = document.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("{endpoint_key} {document} {variables}")
+}
+
+fn body(document: &str, variables: &str) -> Body {
+    let document = serde_json::to_string(document).unwrap_or_default();
     Body::Json(format!(r#"{{"query":{document},"variables":{variables}}}"#))
 }

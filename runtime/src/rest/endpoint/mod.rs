@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::cache::schema::{Decoded, Schema};
 use crate::error::{SchemaError, UrlError};
-use crate::http::{Attempt, Body, Client, Method, Request, Response, ResponseFuture};
+use crate::http::{Attempt, Body, Client, GraphQlError, Method, Request, Response, ResponseFuture};
 use crate::rest::effect::{Effect, JoinAt, Read, Target};
 use crate::rest::page::{Pagination, without_param};
 use crate::rest::template::PathTemplate;
@@ -105,11 +105,14 @@ pub struct Endpoint<P, S, E = Read> {
     types: Types<P, S, E>,
 }
 
-/// A GraphQL operation: its document, and how its params become the JSON
-/// of its variables.
+/// A GraphQL operation: its document, how its params become the JSON of
+/// its variables, and the work only GraphQL needs (reached through
+/// [`graphql::Ops`], so that an app with no GraphQL endpoint carries none
+/// of it).
 pub(crate) struct GraphQl<P> {
     pub document: &'static str,
     pub variables: fn(&P) -> String,
+    pub ops: &'static graphql::Ops,
 }
 
 impl<P> Clone for GraphQl<P> {
@@ -342,11 +345,9 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         });
         match &self.graphql {
             // One request per operation and variables.
-            Some(graphql) => format!(
-                "{key} {} {}",
-                graphql::one_line(graphql.document),
-                (graphql.variables)(params)
-            ),
+            Some(graphql) => {
+                (graphql.ops.key)(&key, graphql.document, &(graphql.variables)(params))
+            }
             None => key,
         }
     }
@@ -382,11 +383,17 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         Ok(Request::new(self.method, self.url(base, params)?).with_body(body))
     }
 
+    /// The data of a GraphQL answer's body, or its errors; `None` for an
+    /// endpoint that is no GraphQL operation.
+    pub(crate) fn graphql_data(&self, body: &str) -> Option<Result<String, Vec<GraphQlError>>> {
+        self.graphql.map(|graphql| (graphql.ops.split)(body))
+    }
+
     /// Makes `request` for `params` with the endpoint's fetch function
     /// (the client's shared helper unless one was given).
     pub(crate) fn send(&self, client: &Client, params: &P, mut request: Request) -> ResponseFuture {
         if let (Some(graphql), None) = (&self.graphql, &request.body) {
-            request.body = Some(graphql::body(
+            request.body = Some((graphql.ops.body)(
                 graphql.document,
                 &(graphql.variables)(params),
             ));
