@@ -304,8 +304,8 @@ fn endpoint(route: &Route) -> TokenStream {
                 ::restcache::http::Method::#variant,
                 #tpl,
             );
-            #graphql
             #converted
+            #graphql
             #paging
             #settings
         }
@@ -354,10 +354,16 @@ fn endpoint_params(route: &Route) -> (TokenStream, TokenStream) {
     params_struct(
         route,
         &struct_name,
-        &format!(
-            "Params of the endpoint `{name}`: `{} {}`.",
-            route.method, route.path.source
-        ),
+        &match route.graphql {
+            Some(_) => format!(
+                "Variables of the GraphQL operation `{name}`: `POST {}`.",
+                route.path.source
+            ),
+            None => format!(
+                "Params of the endpoint `{name}`: `{} {}`.",
+                route.method, route.path.source
+            ),
+        },
         &fields,
     )
 }

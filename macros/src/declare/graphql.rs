@@ -19,32 +19,48 @@ pub struct Operation {
     pub variables: Vec<(String, usize)>,
 }
 
-/// Reads `lit` as an operation: a `query` (or a bare `{ .. }`) or a
-/// `mutation`; a subscription, or any other text, is a mistake.
+/// Reads `lit` as one operation: a `query` (or a bare `{ .. }`) or a
+/// `mutation`, with fragments beside it; a subscription, a second
+/// operation, or any other text, is a mistake.
 pub fn parse(lit: LitStr, errors: &mut Errors) -> Option<Operation> {
     let text = lit.value();
-    let body = text.trim_start();
-    let offset = text.len() - body.len();
-    let (mutation, rest) = if let Some(rest) = keyword(body, "query") {
-        (false, rest)
-    } else if let Some(rest) = keyword(body, "mutation") {
-        (true, rest)
-    } else if body.starts_with('{') {
-        (false, body)
-    } else {
-        let message = match keyword(body, "subscription") {
-            Some(_) => {
-                "a subscription streams its answers: it is not an endpoint; declare a `query` or a `mutation`"
+    let tokens = tokens(&text);
+    let mut operations = Vec::new();
+    let mut at = 0;
+    while at < tokens.len() {
+        match tokens[at].1 {
+            "fragment" => at = after_block(&tokens, at),
+            token @ ("query" | "mutation" | "subscription" | "{") => {
+                operations.push((at, token == "mutation", token == "subscription"));
+                at = after_block(&tokens, at);
             }
-            None => {
-                "a GraphQL document here is one operation: `query Name($var: Type) { .. }`, `mutation ..` or `{ .. }`"
+            _ => {
+                errors.at(
+                    &lit,
+                    "a GraphQL document here is one operation: `query Name($var: Type) { .. }`, `mutation ..` or `{ .. }`, with its fragments",
+                );
+                return None;
             }
+        }
+    }
+    let &[(first, mutation, subscription)] = operations.as_slice() else {
+        let message = match operations.len() {
+            0 => "a GraphQL document here holds one operation: it has none".to_owned(),
+            n => format!(
+                "one operation per endpoint: this document has {n} (declare an endpoint for each)"
+            ),
         };
         errors.at(&lit, message);
         return None;
     };
-    let at = offset + (body.len() - rest.len());
-    let variables = variables(&text, at);
+    if subscription {
+        errors.at(
+            &lit,
+            "a subscription streams its answers: it is not an endpoint; declare a `query` or a `mutation`",
+        );
+        return None;
+    }
+    let variables = variables(&tokens, first);
     Some(Operation {
         lit,
         mutation,
@@ -52,40 +68,96 @@ pub fn parse(lit: LitStr, errors: &mut Errors) -> Option<Operation> {
     })
 }
 
-/// `text` after the keyword `word` and the white space after it, when it
-/// starts with that word.
-fn keyword<'a>(text: &'a str, word: &str) -> Option<&'a str> {
-    let rest = text.strip_prefix(word)?;
-    match rest.chars().next() {
-        Some(c) if c.is_alphanumeric() || c == '_' => None,
-        _ => Some(rest),
+/// The document's tokens, with where each starts: names, punctuators,
+/// `$` and strings (as one token each); white space, commas and comments
+/// left out.
+fn tokens(text: &str) -> Vec<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' if text[i..].starts_with("\"\"\"") => {
+                i = text[i + 3..]
+                    .find("\"\"\"")
+                    .map_or(bytes.len(), |end| i + 3 + end + 3);
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(bytes.len());
+            }
+            b if b.is_ascii_alphanumeric() || b == b'_' => {
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+            }
+            b if b.is_ascii_whitespace() || b == b',' => {
+                i += 1;
+                continue;
+            }
+            _ => i += text[i..].chars().next().map_or(1, char::len_utf8),
+        }
+        found.push((start, &text[start..i]));
     }
+    found
 }
 
-/// The variables the operation starting at byte `at` of `text` defines:
-/// each `$name` followed by a `:` inside the parentheses after its name.
-fn variables(text: &str, at: usize) -> Vec<(String, usize)> {
-    let rest = &text[at..];
-    let Some(open) = rest.find(['(', '{']) else {
-        return Vec::new();
-    };
-    if !rest[open..].starts_with('(') {
+/// The token after the definition starting at token `at`: past its
+/// selection set's closing brace.
+fn after_block(tokens: &[(usize, &str)], at: usize) -> usize {
+    let mut depth = 0usize;
+    for (index, &(_, token)) in tokens.iter().enumerate().skip(at) {
+        match token {
+            "{" => depth += 1,
+            "}" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return index + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    tokens.len()
+}
+
+/// The variables the operation starting at token `at` defines: in the
+/// parentheses after its name, each `$name` followed by a `:` at their
+/// own depth (a directive's or a default's parentheses and strings
+/// skipped).
+fn variables(tokens: &[(usize, &str)], at: usize) -> Vec<(String, usize)> {
+    let mut index = at;
+    while index < tokens.len() && !matches!(tokens[index].1, "(" | "{") {
+        index += 1;
+    }
+    if tokens.get(index).map(|t| t.1) != Some("(") {
         return Vec::new();
     }
-    let start = at + open;
-    let end = text[start..]
-        .find(')')
-        .map_or(text.len(), |close| start + close);
-    let definitions = &text[start..end];
     let mut found = Vec::new();
-    for (dollar, _) in definitions.match_indices('$') {
-        let name: String = definitions[dollar + 1..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let after = definitions[dollar + 1 + name.len()..].trim_start();
-        if !name.is_empty() && after.starts_with(':') {
-            found.push((name, start + dollar));
+    let mut depth = 0usize;
+    for window in tokens[index..].windows(3) {
+        match window[0].1 {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            "$" if depth == 1 && window[2].1 == ":" => {
+                found.push((window[1].1.to_owned(), window[0].0));
+            }
+            _ => {}
         }
     }
     found

@@ -20,7 +20,7 @@ use super::request::Delivery;
 use super::{Controller, State};
 use crate::cache::schema::Schema;
 #[cfg(feature = "yew")]
-use crate::http::{Attempt, Error, ErrorKind, Method};
+use crate::http::{Attempt, Error, ErrorKind, GraphQlError, Method};
 use crate::http::{HeaderMap, HeaderName, HeaderValue, Response};
 use crate::meta::Timestamp;
 use crate::rest::{Effect, Endpoint};
@@ -108,6 +108,9 @@ struct Fallback {
     status: Option<u16>,
     /// The excerpt of the body (a status error), or the error's message.
     text: String,
+    /// A GraphQL answer's errors: each message and path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    graphql: Option<Vec<(String, Vec<String>)>>,
     keys: Vec<String>,
 }
 
@@ -124,14 +127,36 @@ impl Fallback {
                 Some(_) => error.excerpt().to_owned(),
                 None => error.to_string(),
             },
+            graphql: match error.kind() {
+                ErrorKind::GraphQl(errors) => Some(
+                    errors
+                        .iter()
+                        .map(|e| (e.message.clone(), e.path.clone()))
+                        .collect(),
+                ),
+                _ => None,
+            },
             keys,
         }
     }
 
-    /// The error again: a status error as it was; another one (a body
-    /// that did not decode, no answer) as a network error with its message.
+    /// The error again: a status error or a GraphQL answer's errors as
+    /// they were; another one (a body that did not decode, no answer) as a
+    /// network error with its message.
     fn error(&self) -> Error {
         let method = Method::from_name(&self.method).unwrap_or(Method::Get);
+        if let Some(errors) = &self.graphql {
+            let errors = errors
+                .iter()
+                .map(|(message, path)| GraphQlError::new(message.clone(), path.clone()))
+                .collect();
+            let status = self.status.unwrap_or(200);
+            return Attempt::new(method, &self.url).answered(
+                status,
+                "",
+                ErrorKind::GraphQl(errors),
+            );
+        }
         match self.status {
             Some(status) => Error::http_status(method, &self.url, status, &self.text),
             None => Attempt::new(method, &self.url).failed(ErrorKind::Network(self.text.clone())),

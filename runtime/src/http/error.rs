@@ -180,8 +180,10 @@ pub enum ErrorKind {
     /// The cached list cannot grow by pages: its schema is not a list, a
     /// `Page`, or an envelope with one nested list.
     NotPageable,
-    /// A GraphQL answer carries `errors` (a field the server could not
-    /// resolve, a query it refused): a hard error, whatever the status.
+    /// A successful GraphQL answer carries `errors` (a field the server
+    /// could not resolve): a hard error, its `data` left unread. An
+    /// answer with a 4xx or 5xx status is [`Status`](Self::Status), its
+    /// body in the excerpt.
     GraphQl(Vec<super::GraphQlError>),
 }
 

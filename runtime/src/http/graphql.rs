@@ -13,16 +13,45 @@ use crate::text;
 /// the field it is about (`["todo", 0, "user"]`, as text), if any.
 ///
 /// ```
-/// use restcache::http::GraphQlError;
-/// let error = GraphQlError { message: "no todos/9".into(), path: vec!["todo".into()] };
-/// assert_eq!(error.to_string(), "no todos/9 (at todo)");
+/// use restcache::http::{ErrorKind, Incoming, Outgoing};
+/// use restcache::prelude::*;
+/// use restcache::rest::{Part, PathTemplate};
+///
+/// const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+/// let me = Endpoint::<(), serde_json::Value>::new(Method::Post, GRAPHQL).graphql("{ me { id } }");
+/// let client = Client::new("http://api.test").with_transport(|_: Outgoing| async {
+///     Ok(Incoming::new(200, r#"{"data": null, "errors": [{"message": "signed out", "path": ["me"]}]}"#))
+/// });
+/// # restcache_demo::block_on(async {
+/// let failed = client.call(&me, &(), None).await.unwrap_err();
+/// let ErrorKind::GraphQl(errors) = failed.kind() else { panic!() };
+/// assert_eq!((errors[0].message.as_str(), errors[0].path.as_slice()), ("signed out", ["me".to_owned()].as_slice()));
+/// assert_eq!(errors[0].to_string(), "signed out (at me)");
+/// # });
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GraphQlError {
     /// What the server says.
     pub message: String,
     /// Where in the answer: field names and list indexes.
     pub path: Vec<String>,
+}
+
+impl GraphQlError {
+    /// An error saying `message` about the field at `path`.
+    ///
+    /// ```
+    /// use restcache::http::GraphQlError;
+    /// let error = GraphQlError::new("no todos/9", vec!["todo".into()]);
+    /// assert_eq!(error.to_string(), "no todos/9 (at todo)");
+    /// ```
+    pub fn new(message: impl Into<String>, path: Vec<String>) -> Self {
+        GraphQlError {
+            message: message.into(),
+            path,
+        }
+    }
 }
 
 impl fmt::Display for GraphQlError {
@@ -52,15 +81,17 @@ struct WireError {
     #[serde(default)]
     message: String,
     #[serde(default)]
-    path: Vec<serde_json::Value>,
+    path: Option<Vec<serde_json::Value>>,
 }
 
 /// What a GraphQL answer's body holds: its `data` as JSON text (`null`
-/// when absent), or its errors (bounded, one line each). A body that is
-/// no envelope is handed on whole, for the schema to refuse.
+/// when absent), or its errors (bounded, one line each). A body with
+/// neither `data` nor `errors` is handed on whole, for the schema to
+/// read or refuse.
 pub(crate) fn split(body: &str) -> Result<String, Vec<GraphQlError>> {
-    let Ok(envelope) = serde_json::from_str::<Envelope<'_>>(body) else {
-        return Ok(body.to_owned());
+    let envelope = match serde_json::from_str::<Envelope<'_>>(body) {
+        Ok(envelope) if envelope.data.is_some() || envelope.errors.is_some() => envelope,
+        _ => return Ok(body.to_owned()),
     };
     match envelope.errors {
         Some(errors) if !errors.is_empty() => Err(errors
@@ -70,6 +101,7 @@ pub(crate) fn split(body: &str) -> Result<String, Vec<GraphQlError>> {
                 message: text::one_line(&error.message, MESSAGE_CHARS),
                 path: error
                     .path
+                    .unwrap_or_default()
                     .iter()
                     .map(|step| match step {
                         serde_json::Value::String(name) => text::one_line(name, 64),

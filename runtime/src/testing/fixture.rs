@@ -122,8 +122,9 @@ type Fill = Rc<dyn Fn(&Controller) -> Result<(), WriteError>>;
 /// What an endpoint answers for some params: a value (sent as JSON) or an
 /// error, optionally after a delay. A [`MockClient`](super::MockClient)
 /// answers the request those params make (same method and URL, whatever
-/// the body); a read's fixture can also fill a controller before the
-/// first render ([`MockClient::fill`](super::MockClient::fill)).
+/// the body; for a GraphQL operation, the same document and variables
+/// too); a read's fixture can also fill a controller before the first
+/// render ([`MockClient::fill`](super::MockClient::fill)).
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -146,12 +147,17 @@ pub struct Fixture {
     /// a URL prefix of its own.
     pub(super) url: String,
     pub(super) reply: Reply,
+    /// The body a request must carry to be this fixture's: a GraphQL
+    /// operation's document and variables (every operation shares one
+    /// URL).
+    pub(super) body: Option<String>,
     fill: Option<Fill>,
 }
 
 impl Fixture {
     /// `endpoint` with `params` answers `value` as JSON (in the shape the
-    /// server sends, which the endpoint decodes).
+    /// server sends, which the endpoint decodes; a GraphQL operation's
+    /// `data`, which the fixture wraps as the server does).
     ///
     /// Panics when the params make no URL.
     ///
@@ -172,13 +178,15 @@ impl Fixture {
         S: Schema,
         E: Effect,
     {
-        let reply = Reply::json(&value);
+        // A GraphQL operation's server answers its value as `data`.
+        let reply = match endpoint.graphql_document() {
+            Some(_) => Reply::json(&serde_json::json!({ "data": value })),
+            None => Reply::json(&value),
+        };
         let mut fixture = Fixture::answering(endpoint, &params, reply);
-        if E::ACTION == Action::Read
-            && let Ok(incoming) = &fixture.reply.outcome
-        {
-            let (endpoint, text) = (endpoint.clone(), incoming.body.clone());
-            let text = String::from_utf8(text).unwrap_or_default();
+        if E::ACTION == Action::Read {
+            let endpoint = endpoint.clone();
+            let text = serde_json::to_string(&value).unwrap_or_default();
             fixture.fill = Some(Rc::new(move |controller: &Controller| {
                 let response = Response::new(200, text.clone());
                 let value = endpoint
@@ -269,6 +277,9 @@ impl Fixture {
             method: endpoint.method(),
             url,
             reply,
+            body: endpoint
+                .graphql_body(params)
+                .map(|body| body.as_str().to_owned()),
             fill: None,
         }
     }

@@ -495,6 +495,10 @@ impl MockClient {
                 Answer::Fixture(fixture) => {
                     if fixture.method == request.method
                         && resolve(&self.0.base_url, &fixture.url) == request.url
+                        && fixture
+                            .body
+                            .as_ref()
+                            .is_none_or(|body| request.body.as_ref() == Some(body))
                     {
                         return fixture.reply.clone();
                     }

@@ -202,3 +202,63 @@ async fn errors_in_an_answer_are_hard_and_an_outage_is_soft() {
         .unwrap_err();
     assert!(down.is_soft() && down.status() == Some(503), "{down}");
 }
+
+#[tokio::test]
+async fn a_mock_answers_each_operation_and_variables_from_its_own_fixture() {
+    use restcache::testing::{Fixture, MockClient};
+    let mock = MockClient::new();
+    let todo =
+        |id: u64, title: &str| json!({"id": id, "userId": 2, "title": title, "completed": false});
+    mock.answer(Fixture::new(
+        &todos_of(),
+        TodosOfParams { user_id: 1 },
+        json!({"todos": [todo(1, "one")]}),
+    ));
+    mock.answer(Fixture::new(
+        &todos_of(),
+        TodosOfParams { user_id: 2 },
+        json!({"todos": [todo(4, "four")]}),
+    ));
+    let ctrl = mock.controller();
+    let two = ctrl
+        .fetch(&todos_of(), &TodosOfParams { user_id: 2 }, None)
+        .await
+        .unwrap();
+    let one = ctrl
+        .fetch(&todos_of(), &TodosOfParams { user_id: 1 }, None)
+        .await
+        .unwrap();
+    assert_eq!((ids(&one.todos), ids(&two.todos)), (vec![1], vec![4]));
+    let sent = mock.requests();
+    assert_eq!(
+        sent[0].json::<serde_json::Value>().unwrap()["variables"],
+        json!({"userId": 2})
+    );
+
+    // Filled before the first render, the same fixture reads with no request.
+    let filled = mock.filled_controller().unwrap();
+    let cached = filled.read(&todos_of(), &TodosOfParams { user_id: 1 });
+    assert_eq!(ids(&cached.data.unwrap().todos), [1]);
+    assert_eq!(mock.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn an_answer_with_neither_data_nor_errors_is_read_whole() {
+    use restcache::http::{Incoming, Outgoing};
+    let client = Client::new("http://api.test")
+        .with_transport(|_: Outgoing| async { Ok(Incoming::new(200, r#"{"todos": []}"#)) });
+    let list = client
+        .call(&todos_of(), &TodosOfParams { user_id: 1 }, None)
+        .await
+        .unwrap();
+    assert!(list.todos.is_empty());
+}
+
+#[test]
+#[should_panic(expected = "a GraphQL mutation needs an endpoint of a mutation's effect")]
+fn a_mutation_built_as_a_read_is_refused() {
+    use restcache::rest::{Part, PathTemplate};
+    const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+    let _ = Endpoint::<(), serde_json::Value>::new(Method::Post, GRAPHQL)
+        .graphql("# resets\nmutation { reset }");
+}

@@ -227,3 +227,48 @@ async fn a_fallback_the_server_showed_crosses_with_its_place_error_and_key() {
     })
     .await;
 }
+
+restcache::endpoint!(missing_by_graphql {
+    graphql: "query Todo($id: Int!) { todo(id: $id) { id title } }",
+    path: "/graphql",
+    schema: serde_json::Value,
+    params: { id: u64 },
+});
+
+#[component]
+fn MissingByGraphQl() -> HtmlResult {
+    let todo = use_suspense(&missing_by_graphql(), MissingByGraphqlParams { id: 99 })?;
+    Ok(html! { <p>{ todo.to_string() }</p> })
+}
+
+#[component]
+fn GraphQlApp() -> Html {
+    let error_fallback =
+        Callback::from(|e: BoundaryError| html! { <p>{ e.error.to_string() }</p> });
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary {error_fallback}><MissingByGraphQl /></AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// A GraphQL answer's errors cross as themselves, so that the browser
+/// shows the fallback the server showed.
+#[tokio::test]
+async fn a_graphql_failure_the_server_showed_crosses_with_its_errors() {
+    use restcache::testing::{Fixture, MockClient, Reply};
+    local(async {
+        let mock = MockClient::new();
+        let errors = serde_json::json!({"data": null, "errors": [{"message": "no todos/99", "path": ["todo"]}]});
+        let params = MissingByGraphqlParams { id: 99 };
+        mock.answer(Fixture::reply(&missing_by_graphql(), params, Reply::json(&errors)));
+        let on_server = mock.controller();
+        let page = ServerRender::<GraphQlApp>::new(on_server.clone(), ()).hydratable(false);
+        let html = rendered(page.render()).await.unwrap();
+        let shown = "POST http://restcache.test/graphql: GraphQL: no todos/99 (at todo)";
+        assert_eq!(html, format!("<p>{shown}</p>"));
+        let text = on_server.export_handoff();
+        assert!(text.contains(r#""graphql":[["no todos/99",["todo"]]]"#), "{text}");
+    })
+    .await;
+}

@@ -20,6 +20,12 @@ endpoint!(pub rest_options {
     params: { tenant: String },
 });
 
+endpoint!(pub two_operations {
+    graphql: "query A { todos { id } } query B { users { id } }",
+    path: "/graphql",
+    schema: serde_json::Value,
+});
+
 const DOCUMENT: &str = "{ todos { id } }";
 
 fn main() {

@@ -43,7 +43,23 @@ endpoint!(pub rename_todo {
     params: { id: u64, title: String },
 });
 
+// Comments, a fragment, a directive's and a default's parentheses and
+// strings: the variables are `$id` and `$note`.
+endpoint!(pub annotated {
+    graphql: r#"
+        # One todo, with its title.
+        fragment Fields on Todo { id title }
+        query Annotated($id: Int! @deprecated(reason: "use ids (plural)"), $note: String = "a ) b $x: c") {
+            todo(id: $id) { ...Fields }
+        }
+    "#,
+    path: "/graphql",
+    schema: serde_json::Value,
+    params: { id: u64, note: Option<String> },
+});
+
 fn main() {
+    let _: Endpoint<AnnotatedParams, serde_json::Value, Read> = annotated();
     let query: Endpoint<TodosOfParams, TodosOf, Read> = todos_of();
     assert_eq!(query.method(), Method::Post);
     let key = query.key("http://h", &TodosOfParams { user_id: Some(2) }).unwrap();

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{Endpoint, GraphQl, json_of};
 use crate::http::{Body, GraphQlError, Method};
-use crate::rest::effect::Effect;
+use crate::rest::effect::{Action, Effect};
 
 impl<P: Serialize, S, E: Effect> Endpoint<P, S, E> {
     /// This endpoint as the GraphQL operation `document` (a `query` or a
@@ -15,8 +15,9 @@ impl<P: Serialize, S, E: Effect> Endpoint<P, S, E> {
     /// "variables": params}`, the params stay out of the URL, one request
     /// serves every read of the same operation and variables (the key
     /// holds both), and the answer's `data` is what the schema decodes;
-    /// `errors` in the answer fail the request with a hard
-    /// [`ErrorKind::GraphQl`](crate::http::ErrorKind::GraphQl). `endpoint!`
+    /// `errors` in a successful answer fail the request with a hard
+    /// [`ErrorKind::GraphQl`](crate::http::ErrorKind::GraphQl). A body
+    /// given by the caller is sent instead of the built one. `endpoint!`
     /// declares one with `graphql: "..."`.
     ///
     /// ```
@@ -44,7 +45,27 @@ impl<P: Serialize, S, E: Effect> Endpoint<P, S, E> {
     /// # Ok::<(), restcache::http::Error>(()) })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// A `mutation` is an endpoint of a mutation's effect
+    /// (`.with_effect::<Mutate>()` before this call), so that it is never
+    /// cached, shared or sent again as a read is.
+    ///
+    /// # Panics
+    ///
+    /// When the document's kind and the endpoint's effect disagree: a
+    /// `mutation` on a read, or a query on a mutation.
     pub fn graphql(mut self, document: &'static str) -> Self {
+        let mutation = is_mutation(document);
+        assert!(
+            mutation == (E::ACTION != Action::Read),
+            "a GraphQL {} needs an endpoint of {}: {document:?}",
+            if mutation { "mutation" } else { "query" },
+            if mutation {
+                "a mutation's effect (`.with_effect::<Mutate>()` before `.graphql(..)`)"
+            } else {
+                "a read's effect"
+            },
+        );
         self.method = Method::Post;
         self.graphql = Some(GraphQl {
             document,
@@ -68,6 +89,20 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     pub fn graphql_document(&self) -> Option<&'static str> {
         self.graphql.map(|graphql| graphql.document)
     }
+}
+
+/// Whether `document`'s operation is a `mutation` (comments before it
+/// skipped).
+fn is_mutation(document: &str) -> bool {
+    let mut rest = document.trim_start();
+    while let Some(comment) = rest.strip_prefix('#') {
+        rest = comment
+            .split_once('\n')
+            .map_or("", |(_, after)| after)
+            .trim_start();
+    }
+    rest.strip_prefix("mutation")
+        .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// What only GraphQL operations do, as functions an operation's endpoint

@@ -383,6 +383,14 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         Ok(Request::new(self.method, self.url(base, params)?).with_body(body))
     }
 
+    /// The body a GraphQL operation sends for `params`; `None` for an
+    /// endpoint that is no GraphQL operation.
+    #[cfg(feature = "testing")]
+    pub(crate) fn graphql_body(&self, params: &P) -> Option<Body> {
+        self.graphql
+            .map(|graphql| (graphql.ops.body)(graphql.document, &(graphql.variables)(params)))
+    }
+
     /// The data of a GraphQL answer's body, or its errors; `None` for an
     /// endpoint that is no GraphQL operation.
     pub(crate) fn graphql_data(&self, body: &str) -> Option<Result<String, Vec<GraphQlError>>> {
