@@ -183,7 +183,10 @@ fn path_at(text: &str, at: usize) -> (Vec<Segment>, Option<usize>) {
                 record = Some(*start);
                 let reading = depth < innermost || *member == Member::Value;
                 if let (true, Some(key)) = (reading, key) {
-                    path.push(Segment::Key(Cow::Owned(text::one_line(key, KEY_CHARS))));
+                    path.push(Segment::Key(Cow::Owned(text::one_line(
+                        key,
+                        text::KEY_CHARS,
+                    ))));
                 }
             }
             Frame::Array { index } => path.extend(index.map(Segment::Index)),
@@ -255,9 +258,8 @@ const RECORD_ROOM: usize = text::RECORD_CHARS + 256;
 /// The most steps of a field path an error keeps (the innermost ones).
 const PATH_SEGMENTS: usize = 24;
 
-/// The most characters of a key in a field path, and of serde's message:
-/// a response's keys and values can be any length.
-const KEY_CHARS: usize = 64;
+/// The most characters of serde's message: it quotes the response's
+/// values, which can be any length.
 const MESSAGE_CHARS: usize = 300;
 
 /// serde_json's message without its " at line L column C" tail (the error

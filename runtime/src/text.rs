@@ -5,6 +5,10 @@
 /// The most characters of the record a decode error quotes.
 pub(crate) const RECORD_CHARS: usize = 160;
 
+/// The most characters of a key in a field path an error names: a
+/// response's keys can be any length.
+pub(crate) const KEY_CHARS: usize = 64;
+
 /// `text` on one line (control characters and runs of whitespace become
 /// one space), cut to at most `limit` characters with an ellipsis.
 pub(crate) fn one_line(text: &str, limit: usize) -> String {

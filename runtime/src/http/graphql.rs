@@ -104,7 +104,7 @@ pub(crate) fn split(body: &str) -> Result<String, Vec<GraphQlError>> {
                     .unwrap_or_default()
                     .iter()
                     .map(|step| match step {
-                        serde_json::Value::String(name) => text::one_line(name, 64),
+                        serde_json::Value::String(name) => text::one_line(name, text::KEY_CHARS),
                         other => other.to_string(),
                     })
                     .collect(),

@@ -178,15 +178,17 @@ impl Fixture {
         S: Schema,
         E: Effect,
     {
+        let value = serde_json::to_value(&value)
+            .unwrap_or_else(|e| panic!("a fixture's value has no JSON form: {e}"));
         // A GraphQL operation's server answers its value as `data`.
         let reply = match endpoint.graphql_document() {
-            Some(_) => Reply::json(&serde_json::json!({ "data": value })),
+            Some(_) => Reply::json(&serde_json::json!({ "data": &value })),
             None => Reply::json(&value),
         };
         let mut fixture = Fixture::answering(endpoint, &params, reply);
         if E::ACTION == Action::Read {
             let endpoint = endpoint.clone();
-            let text = serde_json::to_string(&value).unwrap_or_default();
+            let text = value.to_string();
             fixture.fill = Some(Rc::new(move |controller: &Controller| {
                 let response = Response::new(200, text.clone());
                 let value = endpoint
