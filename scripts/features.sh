@@ -4,7 +4,8 @@
 # unseen (the test run itself builds one: every feature on). The features:
 # `yew` (hooks), `ssr` (server rendering; needs `yew`), `legacy` (the older
 # API; its hooks need `yew`), `rustls` (https on native targets),
-# `testing` (the mock client; with `ssr`, the native render helpers).
+# `testing` (the mock client; with `ssr`, the native render helpers),
+# `live` (live streams; with `yew`, the `use_stream` hook).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,8 @@ native=(
     "rustls"
     "testing"
     "yew,ssr,testing"
+    "live"
+    "yew,live"
 )
 wasm=(
     ""
@@ -27,6 +30,8 @@ wasm=(
     "yew,ssr"
     "testing"
     "yew,ssr,testing"
+    "live"
+    "yew,live"
 )
 
 lint() {

@@ -295,6 +295,8 @@ pub use restcache_runtime::{http, rest, wire};
 
 #[cfg(feature = "legacy")]
 pub use restcache_runtime::legacy;
+#[cfg(feature = "live")]
+pub use restcache_runtime::live;
 #[cfg(feature = "testing")]
 pub use restcache_runtime::testing;
 #[cfg(feature = "yew")]

@@ -51,6 +51,11 @@ pub mod rest;
 // The engine the front-ends use: fetch, dedup, expiry, mutations.
 mod controller;
 
+// Live streams (server-sent events, websockets) written through the
+// controller, behind their feature.
+#[cfg(feature = "live")]
+pub mod live;
+
 // Front-ends, each behind its feature.
 #[cfg(feature = "legacy")]
 pub mod legacy;

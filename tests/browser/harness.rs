@@ -75,6 +75,19 @@ pub async fn hits(route: &str) -> u64 {
     hits[route].as_u64().unwrap_or(0)
 }
 
+/// How many live stream connections the demo API has open.
+pub async fn streams_open() -> u64 {
+    let text = control(Method::Get, "/__demo/streams", None).await;
+    let streams: serde_json::Value = serde_json::from_str(&text).unwrap();
+    streams["open"].as_u64().unwrap()
+}
+
+/// Changes todo `id`'s title as another user would (another client).
+pub async fn rename_elsewhere(id: u64, title: &str) {
+    let body = serde_json::json!({ "title": title });
+    control(Method::Patch, &format!("/todos/{id}"), Some(body)).await;
+}
+
 /// Turns the demo API's outage on or off (every route answers 503).
 pub async fn outage(on: bool) {
     control(

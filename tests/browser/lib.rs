@@ -28,6 +28,7 @@ mod boundaries;
 mod graphql;
 mod hydration;
 mod legacy;
+mod live;
 mod mutations;
 mod pages;
 mod provider;

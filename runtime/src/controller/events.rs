@@ -103,6 +103,26 @@ pub enum Event {
     /// on their way then end with no event of their own: their answers
     /// are not stored.
     Reset,
+    /// A live stream's status changed (feature `live`): it connected,
+    /// dropped, paused.
+    #[cfg(feature = "live")]
+    StreamChanged {
+        /// The stream's key: `SSE url` or `WS url` (`Live::key`).
+        key: String,
+        /// Where it stands now.
+        status: super::StreamStatus,
+    },
+    /// A live stream met a problem (feature `live`): it could not
+    /// connect, its connection broke, or a message was not understood
+    /// (not the JSON its decoder expects, a record the schema refuses).
+    /// The stream goes on: it retries, or reads the next message.
+    #[cfg(feature = "live")]
+    StreamError {
+        /// The stream's key: `SSE url` or `WS url` (`Live::key`).
+        key: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// What happened to a record in an [`Event::Record`].

@@ -14,7 +14,8 @@
 //! answers reads from the cache; `expiry`
 //! classifies reads; `observe` follows reads for views (who read what,
 //! what to fetch when, polls, focus and network); `retention` collects
-//! what nothing uses; `retry`, `clock` and `builder` the settings.
+//! what nothing uses; `streams` counts the live streams views hold open;
+//! `retry`, `clock` and `builder` the settings.
 
 mod builder;
 mod clock;
@@ -30,6 +31,8 @@ mod records;
 mod request;
 mod retention;
 mod retry;
+#[cfg(feature = "live")]
+mod streams;
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -61,6 +64,8 @@ pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_sc
 pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
+#[cfg(feature = "live")]
+pub use streams::{StreamHold, StreamStatus};
 
 use expiry::StoredError;
 use observe::{Observers, Running, Spawner};
@@ -177,6 +182,8 @@ struct Inner {
     mutating: Cell<usize>,
     /// Who listens to what the controller does, and what waits for them.
     events: events::Events,
+    #[cfg(feature = "live")]
+    streams: RefCell<streams::Streams>,
 }
 
 /// The data layer of an app: a normalized [`Store`], the HTTP [`Client`]
@@ -357,6 +364,8 @@ impl Controller {
                 notify_due: Cell::new(false),
                 mutating: Cell::new(0),
                 events: events::Events::default(),
+                #[cfg(feature = "live")]
+                streams: RefCell::default(),
             }),
         }
     }

@@ -227,6 +227,16 @@ impl Client {
         self.send(Request::new(method, url).with_body(body))
     }
 
+    /// The headers the client adds to every request (its hook's).
+    #[cfg(feature = "live")]
+    pub(crate) fn hook_headers(&self) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Some(hook) = &self.headers {
+            hook(&mut headers);
+        }
+        headers
+    }
+
     /// Sends `request`, with its own headers beside the client's:
     /// [`request`](Self::request) for a fetch function that adds headers.
     ///

@@ -41,6 +41,8 @@ mod pages;
 mod provider;
 mod read;
 mod server;
+#[cfg(feature = "live")]
+mod stream;
 
 pub use args::ReadArgs;
 pub use boundary::{
@@ -54,3 +56,5 @@ pub use pages::{NextPageLoader, use_next_page};
 pub use provider::{CacheProvider, CacheProviderProps, use_controller};
 #[cfg(feature = "ssr")]
 pub use server::ServerRender;
+#[cfg(feature = "live")]
+pub use stream::use_stream;

@@ -2,12 +2,13 @@
 //! popular off-the-shelf servers do): response headers, pagination in
 //! both styles, partial records, filtered lists that follow creates and
 //! deletes, params named as the server names them, ids as servers send
-//! them.
+//! them, and live streams (server-sent events, websockets).
 
 mod graphql;
 mod headers;
 mod ids;
 mod lists;
+mod live;
 mod pages;
 mod params;
 mod partial;

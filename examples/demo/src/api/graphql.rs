@@ -162,6 +162,9 @@ impl MutationRoot {
         if let Some(completed) = completed {
             record["completed"] = Value::Bool(completed);
         }
-        Ok(Todo::of(record))
+        let changed = record.clone();
+        drop(collections);
+        shared(ctx).live.changed("todos", &changed);
+        Ok(Todo::of(&changed))
     }
 }

@@ -23,6 +23,7 @@
 //! GraphQL over the same todos and users (see `graphql.rs`).
 
 mod graphql;
+mod live;
 mod query;
 mod routes;
 mod seed;
@@ -55,6 +56,8 @@ pub struct Shared {
     /// While set, every answer waits for [`Shared::released`].
     pub held: AtomicBool,
     pub released: tokio::sync::Notify,
+    /// The live streams: what changed, pushed to who listens.
+    pub live: live::Hub,
 }
 
 impl Shared {
@@ -66,6 +69,7 @@ impl Shared {
         self.hits.lock().unwrap_or_else(|e| e.into_inner()).clear();
         self.outage.store(false, Ordering::Relaxed);
         self.delay_ms.store(0, Ordering::Relaxed);
+        self.live.reset();
         self.release();
     }
 
@@ -224,6 +228,26 @@ impl DemoApi {
         Held(&self.shared)
     }
 
+    /// How many stream connections (`/events`, `/socket`) are open now.
+    pub fn streams_open(&self) -> usize {
+        self.shared.live.open.load(Ordering::SeqCst)
+    }
+
+    /// How many stream connections resumed from a message id.
+    pub fn streams_resumed(&self) -> usize {
+        self.shared.live.resumed.load(Ordering::Relaxed)
+    }
+
+    /// Drops every open stream connection (clients may come back).
+    pub fn drop_streams(&self) {
+        self.shared.live.drop_connections();
+    }
+
+    /// Pushes `message` (a JSON object) to every open stream.
+    pub fn publish(&self, message: Value) {
+        self.shared.live.publish(message);
+    }
+
     /// The records of `collection` as the server holds them now.
     pub fn records(&self, collection: &str) -> Vec<Value> {
         let collections = self.shared.collections();
@@ -245,6 +269,8 @@ impl Drop for Held<'_> {
 
 impl Drop for DemoApi {
     fn drop(&mut self) {
+        // Graceful shutdown waits for open streams: end them first.
+        self.shared.live.close();
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }

@@ -51,6 +51,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/__demo/hits", get(hits))
         .route("/__demo/switches", get(switches_now).put(set_switches))
         .route("/__demo/reset", post(reset))
+        .merge(super::live::routes())
         .layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
             switches,
@@ -173,6 +174,7 @@ async fn create(
         c.next_id += 1;
         Ok((id, put(c, id, fields)))
     })?;
+    shared.live.changed(&name, &record);
     let mut headers = HeaderMap::new();
     let location = format!("{}/{id}", uri.path().trim_end_matches('/'));
     if let Ok(location) = HeaderValue::from_str(&location) {
@@ -189,12 +191,14 @@ async fn replace(
     Json(body): Json<Value>,
 ) -> Answer {
     let fields = object(body)?;
-    with(&shared, &name, |c| {
+    let record = with(&shared, &name, |c| {
         if !c.records.contains_key(&id) {
             return Err(not_found(format!("{name}/{id}")));
         }
-        Ok((StatusCode::OK, Json(put(c, id, fields))))
-    })
+        Ok(put(c, id, fields))
+    })?;
+    shared.live.changed(&name, &record);
+    Ok((StatusCode::OK, Json(record)))
 }
 
 async fn update(
@@ -210,7 +214,11 @@ async fn update(
         for (field, value) in fields.into_iter().filter(|(field, _)| field != "id") {
             record.insert(field, value);
         }
-        Ok((StatusCode::OK, Json(Value::Object(record.clone()))))
+        Ok(Value::Object(record.clone()))
+    })
+    .map(|record| {
+        shared.live.changed(&name, &record);
+        (StatusCode::OK, Json(record))
     })
 }
 
@@ -221,10 +229,14 @@ async fn remove(
     let removed = with(&shared, &name, |c| {
         c.records
             .remove(&id)
+            .map(|_| wire_id(c, id))
             .ok_or_else(|| not_found(format!("{name}/{id}")))
     });
     match removed {
-        Ok(_) => StatusCode::NO_CONTENT.into_response(),
+        Ok(pk) => {
+            shared.live.removed(&name, pk);
+            StatusCode::NO_CONTENT.into_response()
+        }
         Err(error) => error.into_response(),
     }
 }

@@ -82,7 +82,12 @@ impl Controller {
             Signal::Focus => &self.inner.focused,
             Signal::Online => &self.inner.online,
         };
-        cell.replace(on)
+        let was = cell.replace(on);
+        #[cfg(feature = "live")]
+        if was != on {
+            self.wake_stream_signals();
+        }
+        was
     }
 
     /// Refetches every observed read that revalidates and is stale.

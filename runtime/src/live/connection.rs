@@ -1,0 +1,157 @@
+//! One connection of a live stream, either protocol: server-sent events
+//! read from a streamed `GET` body, or a websocket. Natively both go
+//! through reqwest (the websocket upgraded by tungstenite); in the
+//! browser, through `fetch`'s body stream and the browser's `WebSocket`.
+
+use eventsource_stream::Eventsource;
+use futures_util::stream::LocalBoxStream;
+use futures_util::{SinkExt, StreamExt};
+use reqwest::header::{ACCEPT, HeaderValue};
+use reqwest_websocket::Upgrade;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::Protocol;
+use super::message::Message;
+use crate::controller::Controller;
+
+/// An open connection.
+pub(crate) enum Connection {
+    Events(LocalBoxStream<'static, Result<eventsource_stream::Event, String>>),
+    Socket(Box<reqwest_websocket::WebSocket>),
+}
+
+/// Connects to `url`, resuming after `last_id` (sent as `Last-Event-ID`
+/// for server-sent events; a websocket resumes through its opening
+/// message). The client's header hook is applied (browsers send no
+/// headers of ours with a websocket).
+pub(crate) async fn connect(
+    controller: &Controller,
+    protocol: Protocol,
+    url: &str,
+    last_id: Option<&str>,
+) -> Result<Connection, String> {
+    let client = controller.client();
+    let mut headers = client.hook_headers();
+    let http = http_client()?;
+    match protocol {
+        Protocol::ServerSentEvents => {
+            headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+            if let Some(id) = last_id.and_then(|id| HeaderValue::from_str(id).ok()) {
+                headers.insert("last-event-id", id);
+            }
+            let response = http
+                .get(url)
+                .headers(headers)
+                .send()
+                .await
+                .map_err(|e| format!("no connection: {e}"))?;
+            let status = response.status();
+            if !status.is_success() {
+                return Err(format!("the server answered {status}"));
+            }
+            let events = response
+                .bytes_stream()
+                .eventsource()
+                .map(|event| event.map_err(|e| format!("the stream broke: {e}")));
+            Ok(Connection::Events(events.boxed_local()))
+        }
+        Protocol::WebSocket => {
+            let socket = http
+                .get(url)
+                .headers(headers)
+                .upgrade()
+                .send()
+                .await
+                .map_err(|e| format!("no connection: {e}"))?
+                .into_websocket()
+                .await
+                .map_err(|e| format!("no websocket: {e}"))?;
+            Ok(Connection::Socket(Box::new(socket)))
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn http_client() -> Result<reqwest::Client, String> {
+    // A websocket upgrade needs HTTP/1.1.
+    reqwest::Client::builder()
+        .http1_only()
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(target_arch = "wasm32")]
+fn http_client() -> Result<reqwest::Client, String> {
+    Ok(reqwest::Client::new())
+}
+
+impl Connection {
+    /// The next message; `None` once the server closed the connection,
+    /// an error when it broke.
+    pub async fn next(&mut self, controller: &Controller) -> Option<Result<Message, String>> {
+        match self {
+            Connection::Events(events) => {
+                let event = match events.next().await? {
+                    Ok(event) => event,
+                    Err(error) => return Some(Err(error)),
+                };
+                let mut message = Message::new(event.data, controller.write_time());
+                if !event.id.is_empty() {
+                    message = message.with_id(event.id);
+                }
+                if !event.event.is_empty() && event.event != "message" {
+                    message = message.with_event(event.event);
+                }
+                Some(Ok(message))
+            }
+            Connection::Socket(socket) => loop {
+                let text = match socket.next().await? {
+                    Ok(reqwest_websocket::Message::Text(text)) => text,
+                    Ok(reqwest_websocket::Message::Binary(bytes)) => {
+                        match String::from_utf8(bytes.to_vec()) {
+                            Ok(text) => text,
+                            Err(_) => return Some(Err("a binary message is not UTF-8".into())),
+                        }
+                    }
+                    Ok(reqwest_websocket::Message::Close { .. }) => return None,
+                    Ok(_) => continue,
+                    Err(error) => return Some(Err(format!("the socket broke: {error}"))),
+                };
+                let id = socket_message_id(&text);
+                let mut message = Message::new(text, controller.write_time());
+                if let Some(id) = id {
+                    message = message.with_id(id);
+                }
+                return Some(Ok(message));
+            },
+        }
+    }
+
+    /// Sends `text` (a websocket's opening message); server-sent events
+    /// go one way, so there it is an error.
+    pub async fn send(&mut self, text: String) -> Result<(), String> {
+        match self {
+            Connection::Events(_) => Err("server-sent events cannot send".into()),
+            Connection::Socket(socket) => socket
+                .send(reqwest_websocket::Message::Text(text))
+                .await
+                .map_err(|e| format!("the socket broke: {e}")),
+        }
+    }
+}
+
+/// A websocket message's top-level `"id"` (a string, or a number read as
+/// its text), if it is a JSON object that has one.
+fn socket_message_id(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Head<'a> {
+        #[serde(borrow, default)]
+        id: Option<&'a RawValue>,
+    }
+    let id = serde_json::from_str::<Head<'_>>(text).ok()?.id?;
+    match serde_json::from_str::<String>(id.get()) {
+        Ok(text) => Some(text),
+        Err(_) => Some(id.get().to_owned()),
+    }
+}

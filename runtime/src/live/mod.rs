@@ -1,0 +1,409 @@
+//! Live streams into the cache (feature `live`): server-sent events and
+//! websockets whose messages write records, deletions or whole results
+//! through the controller, so every view that holds a record shows what
+//! the server pushed, with no request.
+//!
+//! A [`Live`] says where a stream is and what its messages mean; a view
+//! opens it with `use_stream` (feature `yew`), anything else with
+//! [`Controller::open_stream`]. One connection serves every holder of a
+//! stream and closes when the last lets go. A dropped connection comes
+//! back after a growing wait with jitter, and resumes: server-sent events
+//! send `Last-Event-ID`, a websocket sends its [opening
+//! message](Live::on_open) with the last id seen. While the network is
+//! down, or the page is out of view, the stream stays closed; when both
+//! are back it connects again and catches up: every read a view shows
+//! that went stale meanwhile refetches.
+//!
+//! Each message writes at its own time: the `"at"` it carries, or the
+//! moment it arrived. A record a request fetched later stays; a message
+//! the server replays after a reconnect does not undo what a request
+//! fetched during the gap.
+//!
+//! `mod.rs` holds the declaration and the controller's entry points;
+//! `message` a message and the standard form; `connection` the two
+//! protocols; `run` the life of an open stream.
+//!
+//! ```no_run
+//! use restcache::prelude::*;
+//! use restcache::live::Live;
+//!
+//! #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+//! struct Todo { id: u64, title: String }
+//!
+//! /// `{"entity": "Todo", "op": "set", "data": {..}}` and
+//! /// `{"entity": "Todo", "op": "delete", "pk": 3}`.
+//! fn todo_changes() -> Live {
+//!     Live::sse("/events").entity::<Todo>()
+//! }
+//!
+//! # async fn run() {
+//! let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+//! let hold = ctrl.open_stream(&todo_changes());
+//! // ... records pushed by the server show in every read that holds them.
+//! drop(hold); // the last holder: the connection closes
+//! # }
+//! ```
+
+mod connection;
+mod message;
+mod run;
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use futures_util::FutureExt;
+
+use crate::cache::entity::Entity;
+use crate::controller::{Controller, Retry};
+pub use crate::controller::{StreamHold, StreamStatus};
+use crate::http::resolve;
+use message::Entities;
+pub use message::Message;
+
+/// Reads a message the standard form leaves out.
+type OnMessage = Rc<dyn Fn(&Message, &Controller) -> Result<(), String>>;
+/// Makes a websocket's opening message from the last id seen.
+type OnOpen = Rc<dyn Fn(Option<&str>) -> Option<String>>;
+/// Which cached reads a reconnect expires.
+type ExpireOnReconnect = Rc<dyn Fn(&str) -> bool>;
+
+/// Which protocol a stream speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Protocol {
+    ServerSentEvents,
+    WebSocket,
+}
+
+/// A live stream: where it is, and what its messages mean to the cache.
+/// Cheap to clone; build it where it is used (a function, as endpoints
+/// are). A stream is known by its protocol and URL: views that open the
+/// same one share its connection, read with the declaration of the one
+/// that opened it.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::live::Live;
+/// use std::time::Duration;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// let live = Live::websocket("/socket")
+///     .entity::<Todo>()
+///     .on_open(|last_id| Some(serde_json::json!({ "since": last_id }).to_string()))
+///     .retry(Duration::from_millis(200), Duration::from_secs(10));
+/// assert_eq!(live.url(&Client::new("http://127.0.0.1:8080")), "http://127.0.0.1:8080/socket");
+/// ```
+#[derive(Clone)]
+pub struct Live {
+    protocol: Protocol,
+    path: Rc<str>,
+    entities: Entities,
+    on_message: Option<OnMessage>,
+    on_open: Option<OnOpen>,
+    retry: Retry,
+    pause_when_hidden: bool,
+    expire_on_reconnect: Option<ExpireOnReconnect>,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live")
+            .field("protocol", &self.protocol)
+            .field("path", &self.path)
+            .field("retry", &self.retry)
+            .field("pause_when_hidden", &self.pause_when_hidden)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The wait before the first reconnect (jittered into its upper half),
+/// doubled after each failure up to 30 s.
+pub const FIRST_RECONNECT: Duration = Duration::from_millis(500);
+
+impl Live {
+    fn new(protocol: Protocol, path: &str) -> Self {
+        Live {
+            protocol,
+            path: path.into(),
+            entities: Entities::default(),
+            on_message: None,
+            on_open: None,
+            retry: Retry {
+                attempts: u32::MAX,
+                first_delay: FIRST_RECONNECT,
+                max_delay: Duration::from_secs(30),
+            },
+            pause_when_hidden: true,
+            expire_on_reconnect: None,
+        }
+    }
+
+    /// Server-sent events from `path` (under the client's base URL, or an
+    /// absolute URL): a `GET` whose body streams `data:` lines.
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// use restcache::http::Client;
+    /// let live = Live::sse("/events");
+    /// assert_eq!(live.url(&Client::new("http://127.0.0.1:8080")), "http://127.0.0.1:8080/events");
+    /// ```
+    pub fn sse(path: &str) -> Self {
+        Live::new(Protocol::ServerSentEvents, path)
+    }
+
+    /// A websocket at `path` (an `http` URL, upgraded; `ws://` works too),
+    /// whose text messages are read.
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// use restcache::http::Client;
+    /// let live = Live::websocket("ws://127.0.0.1:9000/socket");
+    /// assert_eq!(live.url(&Client::new("http://127.0.0.1:8080")), "ws://127.0.0.1:9000/socket");
+    /// ```
+    pub fn websocket(path: &str) -> Self {
+        Live::new(Protocol::WebSocket, path)
+    }
+
+    /// Reads standard messages about `E`:
+    /// `{"entity": "Todo", "op": "set", "data": {..}}` stores the record
+    /// (merged as a response's copy would be), and
+    /// `{"entity": "Todo", "op": "delete", "pk": 3}` deletes it from every
+    /// read. An optional `"at"` (milliseconds since the Unix epoch) says
+    /// when the change was made; without it, the message counts from when
+    /// it arrived. Messages about entities the stream was not told of are
+    /// left alone.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::live::{Live, Message};
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(Todo { id: 1, title: "milk".into() })])?;
+    /// let live = Live::sse("/events").entity::<Todo>();
+    /// let pushed = r#"{"entity": "Todo", "op": "set", "data": {"id": 1, "title": "oat milk"}}"#;
+    /// live.apply(&ctrl, &Message::new(pushed, ctrl.write_time()))?;
+    /// assert_eq!(ctrl.read(&TodoResource::get_list(), &()).data.unwrap()[0].title, "oat milk");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn entity<E: Entity + serde::de::DeserializeOwned>(mut self) -> Self {
+        self.entities.add::<E>();
+        self
+    }
+
+    /// Reads every message with `handle` as well, for what the standard
+    /// form does not say: a whole result
+    /// ([`Controller::set_response`]), an invalidation, another wire
+    /// format. Write at [`Message::received`] (or the time the message
+    /// carries). An error is reported as an
+    /// [`Event::StreamError`](crate::Event::StreamError); the stream goes on.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::live::{Live, Message};
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// // The server pushes the whole list.
+    /// let live = Live::sse("/todo-list").on_message(|message, ctrl| {
+    ///     let todos: Vec<Rc<Todo>> = serde_json::from_str(message.data()).map_err(|e| e.to_string())?;
+    ///     ctrl.set_response(&TodoResource::get_list(), &(), todos).map(drop).map_err(|e| e.to_string())
+    /// });
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// live.apply(&ctrl, &Message::new(r#"[{"id": 4, "title": "tea"}]"#, ctrl.write_time()))?;
+    /// assert_eq!(ctrl.read(&TodoResource::get_list(), &()).data.unwrap()[0].title, "tea");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn on_message(
+        mut self,
+        handle: impl Fn(&Message, &Controller) -> Result<(), String> + 'static,
+    ) -> Self {
+        self.on_message = Some(Rc::new(handle));
+        self
+    }
+
+    /// The message a websocket sends as each connection opens, made from
+    /// the id of the last message read (`None` at first): how it
+    /// subscribes, and how it resumes after a drop. `None` sends nothing.
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// let live = Live::websocket("/socket")
+    ///     .on_open(|last_id| Some(format!(r#"{{"subscribe": "todos", "since": {last_id:?}}}"#)));
+    /// # let _ = live;
+    /// ```
+    pub fn on_open(mut self, opening: impl Fn(Option<&str>) -> Option<String> + 'static) -> Self {
+        self.on_open = Some(Rc::new(opening));
+        self
+    }
+
+    /// How long to wait before reconnecting: `first` after a drop,
+    /// doubled after each failed attempt, at most `max`, each wait
+    /// jittered into its upper half so that many clients do not come
+    /// back at once (default: [`FIRST_RECONNECT`], at most 30 s).
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// use std::time::Duration;
+    /// let live = Live::sse("/events").retry(Duration::from_millis(100), Duration::from_secs(5));
+    /// # let _ = live;
+    /// ```
+    pub fn retry(mut self, first: Duration, max: Duration) -> Self {
+        self.retry.first_delay = first;
+        self.retry.max_delay = max.max(first);
+        self
+    }
+
+    /// Whether the stream closes while the page is out of view (default:
+    /// yes; it always closes while the network is down). It catches up
+    /// when it opens again.
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// let live = Live::sse("/chat").pause_when_hidden(false);
+    /// # let _ = live;
+    /// ```
+    pub fn pause_when_hidden(mut self, pause: bool) -> Self {
+        self.pause_when_hidden = pause;
+        self
+    }
+
+    /// For a server that cannot resume: on each reconnect, the cached
+    /// reads whose key `matches` (keys read `METHOD url`) expire, so what
+    /// a view shows of them refetches. Without it, a reconnect refetches
+    /// only what went stale by its age.
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// let live = Live::websocket("/socket").expire_on_reconnect(|key| key.contains("/todos"));
+    /// # let _ = live;
+    /// ```
+    pub fn expire_on_reconnect(mut self, matches: impl Fn(&str) -> bool + 'static) -> Self {
+        self.expire_on_reconnect = Some(Rc::new(matches));
+        self
+    }
+
+    /// The stream's absolute URL under `client`.
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// use restcache::http::Client;
+    /// assert_eq!(Live::sse("events").url(&Client::new("http://127.0.0.1:8080/")), "http://127.0.0.1:8080/events");
+    /// ```
+    pub fn url(&self, client: &crate::http::Client) -> String {
+        match self.path.contains("://") {
+            true => self.path.to_string(),
+            false => resolve(client.base_url(), &self.path),
+        }
+    }
+
+    /// The key the controller knows the stream by under `client`: its
+    /// protocol and URL (what [`Event::StreamChanged`](crate::Event::StreamChanged)
+    /// names).
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// use restcache::http::Client;
+    /// let client = Client::new("http://127.0.0.1:8080");
+    /// assert_eq!(Live::sse("/events").key(&client), "SSE http://127.0.0.1:8080/events");
+    /// assert_eq!(Live::websocket("/socket").key(&client), "WS http://127.0.0.1:8080/socket");
+    /// ```
+    pub fn key(&self, client: &crate::http::Client) -> String {
+        let scheme = match self.protocol {
+            Protocol::ServerSentEvents => "SSE",
+            Protocol::WebSocket => "WS",
+        };
+        format!("{scheme} {}", self.url(client))
+    }
+
+    /// Writes one message into the cache as the stream would: standard
+    /// messages about its entities, then the [`on_message`](Self::on_message)
+    /// handler (whose answer, when there is one, is the verdict). For
+    /// tests, and for messages that come some other way.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::live::{Live, Message};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let live = Live::sse("/events").entity::<Todo>();
+    /// let wrong = Message::new(r#"{"entity": "Todo", "op": "set", "data": {"id": "one"}}"#, ctrl.write_time());
+    /// assert!(live.apply(&ctrl, &wrong).is_err());
+    /// ```
+    pub fn apply(&self, controller: &Controller, message: &Message) -> Result<(), String> {
+        let standard =
+            (!self.entities.is_empty()).then(|| self.entities.apply(controller, message));
+        match &self.on_message {
+            // With a handler, a message that is not in the standard form
+            // is the handler's, and so is the verdict.
+            Some(handle) => handle(message, controller),
+            None => standard.unwrap_or(Ok(())),
+        }
+    }
+
+    /// Whether the stream may be connected now.
+    fn may_connect(&self, controller: &Controller) -> bool {
+        controller.is_online() && (controller.is_focused() || !self.pause_when_hidden)
+    }
+
+    /// After a reconnect: expires what the stream says it cannot resume,
+    /// and refetches every read a view shows that went stale.
+    fn catch_up(&self, controller: &Controller) {
+        if let Some(matches) = &self.expire_on_reconnect {
+            controller.expire_all(|key| matches(key));
+        }
+        controller.revalidate_observed();
+    }
+}
+
+impl Controller {
+    /// Opens `live` until the returned hold is dropped: the first holder
+    /// of a stream connects, later ones share its connection, and the
+    /// last one to let go closes it. The connection runs on the
+    /// controller's spawner (natively, a tokio `LocalSet`).
+    ///
+    /// ```no_run
+    /// use restcache::prelude::*;
+    /// use restcache::live::{Live, StreamStatus};
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let live = Live::sse("/events").entity::<Todo>();
+    /// let hold = ctrl.open_stream(&live);
+    /// assert_eq!(ctrl.stream_status(&live), Some(StreamStatus::Connecting));
+    /// drop(hold);
+    /// assert_eq!(ctrl.stream_status(&live), None);
+    /// ```
+    pub fn open_stream(&self, live: &Live) -> StreamHold {
+        let key = live.key(self.client());
+        self.hold_stream(&key, || {
+            run::keep_open(self.clone(), live.clone(), key.clone()).boxed_local()
+        })
+    }
+
+    /// Where the stream `live` stands, or `None` when no one holds it
+    /// open.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::live::Live;
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.stream_status(&Live::sse("/events")), None);
+    /// ```
+    pub fn stream_status(&self, live: &Live) -> Option<StreamStatus> {
+        self.stream_status_of(&live.key(self.client()))
+    }
+}

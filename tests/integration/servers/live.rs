@@ -1,0 +1,350 @@
+//! Live streams against the demo API's real server-sent events and
+//! websocket routes: a record pushed over either shows in a cached list
+//! with no request; a dropped connection comes back, resumes, and loses
+//! nothing; the last holder to let go closes the connection; a message
+//! older than what is stored does not win; offline pauses and coming
+//! back catches up.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+use std::time::Duration;
+
+use restcache::http::Method;
+use restcache::live::{Live, StreamStatus};
+use restcache::prelude::*;
+use restcache::{Event, Timestamp};
+use restcache_demo::DemoApi;
+use serde_json::json;
+use tokio::task::LocalSet;
+
+use crate::common::{Todo, TodoResource};
+
+/// A wait long enough for anything on loopback; only a broken stream
+/// reaches it.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// Waits until `done` holds, checking as the loopback answers.
+async fn eventually(what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !done() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never happened: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+fn sse() -> Live {
+    Live::sse("/events")
+        .entity::<Todo>()
+        .retry(Duration::from_millis(100), Duration::from_secs(1))
+}
+
+/// The demo's websocket subscribes with `{"since": id}`.
+fn websocket() -> Live {
+    Live::websocket("/socket")
+        .entity::<Todo>()
+        .on_open(|last_id| Some(json!({ "since": last_id }).to_string()))
+        .retry(Duration::from_millis(100), Duration::from_secs(1))
+}
+
+/// Changes todo `id`'s title from another client, as another user would.
+async fn rename_elsewhere(api: &DemoApi, id: u64, title: &str) {
+    let body = Body::json(&json!({ "title": title })).unwrap();
+    let url = format!("/todos/{id}");
+    Client::new(api.url())
+        .request(Method::Patch, &url, Some(body))
+        .await
+        .unwrap();
+}
+
+fn title_of(ctrl: &Controller, id: u64) -> Option<String> {
+    let list = ctrl.read(&TodoResource::get_list(), &()).data?;
+    let todo = list.iter().find(|todo| todo.id == id)?;
+    Some(todo.title.clone())
+}
+
+async fn in_local_set<F: Future>(test: F) -> F::Output {
+    LocalSet::new().run_until(test).await
+}
+
+async fn open_and_wait(ctrl: &Controller, live: &Live) -> restcache::live::StreamHold {
+    let hold = ctrl.open_stream(live);
+    eventually("the stream opens", || {
+        ctrl.stream_status(live) == Some(StreamStatus::Open)
+    })
+    .await;
+    hold
+}
+
+async fn pushed_records_show_with_no_request(live: Live) {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let _hold = open_and_wait(&ctrl, &live).await;
+
+    rename_elsewhere(&api, 3, "pushed").await;
+    eventually("the pushed title shows", || {
+        title_of(&ctrl, 3).as_deref() == Some("pushed")
+    })
+    .await;
+    Client::new(api.url())
+        .request(Method::Delete, "/todos/2", None)
+        .await
+        .unwrap();
+    eventually("the pushed delete shows", || title_of(&ctrl, 2).is_none()).await;
+    assert_eq!(api.hits("GET /todos"), 1, "no request but the first");
+    assert_eq!(api.streams_open(), 1);
+}
+
+#[tokio::test]
+async fn a_record_pushed_over_server_sent_events_shows_in_a_cached_list() {
+    in_local_set(pushed_records_show_with_no_request(sse())).await;
+}
+
+#[tokio::test]
+async fn a_record_pushed_over_a_websocket_shows_in_a_cached_list() {
+    in_local_set(pushed_records_show_with_no_request(websocket())).await;
+}
+
+async fn drops_reconnect_and_lose_nothing(live: Live) {
+    let live = live.retry(Duration::from_millis(300), Duration::from_secs(1));
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let statuses = Rc::new(RefCell::new(Vec::new()));
+    let heard = Rc::clone(&statuses);
+    let _listener = ctrl.on_event(move |event, _| {
+        if let Event::StreamChanged { status, .. } = event {
+            heard.borrow_mut().push(*status);
+        }
+    });
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let _hold = open_and_wait(&ctrl, &live).await;
+    // A message first, so that the stream has an id to resume from.
+    rename_elsewhere(&api, 1, "before the drop").await;
+    eventually("the first push shows", || {
+        title_of(&ctrl, 1).as_deref() == Some("before the drop")
+    })
+    .await;
+
+    api.drop_streams();
+    eventually("the client sees the drop", || {
+        ctrl.stream_status(&live) == Some(StreamStatus::Retrying { attempt: 1 })
+    })
+    .await;
+    // Made while the client waits to reconnect (at least 150 ms).
+    rename_elsewhere(&api, 4, "during the drop").await;
+    eventually("the change made while down shows", || {
+        title_of(&ctrl, 4).as_deref() == Some("during the drop")
+    })
+    .await;
+    assert_eq!(api.streams_resumed(), 1, "it resumed from its last id");
+    assert_eq!(api.streams_open(), 1);
+    assert_eq!(api.hits("GET /todos"), 1, "resumed, not refetched");
+    let statuses = statuses.borrow();
+    assert!(
+        statuses.ends_with(&[
+            StreamStatus::Retrying { attempt: 1 },
+            StreamStatus::Connecting,
+            StreamStatus::Open
+        ]),
+        "{statuses:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_dropped_event_stream_reconnects_resumes_and_loses_nothing() {
+    in_local_set(drops_reconnect_and_lose_nothing(sse())).await;
+}
+
+#[tokio::test]
+async fn a_dropped_websocket_reconnects_resumes_and_loses_nothing() {
+    in_local_set(drops_reconnect_and_lose_nothing(websocket())).await;
+}
+
+#[tokio::test]
+async fn holders_share_one_connection_and_the_last_to_leave_closes_it() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let live = sse();
+        let first = open_and_wait(&ctrl, &live).await;
+        let second = ctrl.open_stream(&live);
+        let ws = open_and_wait(&ctrl, &websocket()).await;
+        assert_eq!(api.streams_open(), 2, "one per stream, not per holder");
+        drop(first);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(api.streams_open(), 2, "a holder is left");
+        assert_eq!(ctrl.stream_status(&live), Some(StreamStatus::Open));
+        drop(second);
+        drop(ws);
+        assert_eq!(ctrl.stream_status(&live), None);
+        eventually("the server sees both closed", || api.streams_open() == 0).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_message_older_than_the_stored_record_does_not_win() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let before = Timestamp::now();
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let _hold = open_and_wait(&ctrl, &sse()).await;
+        let millis = |at: Timestamp| at.as_micros() as f64 / 1_000.0;
+        // Made before the list was fetched (replayed late, say): it loses.
+        api.publish(json!({
+            "entity": "Todo", "op": "set", "at": millis(before) - 1_000.0,
+            "data": {"id": 1, "userId": 1, "title": "old news", "completed": false},
+        }));
+        // Then a newer one about another todo, to know the first was read.
+        api.publish(json!({
+            "entity": "Todo", "op": "set", "at": millis(Timestamp::now()),
+            "data": {"id": 2, "userId": 1, "title": "news", "completed": false},
+        }));
+        eventually("the newer message shows", || {
+            title_of(&ctrl, 2).as_deref() == Some("news")
+        })
+        .await;
+        assert_eq!(title_of(&ctrl, 1).as_deref(), Some("delectus aut autem"));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_message_not_understood_is_reported_and_the_stream_goes_on() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let errors = Rc::new(RefCell::new(Vec::new()));
+        let heard = Rc::clone(&errors);
+        let _listener = ctrl.on_event(move |event, _| {
+            if let Event::StreamError { message, .. } = event {
+                heard.borrow_mut().push(message.clone());
+            }
+        });
+        let _hold = open_and_wait(&ctrl, &sse()).await;
+        api.publish(json!({"entity": "Todo", "op": "set", "data": {"id": "seven"}}));
+        rename_elsewhere(&api, 3, "after the bad one").await;
+        eventually("the next message shows", || {
+            title_of(&ctrl, 3).as_deref() == Some("after the bad one")
+        })
+        .await;
+        let errors = errors.borrow();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("a `set` of Todo"), "{}", errors[0]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn offline_closes_the_stream_and_coming_back_resumes_and_catches_up() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let live = sse();
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let _hold = open_and_wait(&ctrl, &live).await;
+        rename_elsewhere(&api, 1, "seen live").await;
+        eventually("the first push shows", || {
+            title_of(&ctrl, 1).as_deref() == Some("seen live")
+        })
+        .await;
+
+        ctrl.set_online(false);
+        eventually("the stream pauses", || {
+            ctrl.stream_status(&live) == Some(StreamStatus::Paused)
+        })
+        .await;
+        eventually("the server sees it closed", || api.streams_open() == 0).await;
+        rename_elsewhere(&api, 5, "while offline").await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(
+            title_of(&ctrl, 5).as_deref(),
+            Some("laboriosam mollitia et enim quasi")
+        );
+
+        ctrl.set_online(true);
+        eventually("the change made while offline shows", || {
+            title_of(&ctrl, 5).as_deref() == Some("while offline")
+        })
+        .await;
+        assert_eq!(api.streams_resumed(), 1);
+        assert_eq!(ctrl.stream_status(&live), Some(StreamStatus::Open));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_resume_has_what_views_show_refetched() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        // Subscribes from now on each connect: nothing is replayed.
+        let live = Live::websocket("/socket")
+            .entity::<Todo>()
+            .on_open(|_| Some(json!({ "since": null }).to_string()))
+            .expire_on_reconnect(|key| key.ends_with("/todos"))
+            .retry(Duration::from_millis(100), Duration::from_secs(1));
+        let mut view =
+            restcache::ReadObserver::new(&ctrl, restcache::Observe::new().changes().revalidate());
+        view.set(&TodoResource::get_list(), &());
+        view.subscribe(|| {});
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let _hold = open_and_wait(&ctrl, &live).await;
+        ctrl.set_online(false);
+        eventually("the server sees it closed", || api.streams_open() == 0).await;
+        rename_elsewhere(&api, 5, "while offline").await;
+        ctrl.set_online(true);
+        eventually("the view's list is refetched", || {
+            title_of(&ctrl, 5).as_deref() == Some("while offline")
+        })
+        .await;
+        assert_eq!(api.hits("GET /todos"), 2);
+    })
+    .await;
+}
+
+#[derive(yew::Properties, PartialEq, Clone)]
+struct NoProps {}
+
+/// A server-rendered view that keeps a stream open.
+#[yew::component]
+fn LiveTitles(_: &NoProps) -> yew::HtmlResult {
+    let status = restcache::yew::use_stream(&sse());
+    let todos = restcache::yew::use_suspense(&TodoResource::get_list(), ())?;
+    Ok(yew::html! {
+        <p>{ format!("{status:?}: {}", todos[0].title) }</p>
+    })
+}
+
+#[tokio::test]
+async fn a_server_render_opens_no_stream() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let html = restcache::testing::render::<LiveTitles>(&ctrl, NoProps {})
+            .await
+            .unwrap();
+        assert_eq!(html, "<p>Connecting: delectus aut autem</p>");
+        assert_eq!(ctrl.stream_status(&sse()), None);
+        assert_eq!(api.hits("GET /events"), 0);
+    })
+    .await;
+}
