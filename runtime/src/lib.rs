@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 // Leaf types: no imports from the layers above.
+mod blob;
 mod error;
 mod json;
 mod meta;
@@ -64,6 +65,7 @@ pub mod testing;
 #[cfg(feature = "yew")]
 pub mod yew;
 
+pub use blob::Blob;
 pub use cache::entity::Entity;
 pub use cache::memo::Memo;
 pub use cache::partial::{Absent, replace_whole};

@@ -27,6 +27,7 @@ mod harness;
 mod boundaries;
 mod graphql;
 mod hydration;
+mod image;
 mod legacy;
 mod live;
 mod mutations;

@@ -82,6 +82,7 @@ impl Recorded {
             status: self.status,
             headers,
             body: self.body.clone(),
+            bytes: None,
             sent: None,
         }
     }

@@ -90,6 +90,9 @@ pub struct Request {
     pub body: Option<Body>,
     /// Headers of this request alone.
     pub headers: HeaderMap,
+    /// Whether the answer is bytes (an image, a file), kept as they came
+    /// in [`Response::bytes`](super::Response::bytes), rather than text.
+    pub binary: bool,
 }
 
 impl Request {
@@ -101,7 +104,21 @@ impl Request {
             url: url.into(),
             body: None,
             headers: HeaderMap::new(),
+            binary: false,
         }
+    }
+
+    /// This request expecting bytes: the answer is kept as it came, in
+    /// [`Response::bytes`](super::Response::bytes), and it accepts any
+    /// content type (`Accept: */*`) unless it says otherwise.
+    ///
+    /// ```
+    /// use restcache::http::{Method, Request};
+    /// assert!(Request::new(Method::Get, "/files/1").expecting_bytes().binary);
+    /// ```
+    pub fn expecting_bytes(mut self) -> Self {
+        self.binary = true;
+        self
     }
 
     /// This request with `body` (or none).

@@ -5,6 +5,7 @@
 
 mod body;
 mod error;
+mod form;
 mod graphql;
 mod method;
 mod reading;
@@ -21,6 +22,7 @@ pub use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
 
 pub use body::Body;
 pub use error::{EXCERPT_CHARS, Error, ErrorKind};
+pub use form::Form;
 pub use graphql::GraphQlError;
 pub(crate) use graphql::split as split_graphql;
 pub use method::{Method, Request};
@@ -258,6 +260,7 @@ impl Client {
             url,
             body,
             headers: own,
+            binary,
         } = request;
         let url = resolve(&self.base_url, &url);
         let mut headers = HeaderMap::new();
@@ -266,12 +269,21 @@ impl Client {
         }
         headers.extend(own);
         let secrets = secrets_of(&headers);
-        headers.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+        // A request's own `Accept` (`image/*`) stands.
+        let accept = match binary {
+            true => "*/*",
+            false => "application/json",
+        };
+        headers
+            .entry(header::ACCEPT)
+            .or_insert(HeaderValue::from_static(accept));
         if let Some(body) = &body {
             // A request's own type (`application/merge-patch+json`) stands.
-            headers
-                .entry(header::CONTENT_TYPE)
-                .or_insert(HeaderValue::from_static(body.content_type()));
+            if !headers.contains_key(header::CONTENT_TYPE)
+                && let Ok(content_type) = HeaderValue::from_str(body.content_type())
+            {
+                headers.insert(header::CONTENT_TYPE, content_type);
+            }
         }
         let max_body = self.max_body;
         let answer = self.transport.send(Outgoing {
@@ -304,11 +316,21 @@ impl Client {
             if body.len() > max_body {
                 return Err(attempt.answered(status, "", ErrorKind::TooLarge { limit: max_body }));
             }
+            if binary {
+                return Ok(Response {
+                    status,
+                    headers,
+                    body: String::new(),
+                    bytes: Some(body),
+                    sent: Some(Rc::clone(&sent)),
+                });
+            }
             match String::from_utf8(body) {
                 Ok(text) => Ok(Response {
                     status,
                     headers,
                     body: text,
+                    bytes: None,
                     sent: Some(Rc::clone(&sent)),
                 }),
                 Err(not_utf8) => Err(attempt.answered(

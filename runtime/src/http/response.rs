@@ -28,8 +28,12 @@ pub struct Response {
     pub status: u16,
     /// The response headers.
     pub headers: HeaderMap,
-    /// The body's text; empty for a 204.
+    /// The body's text; empty for a 204, and for bytes.
     pub body: String,
+    /// The body's bytes, when the request expected bytes
+    /// ([`Request::expecting_bytes`](super::Request::expecting_bytes)):
+    /// an image, a file. `None` for text.
+    pub bytes: Option<Vec<u8>>,
     /// What the client sent for it (`None` for a response made by hand).
     pub(crate) sent: Option<Rc<Sent>>,
 }
@@ -57,7 +61,24 @@ impl Response {
             status,
             headers: HeaderMap::new(),
             body: body.into(),
+            bytes: None,
             sent: None,
+        }
+    }
+
+    /// A successful response of bytes, as a request that expected bytes
+    /// gets them (a test's, or a fetch function's).
+    ///
+    /// ```
+    /// use restcache::http::Response;
+    /// let response = Response::of_bytes(200, vec![0xff, 0xd8]);
+    /// assert_eq!(response.bytes.as_deref(), Some(&[0xff, 0xd8][..]));
+    /// assert_eq!(response.body, "");
+    /// ```
+    pub fn of_bytes(status: u16, bytes: impl Into<Vec<u8>>) -> Self {
+        Response {
+            bytes: Some(bytes.into()),
+            ..Response::new(status, "")
         }
     }
 

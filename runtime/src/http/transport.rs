@@ -32,7 +32,7 @@ use super::{Body, ERROR_BODY_BYTES, Method, reading};
 /// let request = seen.take().unwrap();
 /// assert_eq!(request.url, "http://api.test/todos");
 /// assert_eq!(request.headers["content-type"], "text/plain; charset=utf-8");
-/// assert_eq!(request.body.unwrap().as_str(), "hi");
+/// assert_eq!(request.body.unwrap().as_str(), Some("hi"));
 /// assert_eq!(request.read_limit, restcache::http::DEFAULT_MAX_BODY);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -214,8 +214,8 @@ impl Transport for Reqwest {
             .0
             .request(reqwest_method(method), &url)
             .headers(headers);
-        if let Some(Body::Json(text) | Body::Text(text)) = body {
-            sending = sending.body(text);
+        if let Some(body) = body {
+            sending = sending.body(body.into_bytes());
         }
         Box::pin(async move {
             let failed = |e| TransportError::new(cause(e));

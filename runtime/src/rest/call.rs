@@ -117,7 +117,8 @@ impl Client {
             crate::http::Method::Put => decoded.map(Decoded::replacing_whole),
             _ => decoded,
         };
-        let kept = keep.then(|| Recorded::of(&response));
+        // Bytes stay out of a server render's handoff (text only).
+        let kept = (keep && response.bytes.is_none()).then(|| Recorded::of(&response));
         decoded
             .map(|value| (value, kept))
             .map_err(|e| attempt.answered(response.status, &response.body, ErrorKind::Decode(e)))

@@ -90,6 +90,12 @@ pub fn decode_json<P, S: Schema + DeserializeOwned>(
     response: &Response,
     _params: &P,
 ) -> Result<Decoded<S>, SchemaError> {
+    if S::BINARY
+        && let Some(bytes) = &response.bytes
+        && let Some(value) = S::from_bytes(bytes.clone(), response.header("content-type"))
+    {
+        return Ok(Decoded::from(value));
+    }
     from_json(body_json(response))
 }
 

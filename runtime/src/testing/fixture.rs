@@ -281,7 +281,7 @@ impl Fixture {
             reply,
             body: endpoint
                 .graphql_body(params)
-                .map(|body| body.as_str().to_owned()),
+                .map(|body| String::from_utf8_lossy(body.as_bytes()).into_owned()),
             fill: None,
         }
     }

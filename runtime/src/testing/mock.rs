@@ -541,7 +541,9 @@ impl Transport for MockClient {
             url: request.url,
             path,
             headers: request.headers,
-            body: request.body.map(|body| body.as_str().to_owned()),
+            body: request
+                .body
+                .map(|body| String::from_utf8_lossy(body.as_bytes()).into_owned()),
         };
         let reply = self.reply(&recorded);
         self.0.requests.borrow_mut().push(recorded);

@@ -37,6 +37,7 @@ mod boundary;
 mod context;
 mod errors;
 mod hooks;
+mod image;
 mod pages;
 mod provider;
 mod read;
@@ -52,6 +53,7 @@ pub use errors::{use_error, use_soft_error};
 pub use hooks::{
     Dle, Loading, use_cache, use_dle, use_live, use_loading, use_poll, use_prefetch, use_suspense,
 };
+pub use image::{Img, ImgProps, use_image};
 pub use pages::{NextPageLoader, use_next_page};
 pub use provider::{CacheProvider, CacheProviderProps, use_controller};
 #[cfg(feature = "ssr")]

@@ -49,7 +49,7 @@ async fn a_transport_sees_the_whole_request_and_its_answer_is_decoded() {
     assert_eq!(request.url, "http://api.test/todos/1");
     assert_eq!(
         request.body.as_ref().unwrap().as_str(),
-        r#"{"title":"milk"}"#
+        Some(r#"{"title":"milk"}"#)
     );
     assert_eq!(request.headers["authorization"], "Bearer t");
     assert_eq!(request.headers["accept"], "application/json");

@@ -2,8 +2,9 @@
 //! popular off-the-shelf servers do): response headers, pagination in
 //! both styles, partial records, filtered lists that follow creates and
 //! deletes, params named as the server names them, ids as servers send
-//! them, and live streams (server-sent events, websockets).
+//! them, live streams (server-sent events, websockets) and binary data.
 
+mod binary;
 mod graphql;
 mod headers;
 mod ids;

@@ -22,6 +22,7 @@
 //! route answers CORS requests from any origin. `POST /graphql` answers
 //! GraphQL over the same todos and users (see `graphql.rs`).
 
+mod files;
 mod graphql;
 mod live;
 mod query;
@@ -58,6 +59,8 @@ pub struct Shared {
     pub released: tokio::sync::Notify,
     /// The live streams: what changed, pushed to who listens.
     pub live: live::Hub,
+    /// The files uploaded to `POST /files`, by id (from 1).
+    pub files: Mutex<Vec<files::StoredFile>>,
 }
 
 impl Shared {
@@ -70,6 +73,7 @@ impl Shared {
         self.outage.store(false, Ordering::Relaxed);
         self.delay_ms.store(0, Ordering::Relaxed);
         self.live.reset();
+        self.files.lock().unwrap_or_else(|e| e.into_inner()).clear();
         self.release();
     }
 

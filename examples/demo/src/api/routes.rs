@@ -52,6 +52,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/__demo/switches", get(switches_now).put(set_switches))
         .route("/__demo/reset", post(reset))
         .merge(super::live::routes())
+        .route("/files", post(super::files::upload))
+        .route("/files/{id}", get(super::files::download))
+        .route("/images/{name}", get(super::files::image))
         .layer(middleware::from_fn_with_state(
             Arc::clone(&shared),
             switches,

@@ -384,3 +384,36 @@ macro_rules! plain_schema {
 // nothing (`()`, for an empty body) or any JSON. Scalars stay out, so that
 // marking a plain field `nested` remains a compile error.
 plain_schema!((), serde_json::Value);
+
+/// Bytes: kept as they came, with no records.
+impl Schema for crate::blob::Blob {
+    type Handle = Rc<Self>;
+
+    fn into_handle(value: Rc<Self>) -> Rc<Self> {
+        value
+    }
+}
+
+impl SchemaParts for crate::blob::Blob {
+    fn normalize(&mut self, _: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        Ok(())
+    }
+
+    fn denormalize(&self, _: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        Denorm::Same
+    }
+
+    fn same_entities(&self, _: &Self) -> bool {
+        true
+    }
+
+    fn entity_at(_: &[Segment]) -> Option<&'static str> {
+        None
+    }
+
+    const BINARY: bool = true;
+
+    fn from_bytes(bytes: Vec<u8>, content_type: Option<&str>) -> Option<Self> {
+        Some(crate::blob::Blob::new(bytes, content_type))
+    }
+}

@@ -195,6 +195,21 @@ pub trait SchemaParts: Clone + 'static {
         None
     }
 
+    /// Whether an answer of this schema is bytes ([`Blob`](crate::Blob)),
+    /// not JSON: its request accepts any content type and keeps the body
+    /// as it came.
+    const BINARY: bool = false;
+
+    /// A value of this schema made from an answer's bytes, for a
+    /// [`BINARY`](Self::BINARY) schema.
+    fn from_bytes(bytes: Vec<u8>, content_type: Option<&str>) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        let _ = (bytes, content_type);
+        None
+    }
+
     /// Whether a value of this schema is a record (`Rc<E>`): one store
     /// reference each.
     const IS_RECORD: bool = false;

@@ -102,6 +102,8 @@ pub struct Endpoint<P, S, E = Read> {
     /// params) is answered from that record.
     infer: bool,
     error_policy: ErrorPolicyFn,
+    /// Whether its answer is bytes (a [`Blob`](crate::Blob)), not JSON.
+    binary: bool,
     types: Types<P, S, E>,
 }
 
@@ -152,7 +154,9 @@ impl<P: Serialize, S: Schema + DeserializeOwned> Endpoint<P, S> {
     /// assert_eq!(todos.url("http://h", &()).unwrap(), "http://h/todos");
     /// ```
     pub fn new(method: Method, path: PathTemplate) -> Self {
-        Endpoint::decoded_by(method, path, decode_json::<P, S>)
+        let mut endpoint = Endpoint::decoded_by(method, path, decode_json::<P, S>);
+        endpoint.binary = S::BINARY;
+        endpoint
     }
 }
 
@@ -209,6 +213,7 @@ impl<P, S> Endpoint<P, S> {
             pagination: None,
             infer: true,
             error_policy: ErrorPolicy::by_kind,
+            binary: false,
             types: PhantomData,
         }
     }
@@ -400,6 +405,9 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// Makes `request` for `params` with the endpoint's fetch function
     /// (the client's shared helper unless one was given).
     pub(crate) fn send(&self, client: &Client, params: &P, mut request: Request) -> ResponseFuture {
+        if self.binary {
+            request.binary = true;
+        }
         if let (Some(graphql), None) = (&self.graphql, &request.body) {
             request.body = Some((graphql.ops.body)(
                 graphql.document,
@@ -644,6 +652,7 @@ impl<P, S, E> Endpoint<P, S, E> {
             pagination: self.pagination,
             infer: self.infer,
             error_policy: self.error_policy,
+            binary: self.binary,
             types: PhantomData,
         }
     }
@@ -665,6 +674,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             pagination: self.pagination,
             infer: self.infer,
             error_policy: self.error_policy,
+            binary: self.binary,
             types: PhantomData,
         }
     }

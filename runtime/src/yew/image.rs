@@ -1,0 +1,185 @@
+//! Images that suspend until the browser has them: `use_image` and
+//! `Img`, so a page never shows a layout that jumps as its images come
+//! in.
+
+use yew::prelude::*;
+use yew::suspense::SuspensionResult;
+
+/// Suspends the component until the browser has loaded the image at
+/// `src` (or given up on it: a broken image does not hold the page back),
+/// so that the nearest [`AsyncBoundary`](super::AsyncBoundary) shows its
+/// fallback meanwhile. An image loads once per page: a later render, in
+/// this component or another, does not suspend for it again. The `<img>`
+/// the component renders then shows it from the browser's cache, so serve
+/// images cacheable (`Cache-Control: max-age=..`), as image servers do;
+/// [`Img`] needs no cache (it shows the element that loaded). On the
+/// server it does nothing (there is no image to wait for).
+///
+/// ```
+/// use restcache::yew::{AsyncBoundary, use_image};
+/// use yew::prelude::*;
+///
+/// #[derive(Properties, PartialEq)]
+/// struct AvatarProps { url: AttrValue }
+///
+/// #[component]
+/// fn Avatar(props: &AvatarProps) -> HtmlResult {
+///     use_image(&props.url)?;
+///     Ok(html! { <img class="avatar" src={props.url.clone()} /> })
+/// }
+///
+/// # let _ = html! {
+/// <AsyncBoundary fallback={html! { <p>{ "Loading…" }</p> }} error_fallback={Callback::from(|_| html! { <p>{ "Failed" }</p> })}>
+///     <Avatar url="/images/ada.png" />
+/// </AsyncBoundary>
+/// # };
+/// ```
+#[hook]
+pub fn use_image(src: &str) -> SuspensionResult<()> {
+    loading::wait_for(src)
+}
+
+/// The props of [`Img`].
+#[derive(Properties, PartialEq, Clone, Debug)]
+pub struct ImgProps {
+    /// The image's address.
+    pub src: AttrValue,
+    /// Its text alternative.
+    #[prop_or_default]
+    pub alt: AttrValue,
+    /// Its classes.
+    #[prop_or_default]
+    pub class: Classes,
+}
+
+/// An `<img>` that suspends until its image has loaded, and then shows
+/// the very element that loaded it: complete at its first paint, with no
+/// second request whatever the browser's cache keeps. On the server it
+/// renders a plain `<img>`.
+///
+/// ```
+/// use restcache::yew::{AsyncBoundary, Img};
+/// use yew::prelude::*;
+///
+/// # let _ = html! {
+/// <AsyncBoundary fallback={html! { <p>{ "Loading…" }</p> }} error_fallback={Callback::from(|_| html! { <p>{ "Failed" }</p> })}>
+///     <Img src="/images/beach.png" alt="The beach" />
+/// </AsyncBoundary>
+/// # };
+/// ```
+#[component]
+pub fn Img(props: &ImgProps) -> HtmlResult {
+    loading::use_img(props)
+}
+
+#[cfg(target_arch = "wasm32")]
+mod loading {
+    use std::cell::{Cell, RefCell};
+    use std::collections::HashMap;
+    use std::rc::Rc;
+
+    use gloo_events::EventListener;
+    use yew::prelude::*;
+    use yew::suspense::{Suspension, SuspensionResult};
+
+    use super::ImgProps;
+
+    /// An image being loaded by an element of ours.
+    struct Requested {
+        suspension: Suspension,
+        loaded: Rc<Cell<bool>>,
+        // Kept so that the browser keeps loading it and tells us.
+        image: web_sys::HtmlImageElement,
+        _listeners: [EventListener; 2],
+    }
+
+    impl Requested {
+        /// Starts loading `src`; `None` outside a page.
+        fn start(src: &str) -> Option<Requested> {
+            let image = web_sys::HtmlImageElement::new().ok()?;
+            let (suspension, handle) = Suspension::new();
+            let loaded = Rc::new(Cell::new(false));
+            let handle = Rc::new(RefCell::new(Some(handle)));
+            let listen = |event: &'static str| {
+                let (loaded, handle) = (Rc::clone(&loaded), Rc::clone(&handle));
+                EventListener::once(&image, event, move |_| {
+                    loaded.set(true);
+                    if let Some(handle) = handle.borrow_mut().take() {
+                        handle.resume();
+                    }
+                })
+            };
+            let listeners = [listen("load"), listen("error")];
+            image.set_src(src);
+            Some(Requested {
+                suspension,
+                loaded,
+                image,
+                _listeners: listeners,
+            })
+        }
+
+        fn wait(&self) -> SuspensionResult<()> {
+            match self.loaded.get() {
+                true => Ok(()),
+                false => Err(self.suspension.clone()),
+            }
+        }
+    }
+
+    /// `Img`: each one loads with an element of its own, and shows it.
+    #[hook]
+    pub fn use_img(props: &ImgProps) -> HtmlResult {
+        let requested = use_memo(props.src.clone(), |src| Requested::start(src));
+        let Some(requested) = requested.as_ref() else {
+            return Ok(Html::default());
+        };
+        requested.wait()?;
+        let image = &requested.image;
+        image.set_alt(&props.alt);
+        image.set_class_name(&props.class.to_string());
+        Ok(Html::VRef(image.clone().into()))
+    }
+
+    thread_local! {
+        static IMAGES: RefCell<HashMap<String, Requested>> = RefCell::default();
+    }
+
+    pub fn wait_for(src: &str) -> SuspensionResult<()> {
+        IMAGES.with(|images| {
+            if let Some(requested) = images.borrow().get(src) {
+                return match requested.loaded.get() {
+                    true => Ok(()),
+                    false => Err(requested.suspension.clone()),
+                };
+            }
+            let Some(requested) = Requested::start(src) else {
+                return Ok(());
+            };
+            let waiting = requested.wait();
+            images.borrow_mut().insert(src.to_owned(), requested);
+            waiting
+        })
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod loading {
+    use yew::prelude::*;
+    use yew::suspense::SuspensionResult;
+
+    use super::ImgProps;
+
+    /// Natively (a server render) there is no image to wait for.
+    pub fn wait_for(_: &str) -> SuspensionResult<()> {
+        Ok(())
+    }
+
+    /// A plain `<img>`.
+    #[hook]
+    pub fn use_img(props: &ImgProps) -> HtmlResult {
+        Ok(html! {
+            <img src={props.src.clone()} alt={props.alt.clone()} class={props.class.clone()} />
+        })
+    }
+}

@@ -1,0 +1,113 @@
+//! Images that suspend: the boundary's fallback shows until the browser
+//! has the image, and the `<img>` appears already loaded.
+
+use restcache::yew::{AsyncBoundary, Img};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+use yew::prelude::*;
+
+use crate::harness::*;
+
+#[derive(Properties, PartialEq, Clone)]
+struct PictureProps {
+    src: AttrValue,
+}
+
+#[component]
+fn Picture(props: &PictureProps) -> Html {
+    html! {
+        <AsyncBoundary fallback={html! { <p class="loading">{ "loading" }</p> }} error_fallback={failed()}>
+            <Img src={props.src.clone()} alt="orange" />
+        </AsyncBoundary>
+    }
+}
+
+fn image_of(page: &Mounted<Picture>) -> Option<web_sys::HtmlImageElement> {
+    let element = page.root.query_selector("img").unwrap()?;
+    element.dyn_into().ok()
+}
+
+#[wasm_bindgen_test]
+async fn an_image_suspends_until_loaded_and_shows_complete() {
+    reset_demo().await;
+    set_delay(300).await;
+    // A name no other test loads: the page has not seen this image.
+    let path = format!("/images/suspends-{}.png", now_ms() as u64);
+    let src = format!("{DEMO}{path}");
+    let page = mount::<Picture>(PictureProps { src: src.into() });
+    yew::scheduler::flush().await;
+    assert_eq!(page.text(), "loading");
+    assert!(image_of(&page).is_none());
+    until("the image shows", || image_of(&page).is_some()).await;
+    let image = image_of(&page).unwrap();
+    assert!(image.complete(), "shown only once loaded");
+    assert_eq!(image.natural_width(), 2);
+    assert_eq!(image.alt(), "orange");
+    set_delay(0).await;
+    assert_eq!(
+        hits(&format!("GET {path}")).await,
+        1,
+        "shown from the load it waited for"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_image_does_not_hold_the_page() {
+    reset_demo().await;
+    let src = format!("{}/no-such-route/broken.png", DEMO);
+    let page = mount::<Picture>(PictureProps { src: src.into() });
+    until("the img shows", || image_of(&page).is_some()).await;
+    assert_eq!(image_of(&page).unwrap().natural_width(), 0);
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct AvatarProps {
+    src: AttrValue,
+}
+
+/// Its own `<img>`, after `use_image`.
+#[component]
+fn Avatar(props: &AvatarProps) -> HtmlResult {
+    restcache::yew::use_image(&props.src)?;
+    Ok(html! { <img class="avatar" src={props.src.clone()} /> })
+}
+
+#[component]
+fn Avatars(props: &AvatarProps) -> Html {
+    html! {
+        <AsyncBoundary fallback={html! { <p class="loading">{ "loading" }</p> }} error_fallback={failed()}>
+            <Avatar src={props.src.clone()} />
+            <Avatar src={props.src.clone()} />
+        </AsyncBoundary>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn use_image_suspends_until_loaded_and_loads_once() {
+    reset_demo().await;
+    set_delay(300).await;
+    let path = format!("/images/hook-{}.png", now_ms() as u64);
+    let page = mount::<Avatars>(AvatarProps {
+        src: format!("{DEMO}{path}").into(),
+    });
+    yew::scheduler::flush().await;
+    assert_eq!(page.text(), "loading");
+    until("the avatars show", || {
+        page.root.query_selector_all("img.avatar").unwrap().length() == 2
+    })
+    .await;
+    set_delay(0).await;
+    until("the avatars decode", || {
+        let first = page.root.query_selector("img.avatar").unwrap().unwrap();
+        first
+            .dyn_into::<web_sys::HtmlImageElement>()
+            .unwrap()
+            .natural_width()
+            == 2
+    })
+    .await;
+    assert!(
+        hits(&format!("GET {path}")).await <= 2,
+        "one load for both, and the <img> from the browser's cache at most"
+    );
+}
