@@ -65,6 +65,8 @@ pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
 #[cfg(feature = "live")]
+pub(crate) use streams::StreamTicket;
+#[cfg(feature = "live")]
 pub use streams::{StreamHold, StreamStatus};
 
 use expiry::StoredError;

@@ -59,15 +59,31 @@ impl StreamStatus {
 #[derive(Default)]
 pub(crate) struct Streams {
     open: FxHashMap<String, Opened>,
+    /// Where each stream stopped (the last message id it read, if any),
+    /// kept after it closes so that opening it again resumes there.
+    stopped_at: FxHashMap<String, Option<String>>,
+    /// Tells one opening of a stream from the next.
+    generation: u64,
     /// Bumped on every change of focus or network.
     signal_changes: u64,
-    waiting: Vec<Waker>,
+    waiting: Vec<(u64, Waker)>,
+    next_waiter: u64,
 }
 
 struct Opened {
     holds: usize,
+    generation: u64,
     stop: AbortHandle,
     status: StreamStatus,
+}
+
+/// One opening of a stream, as its task knows it: what it writes goes to
+/// this opening only (an aborted task that runs once more cannot touch
+/// the next one).
+#[derive(Clone, Debug)]
+pub(crate) struct StreamTicket {
+    pub key: String,
+    generation: u64,
 }
 
 /// Keeps a live stream open while it lives (see
@@ -77,6 +93,7 @@ struct Opened {
 pub struct StreamHold {
     controller: Controller,
     key: String,
+    generation: u64,
 }
 
 impl std::fmt::Debug for StreamHold {
@@ -94,6 +111,9 @@ impl Drop for StreamHold {
             let Some(opened) = streams.open.get_mut(&self.key) else {
                 return;
             };
+            if opened.generation != self.generation {
+                return;
+            }
             opened.holds -= 1;
             if opened.holds > 0 {
                 return;
@@ -107,41 +127,76 @@ impl Drop for StreamHold {
     }
 }
 
+/// Forgets the opening its task ran for when the task goes away without
+/// being stopped (its runtime ended), so the next hold starts it again.
+struct TaskGone {
+    controller: Controller,
+    ticket: StreamTicket,
+}
+
+impl Drop for TaskGone {
+    fn drop(&mut self) {
+        let Ok(mut streams) = self.controller.inner.streams.try_borrow_mut() else {
+            return;
+        };
+        if streams
+            .open
+            .get(&self.ticket.key)
+            .is_some_and(|opened| opened.generation == self.ticket.generation)
+        {
+            streams.open.remove(&self.ticket.key);
+        }
+    }
+}
+
 impl Controller {
     /// Holds the stream `key` open: the first hold spawns `run` (which
     /// keeps the connection), later ones only count.
     pub(crate) fn hold_stream(
         &self,
         key: &str,
-        run: impl FnOnce() -> LocalBoxFuture<'static, ()>,
+        run: impl FnOnce(StreamTicket) -> LocalBoxFuture<'static, ()>,
     ) -> StreamHold {
-        let start = {
+        let (generation, start) = {
             let mut streams = self.inner.streams.borrow_mut();
             if let Some(opened) = streams.open.get_mut(key) {
                 opened.holds += 1;
-                None
+                (opened.generation, None)
             } else {
+                streams.generation += 1;
+                let generation = streams.generation;
                 let (stop, registration) = AbortHandle::new_pair();
                 streams.open.insert(
                     key.to_owned(),
                     Opened {
                         holds: 1,
+                        generation,
                         stop,
                         status: StreamStatus::Connecting,
                     },
                 );
-                Some(registration)
+                (generation, Some(registration))
             }
         };
         if let Some(registration) = start {
-            let task = Abortable::new(run(), registration);
+            let ticket = StreamTicket {
+                key: key.to_owned(),
+                generation,
+            };
+            let gone = TaskGone {
+                controller: self.clone(),
+                ticket: ticket.clone(),
+            };
+            let task = Abortable::new(run(ticket), registration);
             self.spawn(Box::pin(async move {
+                let _gone = gone;
                 let _ = task.await;
             }));
         }
         StreamHold {
             controller: self.clone(),
             key: key.to_owned(),
+            generation,
         }
     }
 
@@ -153,11 +208,13 @@ impl Controller {
 
     /// Notes the stream's new status and tells listeners
     /// ([`Event::StreamChanged`]) when it changed.
-    pub(crate) fn set_stream_status(&self, key: &str, status: StreamStatus) {
+    pub(crate) fn set_stream_status(&self, ticket: &StreamTicket, status: StreamStatus) {
         let changed = {
             let mut streams = self.inner.streams.borrow_mut();
-            match streams.open.get_mut(key) {
-                Some(opened) if opened.status != status => {
+            match streams.open.get_mut(&ticket.key) {
+                Some(opened)
+                    if opened.generation == ticket.generation && opened.status != status =>
+                {
                     opened.status = status;
                     true
                 }
@@ -166,7 +223,7 @@ impl Controller {
         };
         if changed {
             self.emit(|| Event::StreamChanged {
-                key: key.to_owned(),
+                key: ticket.key.clone(),
                 status,
             });
         }
@@ -174,27 +231,54 @@ impl Controller {
 
     /// Tells listeners of a problem of the stream `key`
     /// ([`Event::StreamError`]).
-    pub(crate) fn stream_error(&self, key: &str, message: impl FnOnce() -> String) {
+    pub(crate) fn stream_error(&self, ticket: &StreamTicket, message: impl FnOnce() -> String) {
         self.emit(|| Event::StreamError {
-            key: key.to_owned(),
+            key: ticket.key.clone(),
             message: message(),
         });
     }
 
+    /// Where the stream `key` stopped last time, if it ran before: the
+    /// last message id it read (`None` when it read none with an id).
+    pub(crate) fn stream_stopped_at(&self, key: &str) -> Option<Option<String>> {
+        self.inner.streams.borrow().stopped_at.get(key).cloned()
+    }
+
+    /// Notes how far the stream `key` has read.
+    pub(crate) fn note_stream_position(&self, key: &str, last_id: Option<&str>) {
+        let mut streams = self.inner.streams.borrow_mut();
+        match streams.stopped_at.get_mut(key) {
+            Some(at) if at.as_deref() == last_id => {}
+            Some(at) => *at = last_id.map(str::to_owned),
+            None => {
+                streams
+                    .stopped_at
+                    .insert(key.to_owned(), last_id.map(str::to_owned));
+            }
+        }
+    }
+
     /// Wakes whoever waits on [`signals_changed`](Self::signals_changed).
     pub(crate) fn wake_stream_signals(&self) {
-        let mut streams = self.inner.streams.borrow_mut();
-        streams.signal_changes += 1;
-        for waker in streams.waiting.drain(..) {
+        let waiting = {
+            let mut streams = self.inner.streams.borrow_mut();
+            streams.signal_changes += 1;
+            std::mem::take(&mut streams.waiting)
+        };
+        // Outside the borrow: a waker may poll at once.
+        for (_, waker) in waiting {
             waker.wake();
         }
     }
 
     /// Resolves at the next change of focus or network.
     pub(crate) fn signals_changed(&self) -> SignalsChanged {
+        let mut streams = self.inner.streams.borrow_mut();
+        streams.next_waiter += 1;
         SignalsChanged {
             controller: self.clone(),
-            seen: self.inner.streams.borrow().signal_changes,
+            seen: streams.signal_changes,
+            id: streams.next_waiter,
         }
     }
 
@@ -208,6 +292,7 @@ impl Controller {
 pub(crate) struct SignalsChanged {
     controller: Controller,
     seen: u64,
+    id: u64,
 }
 
 impl Future for SignalsChanged {
@@ -218,9 +303,21 @@ impl Future for SignalsChanged {
         if streams.signal_changes != self.seen {
             return Poll::Ready(());
         }
-        if !streams.waiting.iter().any(|w| w.will_wake(cx.waker())) {
-            streams.waiting.push(cx.waker().clone());
+        let id = self.id;
+        match streams.waiting.iter_mut().find(|(waiter, _)| *waiter == id) {
+            Some((_, waker)) => waker.clone_from(cx.waker()),
+            None => streams.waiting.push((id, cx.waker().clone())),
         }
         Poll::Pending
+    }
+}
+
+/// A waiter that goes away leaves no waker behind.
+impl Drop for SignalsChanged {
+    fn drop(&mut self) {
+        if let Ok(mut streams) = self.controller.inner.streams.try_borrow_mut() {
+            let id = self.id;
+            streams.waiting.retain(|(waiter, _)| *waiter != id);
+        }
     }
 }

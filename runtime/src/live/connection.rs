@@ -86,15 +86,25 @@ fn http_client() -> Result<reqwest::Client, String> {
     Ok(reqwest::Client::new())
 }
 
+/// What came off a connection.
+pub(crate) enum Next {
+    /// A message.
+    Message(Message),
+    /// A frame that is no message (a binary frame that is not text): the
+    /// connection goes on.
+    Rejected(String),
+    /// The connection broke.
+    Broken(String),
+}
+
 impl Connection {
-    /// The next message; `None` once the server closed the connection,
-    /// an error when it broke.
-    pub async fn next(&mut self, controller: &Controller) -> Option<Result<Message, String>> {
+    /// What comes next; `None` once the server closed the connection.
+    pub async fn next(&mut self, controller: &Controller) -> Option<Next> {
         match self {
             Connection::Events(events) => {
                 let event = match events.next().await? {
                     Ok(event) => event,
-                    Err(error) => return Some(Err(error)),
+                    Err(error) => return Some(Next::Broken(error)),
                 };
                 let mut message = Message::new(event.data, controller.write_time());
                 if !event.id.is_empty() {
@@ -103,7 +113,7 @@ impl Connection {
                 if !event.event.is_empty() && event.event != "message" {
                     message = message.with_event(event.event);
                 }
-                Some(Ok(message))
+                Some(Next::Message(message))
             }
             Connection::Socket(socket) => loop {
                 let text = match socket.next().await? {
@@ -111,19 +121,22 @@ impl Connection {
                     Ok(reqwest_websocket::Message::Binary(bytes)) => {
                         match String::from_utf8(bytes.to_vec()) {
                             Ok(text) => text,
-                            Err(_) => return Some(Err("a binary message is not UTF-8".into())),
+                            Err(_) => {
+                                let problem = "a binary frame that is not UTF-8 text";
+                                return Some(Next::Rejected(problem.into()));
+                            }
                         }
                     }
                     Ok(reqwest_websocket::Message::Close { .. }) => return None,
                     Ok(_) => continue,
-                    Err(error) => return Some(Err(format!("the socket broke: {error}"))),
+                    Err(error) => return Some(Next::Broken(format!("the socket broke: {error}"))),
                 };
                 let id = socket_message_id(&text);
                 let mut message = Message::new(text, controller.write_time());
                 if let Some(id) = id {
                     message = message.with_id(id);
                 }
-                return Some(Ok(message));
+                return Some(Next::Message(message));
             },
         }
     }

@@ -127,8 +127,21 @@ impl Message {
 /// or `{"entity": "Todo", "op": "delete", "pk": 3}`, with an optional
 /// `"at"`: when the change was made, in milliseconds since the Unix epoch
 /// (fractions allowed).
+/// What the standard form made of a message.
+pub(crate) enum Outcome {
+    /// Written.
+    Applied,
+    /// Not a standard message.
+    NotStandard(String),
+    /// A standard message about an entity the stream was not told of.
+    OtherEntity,
+    /// A standard message about one of its entities that could not be
+    /// written.
+    Failed(String),
+}
+
 #[derive(Deserialize)]
-pub(crate) struct Standard<'a> {
+pub(crate) struct StandardMessage<'a> {
     #[serde(borrow)]
     entity: Cow<'a, str>,
     op: Op,
@@ -148,7 +161,7 @@ enum Op {
 }
 
 /// Writes a standard message about one entity type into the cache.
-pub(crate) type Apply = fn(&Controller, &Standard<'_>, Timestamp) -> Result<(), String>;
+pub(crate) type Apply = fn(&Controller, &StandardMessage<'_>, Timestamp) -> Result<(), String>;
 
 /// The entity types a stream reads standard messages for: key and writer.
 #[derive(Clone, Default)]
@@ -165,28 +178,34 @@ impl Entities {
         self.0.is_empty()
     }
 
-    /// Reads `message` as a standard one and writes it; a message about
-    /// an entity this stream was not told of is left alone.
-    pub fn apply(&self, controller: &Controller, message: &Message) -> Result<(), String> {
-        let standard: Standard<'_> = serde_json::from_str(message.data())
-            .map_err(|e| format!("not a standard message ({e})"))?;
-        let Some((_, apply)) = self.0.iter().find(|(key, _)| *key == standard.entity) else {
-            return Ok(());
+    /// Reads `message` as a standard one and writes it.
+    pub fn apply(&self, controller: &Controller, message: &Message) -> Outcome {
+        let standard = match serde_json::from_str::<StandardMessage<'_>>(message.data()) {
+            Ok(standard) => standard,
+            Err(error) => return Outcome::NotStandard(format!("not a standard message ({error})")),
         };
+        let Some((_, apply)) = self.0.iter().find(|(key, _)| *key == standard.entity) else {
+            return Outcome::OtherEntity;
+        };
+        // Never later than its arrival: a server's clock ahead of ours
+        // must not date a record in the future.
         let at = match standard.at {
             Some(millis) if millis.is_finite() && millis >= 0.0 => {
-                Timestamp::from_micros((millis * 1_000.0) as u64)
+                Timestamp::from_micros((millis * 1_000.0) as u64).min(message.received())
             }
-            Some(_) => return Err("`at` is not a time".into()),
+            Some(_) => return Outcome::Failed("`at` is not a time".into()),
             None => message.received(),
         };
-        apply(controller, &standard, at)
+        match apply(controller, &standard, at) {
+            Ok(()) => Outcome::Applied,
+            Err(error) => Outcome::Failed(error),
+        }
     }
 }
 
 fn apply<E: Entity + DeserializeOwned>(
     controller: &Controller,
-    message: &Standard<'_>,
+    message: &StandardMessage<'_>,
     at: Timestamp,
 ) -> Result<(), String> {
     match message.op {

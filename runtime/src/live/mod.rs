@@ -14,10 +14,21 @@
 //! are back it connects again and catches up: every read a view shows
 //! that went stale meanwhile refetches.
 //!
-//! Each message writes at its own time: the `"at"` it carries, or the
-//! moment it arrived. A record a request fetched later stays; a message
-//! the server replays after a reconnect does not undo what a request
-//! fetched during the gap.
+//! A stream that closes (its last view unmounted) and opens again
+//! resumes from the last id it read, and catches up as after a drop.
+//!
+//! Each message writes at its own time: the moment it arrived, or the
+//! `"at"` it carries (when the change was made, by the server's clock,
+//! and never later than its arrival). A record a request fetched after
+//! that time stays. With `"at"`, a message the server replays after a
+//! reconnect does not undo what a request fetched during the gap, as far
+//! as the two clocks agree; without it, a replayed message counts as new.
+//!
+//! A stream connects with an HTTP client of its own: the
+//! [`Client`](crate::http::Client)'s header hook applies (natively; a
+//! browser sends no headers of ours with a websocket), its transport does
+//! not (a mock client's streams reach the network).
+//! [`Controller::reset`] leaves open streams open.
 //!
 //! `mod.rs` holds the declaration and the controller's entry points;
 //! `message` a message and the standard form; `connection` the two
@@ -57,8 +68,8 @@ use crate::cache::entity::Entity;
 use crate::controller::{Controller, Retry};
 pub use crate::controller::{StreamHold, StreamStatus};
 use crate::http::resolve;
-use message::Entities;
 pub use message::Message;
+use message::{Entities, Outcome};
 
 /// Reads a message the standard form leaves out.
 type OnMessage = Rc<dyn Fn(&Message, &Controller) -> Result<(), String>>;
@@ -169,10 +180,12 @@ impl Live {
     /// `{"entity": "Todo", "op": "set", "data": {..}}` stores the record
     /// (merged as a response's copy would be), and
     /// `{"entity": "Todo", "op": "delete", "pk": 3}` deletes it from every
-    /// read. An optional `"at"` (milliseconds since the Unix epoch) says
-    /// when the change was made; without it, the message counts from when
-    /// it arrived. Messages about entities the stream was not told of are
-    /// left alone.
+    /// read. An optional `"at"` (milliseconds since the Unix epoch, by
+    /// the server's clock) says when the change was made; it counts no
+    /// later than the message's arrival, and without it the message
+    /// counts from its arrival. Messages about entities the stream was
+    /// not told of are left alone (or go to the
+    /// [`on_message`](Self::on_message) handler).
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -196,8 +209,9 @@ impl Live {
         self
     }
 
-    /// Reads every message with `handle` as well, for what the standard
-    /// form does not say: a whole result
+    /// Reads with `handle` every message the standard form does not cover
+    /// (not a standard message, or one about an entity the stream was not
+    /// told of): a whole result
     /// ([`Controller::set_response`]), an invalidation, another wire
     /// format. Write at [`Message::received`] (or the time the message
     /// carries). An error is reported as an
@@ -326,8 +340,8 @@ impl Live {
 
     /// Writes one message into the cache as the stream would: standard
     /// messages about its entities, then the [`on_message`](Self::on_message)
-    /// handler (whose answer, when there is one, is the verdict). For
-    /// tests, and for messages that come some other way.
+    /// handler for every other message. For tests, and for messages that
+    /// come some other way.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -342,13 +356,18 @@ impl Live {
     /// assert!(live.apply(&ctrl, &wrong).is_err());
     /// ```
     pub fn apply(&self, controller: &Controller, message: &Message) -> Result<(), String> {
-        let standard =
-            (!self.entities.is_empty()).then(|| self.entities.apply(controller, message));
-        match &self.on_message {
-            // With a handler, a message that is not in the standard form
-            // is the handler's, and so is the verdict.
-            Some(handle) => handle(message, controller),
-            None => standard.unwrap_or(Ok(())),
+        let standard = match self.entities.is_empty() {
+            true => Outcome::OtherEntity,
+            false => self.entities.apply(controller, message),
+        };
+        match (standard, &self.on_message) {
+            (Outcome::Applied, _) | (Outcome::OtherEntity, None) => Ok(()),
+            (Outcome::Failed(error), _) | (Outcome::NotStandard(error), None) => Err(error),
+            // Not a standard message about this stream's entities: the
+            // handler's.
+            (Outcome::NotStandard(_) | Outcome::OtherEntity, Some(handle)) => {
+                handle(message, controller)
+            }
         }
     }
 
@@ -389,8 +408,8 @@ impl Controller {
     /// ```
     pub fn open_stream(&self, live: &Live) -> StreamHold {
         let key = live.key(self.client());
-        self.hold_stream(&key, || {
-            run::keep_open(self.clone(), live.clone(), key.clone()).boxed_local()
+        self.hold_stream(&key, |ticket| {
+            run::keep_open(self.clone(), live.clone(), ticket).boxed_local()
         })
     }
 

@@ -8,60 +8,77 @@ use futures_util::future::{Either, select};
 use futures_util::pin_mut;
 
 use super::Live;
-use super::connection::{Connection, connect};
-use crate::controller::{Controller, StreamStatus};
+use super::connection::{Connection, Next, connect};
+use crate::controller::{Controller, StreamStatus, StreamTicket};
 
 /// How one connection ended.
 enum Ended {
-    /// The server closed it, or it broke.
-    Dropped,
+    /// The server closed it, or it broke; `read` tells whether a message
+    /// came first (the connection worked).
+    Dropped { read: bool },
     /// The page went offline or out of view: closed on purpose.
     Paused,
 }
 
-/// Keeps the stream `live` open on `controller` under `key` until the
-/// task is dropped.
-pub(crate) async fn keep_open(controller: Controller, live: Live, key: String) {
+/// Keeps the stream `live` open on `controller` until the task is
+/// dropped.
+pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: StreamTicket) {
     let url = live.url(controller.client());
-    let mut last_id: Option<String> = None;
+    let key = ticket.key.clone();
+    // Where an earlier opening of this stream stopped: resume there, and
+    // catch up on the next connection.
+    let earlier = controller.stream_stopped_at(&key);
+    let mut behind = earlier.is_some();
+    let mut last_id = earlier.flatten();
     let mut failures: u32 = 0;
-    // Whether a connection was up before: the next one catches up.
-    let mut was_open = false;
     loop {
         if !live.may_connect(&controller) {
-            controller.set_stream_status(&key, StreamStatus::Paused);
+            controller.set_stream_status(&ticket, StreamStatus::Paused);
+            behind = true;
             controller.signals_changed().await;
             continue;
         }
-        controller.set_stream_status(&key, StreamStatus::Connecting);
-        let ended = match open(&controller, &live, &url, last_id.as_deref()).await {
+        controller.set_stream_status(&ticket, StreamStatus::Connecting);
+        let opened = open(&controller, &live, &url, last_id.as_deref()).await;
+        let ended = match opened {
+            Ok(_) if !live.may_connect(&controller) => Ended::Paused,
             Ok(mut connection) => {
-                failures = 0;
-                controller.set_stream_status(&key, StreamStatus::Open);
-                if was_open {
+                controller.set_stream_status(&ticket, StreamStatus::Open);
+                controller.note_stream_position(&key, last_id.as_deref());
+                if behind {
                     live.catch_up(&controller);
                 }
-                was_open = true;
-                read(&controller, &live, &key, &mut connection, &mut last_id).await
+                behind = true;
+                read(&controller, &live, &ticket, &mut connection, &mut last_id).await
             }
             Err(error) => {
-                controller.stream_error(&key, || format!("cannot connect: {error}"));
-                Ended::Dropped
+                controller.stream_error(&ticket, || format!("cannot connect: {error}"));
+                // Whatever changed while the server could not be reached
+                // is caught up on once it can.
+                behind = true;
+                Ended::Dropped { read: false }
             }
         };
-        if let Ended::Dropped = ended {
-            failures = failures.saturating_add(1);
-            controller.set_stream_status(&key, StreamStatus::Retrying { attempt: failures });
-            let seed = controller.now().as_micros() ^ u64::from(failures);
-            let wait = controller.sleep(live.retry.delay(failures - 1, seed));
-            // Going offline meanwhile pauses at once; coming back does
-            // not cut the wait short.
+        match ended {
+            Ended::Paused => continue,
+            // A connection that worked starts the waits over; one the
+            // server accepts and drops at once does not.
+            Ended::Dropped { read: true } => failures = 1,
+            Ended::Dropped { read: false } => failures = failures.saturating_add(1),
+        }
+        controller.set_stream_status(&ticket, StreamStatus::Retrying { attempt: failures });
+        let seed = controller.now().as_micros() ^ u64::from(failures);
+        let wait = controller.sleep(live.retry.delay(failures - 1, seed));
+        pin_mut!(wait);
+        // Going offline meanwhile pauses at once; any other change of
+        // focus or network leaves the wait as it is.
+        loop {
             let changed = controller.signals_changed();
             pin_mut!(changed);
-            if let Either::Right(_) = select(wait, changed).await
-                && !live.may_connect(&controller)
-            {
-                continue;
+            match select(wait.as_mut(), changed).await {
+                Either::Left(_) => break,
+                Either::Right(_) if !live.may_connect(&controller) => break,
+                Either::Right(_) => {}
             }
         }
     }
@@ -96,33 +113,39 @@ async fn open(
 async fn read(
     controller: &Controller,
     live: &Live,
-    key: &str,
+    ticket: &StreamTicket,
     connection: &mut Connection,
     last_id: &mut Option<String>,
 ) -> Ended {
+    let mut read = false;
     loop {
+        // Checked each time: a change may have come with a message.
+        if !live.may_connect(controller) {
+            return Ended::Paused;
+        }
         let next = connection.next(controller);
         let changed = controller.signals_changed();
         pin_mut!(next, changed);
         match select(next, changed).await {
-            Either::Left((Some(Ok(message)), _)) => {
+            Either::Left((Some(Next::Message(message)), _)) => {
+                read = true;
                 if let Some(id) = message.id() {
                     *last_id = Some(id.to_owned());
+                    controller.note_stream_position(&ticket.key, Some(id));
                 }
                 if let Err(reason) = live.apply(controller, &message) {
-                    controller.stream_error(key, || reason);
+                    controller.stream_error(ticket, || reason);
                 }
             }
-            Either::Left((Some(Err(error)), _)) => {
-                controller.stream_error(key, || error);
-                return Ended::Dropped;
+            Either::Left((Some(Next::Rejected(problem)), _)) => {
+                controller.stream_error(ticket, || problem);
             }
-            Either::Left((None, _)) => return Ended::Dropped,
-            Either::Right(_) => {
-                if !live.may_connect(controller) {
-                    return Ended::Paused;
-                }
+            Either::Left((Some(Next::Broken(error)), _)) => {
+                controller.stream_error(ticket, || error);
+                return Ended::Dropped { read };
             }
+            Either::Left((None, _)) => return Ended::Dropped { read },
+            Either::Right(_) => {}
         }
     }
 }

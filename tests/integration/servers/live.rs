@@ -86,6 +86,7 @@ async fn pushed_records_show_with_no_request(live: Live) {
         .await
         .unwrap();
     let _hold = open_and_wait(&ctrl, &live).await;
+    eventually("the server has it subscribed", || api.streams_open() == 1).await;
 
     rename_elsewhere(&api, 3, "pushed").await;
     eventually("the pushed title shows", || {
@@ -98,7 +99,6 @@ async fn pushed_records_show_with_no_request(live: Live) {
         .unwrap();
     eventually("the pushed delete shows", || title_of(&ctrl, 2).is_none()).await;
     assert_eq!(api.hits("GET /todos"), 1, "no request but the first");
-    assert_eq!(api.streams_open(), 1);
 }
 
 #[tokio::test]
@@ -126,6 +126,7 @@ async fn drops_reconnect_and_lose_nothing(live: Live) {
         .await
         .unwrap();
     let _hold = open_and_wait(&ctrl, &live).await;
+    eventually("the server has it subscribed", || api.streams_open() == 1).await;
     // A message first, so that the stream has an id to resume from.
     rename_elsewhere(&api, 1, "before the drop").await;
     eventually("the first push shows", || {
@@ -145,7 +146,7 @@ async fn drops_reconnect_and_lose_nothing(live: Live) {
     })
     .await;
     assert_eq!(api.streams_resumed(), 1, "it resumed from its last id");
-    assert_eq!(api.streams_open(), 1);
+    eventually("one connection again", || api.streams_open() == 1).await;
     assert_eq!(api.hits("GET /todos"), 1, "resumed, not refetched");
     let statuses = statuses.borrow();
     assert!(
@@ -177,7 +178,7 @@ async fn holders_share_one_connection_and_the_last_to_leave_closes_it() {
         let first = open_and_wait(&ctrl, &live).await;
         let second = ctrl.open_stream(&live);
         let ws = open_and_wait(&ctrl, &websocket()).await;
-        assert_eq!(api.streams_open(), 2, "one per stream, not per holder");
+        eventually("one connection per stream", || api.streams_open() == 2).await;
         drop(first);
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert_eq!(api.streams_open(), 2, "a holder is left");
@@ -308,6 +309,7 @@ async fn a_server_that_cannot_resume_has_what_views_show_refetched() {
             .await
             .unwrap();
         let _hold = open_and_wait(&ctrl, &live).await;
+        eventually("the server has it subscribed", || api.streams_open() == 1).await;
         ctrl.set_online(false);
         eventually("the server sees it closed", || api.streams_open() == 0).await;
         rename_elsewhere(&api, 5, "while offline").await;
@@ -319,6 +321,77 @@ async fn a_server_that_cannot_resume_has_what_views_show_refetched() {
         assert_eq!(api.hits("GET /todos"), 2);
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_stream_opened_again_resumes_where_it_stopped() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let live = sse();
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let hold = open_and_wait(&ctrl, &live).await;
+        rename_elsewhere(&api, 1, "seen live").await;
+        eventually("the first push shows", || {
+            title_of(&ctrl, 1).as_deref() == Some("seen live")
+        })
+        .await;
+        // The last view leaves (a route change), and another comes.
+        drop(hold);
+        eventually("the server sees it closed", || api.streams_open() == 0).await;
+        rename_elsewhere(&api, 2, "while no one listened").await;
+        let _hold = open_and_wait(&ctrl, &live).await;
+        eventually("the change made meanwhile shows", || {
+            title_of(&ctrl, 2).as_deref() == Some("while no one listened")
+        })
+        .await;
+        assert_eq!(api.streams_resumed(), 1);
+        assert_eq!(api.hits("GET /todos"), 1, "resumed, not refetched");
+    })
+    .await;
+}
+
+#[test]
+fn standard_messages_go_to_the_cache_and_the_rest_to_the_handler() {
+    use std::cell::Cell;
+
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    ctrl.set_response(&TodoResource::get_list(), &(), vec![])
+        .unwrap();
+    let handled = Rc::new(Cell::new(0));
+    let seen = Rc::clone(&handled);
+    let live = sse().on_message(move |message, _| {
+        seen.set(seen.get() + 1);
+        match message.data().starts_with("{\"ping\"") {
+            true => Ok(()),
+            false => Err("not a ping".into()),
+        }
+    });
+    let message = |text: &str| restcache::live::Message::new(text, ctrl.write_time());
+    let set = r#"{"entity": "Todo", "op": "set", "data": {"id": 9, "userId": 1, "title": "nine", "completed": false}}"#;
+    assert_eq!(live.apply(&ctrl, &message(set)), Ok(()));
+    assert_eq!(handled.get(), 0, "a standard message is not the handler's");
+    assert_eq!(live.apply(&ctrl, &message(r#"{"ping": 1}"#)), Ok(()));
+    assert_eq!(
+        live.apply(&ctrl, &message("hello")),
+        Err("not a ping".into())
+    );
+    let other = r#"{"entity": "User", "op": "delete", "pk": 1}"#;
+    assert_eq!(live.apply(&ctrl, &message(other)), Err("not a ping".into()));
+    assert_eq!(handled.get(), 3);
+    let refused = r#"{"entity": "Todo", "op": "set", "data": {"id": "nine"}}"#;
+    assert!(live.apply(&ctrl, &message(refused)).is_err());
+    assert_eq!(
+        handled.get(),
+        3,
+        "a refused standard message is reported, not handed on"
+    );
+
+    let without_handler = sse();
+    assert!(without_handler.apply(&ctrl, &message("hello")).is_err());
+    assert_eq!(without_handler.apply(&ctrl, &message(other)), Ok(()));
 }
 
 #[derive(yew::Properties, PartialEq, Clone)]

@@ -7,9 +7,12 @@
 //!   `Last-Event-ID` header replays what came after it.
 //! - `GET /socket`: a websocket. The client's first message subscribes:
 //!   `{"since": "7"}` replays what came after message 7, `{"since": null}`
-//!   starts from now.
+//!   starts from now (as does a client that says nothing for a second).
+//!   An id the server never gave (it restarted since) replays everything
+//!   it kept.
 //! - `GET /__demo/streams`: `{"open": 1, "resumed": 0}`, the connections
-//!   open now and how many resumed from an id.
+//!   open now (a websocket once it subscribed) and how many resumed from
+//!   an id.
 //! - `POST /__demo/streams/drop`: the server drops every open connection
 //!   (they may come back).
 //! - `POST /__demo/streams/publish`: pushes the body (a JSON object) as
@@ -120,22 +123,24 @@ impl Hub {
     /// What came after `since` (everything kept, if it is older than the
     /// history), and a receiver of what comes next, taken together so
     /// that nothing falls in between.
-    fn since(&self, since: Option<u64>) -> (Vec<Pushed>, broadcast::Receiver<Pushed>) {
-        let _ordered = self.next_id.lock().unwrap_or_else(|e| e.into_inner());
+    /// An id this server never gave (it restarted since) counts as 0:
+    /// everything kept is replayed. Returns the backlog, the receiver,
+    /// and the id the backlog starts after.
+    fn since(&self, since: Option<u64>) -> (Vec<Pushed>, broadcast::Receiver<Pushed>, u64) {
+        let next_id = self.next_id.lock().unwrap_or_else(|e| e.into_inner());
         let receiver = self.sender.subscribe();
-        let backlog = match since {
-            Some(after) => {
-                self.resumed.fetch_add(1, Ordering::Relaxed);
-                let history = self.history.lock().unwrap_or_else(|e| e.into_inner());
-                history
-                    .iter()
-                    .filter(|(id, _)| *id > after)
-                    .cloned()
-                    .collect()
-            }
-            None => Vec::new(),
+        let Some(after) = since else {
+            return (Vec::new(), receiver, *next_id - 1);
         };
-        (backlog, receiver)
+        self.resumed.fetch_add(1, Ordering::Relaxed);
+        let after = if after >= *next_id { 0 } else { after };
+        let history = self.history.lock().unwrap_or_else(|e| e.into_inner());
+        let backlog = history
+            .iter()
+            .filter(|(id, _)| *id > after)
+            .cloned()
+            .collect();
+        (backlog, receiver, after)
     }
 
     /// Drops every open connection.
@@ -228,13 +233,13 @@ async fn events(
         .get("last-event-id")
         .and_then(|id| id.to_str().ok())
         .and_then(|id| id.parse().ok());
-    let (backlog, receiver) = shared.live.since(since);
+    let (backlog, receiver, after) = shared.live.since(since);
     let drop_all = shared.live.drop_all.subscribe();
     let state = (
         Open::new(&shared),
         backlog.into_iter(),
         receiver,
-        since.unwrap_or(0),
+        after,
         Box::pin(dropped(drop_all)),
     );
     let stream = futures_util::stream::unfold(state, |mut state| async move {
@@ -254,24 +259,44 @@ async fn socket(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) ->
     upgrade.on_upgrade(move |socket| serve_socket(shared, socket))
 }
 
+/// The `since` of the client's first text message; a client that sends
+/// none within a second starts from now.
+async fn subscription(socket: &mut WebSocket) -> Result<Option<u64>, ()> {
+    let first_text = async {
+        loop {
+            match socket.recv().await {
+                Some(Ok(ws::Message::Text(text))) => return Ok(text),
+                Some(Ok(ws::Message::Close(_))) | None | Some(Err(_)) => return Err(()),
+                Some(Ok(_)) => {}
+            }
+        }
+    };
+    let Ok(text) = tokio::time::timeout(std::time::Duration::from_secs(1), first_text).await else {
+        return Ok(None);
+    };
+    let since = serde_json::from_str::<Value>(&text?)
+        .ok()
+        .and_then(|subscribe| subscribe.get("since").cloned())
+        .and_then(|since| match since {
+            Value::String(id) => id.parse().ok(),
+            other => other.as_u64(),
+        });
+    Ok(since)
+}
+
 async fn serve_socket(shared: Arc<Shared>, mut socket: WebSocket) {
-    let _open = Open::new(&shared);
     let mut dropped = Box::pin(dropped(shared.live.drop_all.subscribe()));
     let since = tokio::select! {
-        first = socket.recv() => match first {
-            Some(Ok(ws::Message::Text(text))) => serde_json::from_str::<Value>(&text)
-                .ok()
-                .and_then(|subscribe| subscribe.get("since").cloned())
-                .and_then(|since| match since {
-                    Value::String(id) => id.parse().ok(),
-                    other => other.as_u64(),
-                }),
-            _ => return,
+        since = subscription(&mut socket) => match since {
+            Ok(since) => since,
+            Err(()) => return,
         },
         () = dropped.as_mut() => return,
     };
-    let (backlog, mut receiver) = shared.live.since(since);
-    let (mut backlog, mut after) = (backlog.into_iter(), since.unwrap_or(0));
+    // Counted once subscribed: a test that sees it open may push.
+    let _open = Open::new(&shared);
+    let (backlog, mut receiver, after) = shared.live.since(since);
+    let (mut backlog, mut after) = (backlog.into_iter(), after);
     loop {
         tokio::select! {
             message = next_message(&mut backlog, &mut receiver, &mut after) => {
