@@ -324,6 +324,33 @@ async fn a_server_that_cannot_resume_has_what_views_show_refetched() {
 }
 
 #[tokio::test]
+async fn a_graphql_mutation_elsewhere_reaches_a_cached_rest_list_over_a_websocket() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let _hold = open_and_wait(&ctrl, &websocket()).await;
+        eventually("the server has it subscribed", || api.streams_open() == 1).await;
+        // Another user, through GraphQL.
+        let mutation = json!({
+            "query": "mutation { updateTodo(id: 2, title: \"through GraphQL\") { id } }",
+        });
+        Client::new(api.url())
+            .request(Method::Post, "/graphql", Some(Body::from(mutation)))
+            .await
+            .unwrap();
+        eventually("the REST list shows it", || {
+            title_of(&ctrl, 2).as_deref() == Some("through GraphQL")
+        })
+        .await;
+        assert_eq!(api.hits("GET /todos"), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_stream_opened_again_resumes_where_it_stopped() {
     in_local_set(async {
         let api = DemoApi::start().unwrap();
