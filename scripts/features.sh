@@ -5,7 +5,8 @@
 # `yew` (hooks), `ssr` (server rendering; needs `yew`), `legacy` (the older
 # API; its hooks need `yew`), `rustls` (https on native targets),
 # `testing` (the mock client; with `ssr`, the native render helpers),
-# `live` (live streams; with `yew`, the `use_stream` hook).
+# `live` (live streams; with `yew`, the `use_stream` hook), `tabs` (tabs
+# that agree; with `yew`, the `use_tab_sync` hook).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,8 @@ native=(
     "yew,ssr,testing"
     "live"
     "yew,live"
+    "tabs"
+    "yew,tabs"
 )
 wasm=(
     ""
@@ -32,6 +35,8 @@ wasm=(
     "yew,ssr,testing"
     "live"
     "yew,live"
+    "tabs"
+    "yew,tabs"
 )
 
 lint() {

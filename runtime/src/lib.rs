@@ -57,6 +57,11 @@ mod controller;
 #[cfg(feature = "live")]
 pub mod live;
 
+// Tabs that agree (records, invalidations and resets shared over a
+// BroadcastChannel), behind their feature.
+#[cfg(feature = "tabs")]
+pub mod tabs;
+
 // Front-ends, each behind its feature.
 #[cfg(feature = "legacy")]
 pub mod legacy;

@@ -36,5 +36,6 @@ mod provider;
 mod reads;
 mod render_cost;
 mod revalidation;
+mod tabs;
 mod testing;
 mod updates;

@@ -279,6 +279,26 @@ impl Controller {
     }
 }
 
+/// A controller held weakly: by what may outlive its last handle (a
+/// browser listener, a channel).
+#[cfg(feature = "tabs")]
+#[derive(Clone)]
+pub(crate) struct WeakController(std::rc::Weak<Inner>);
+
+#[cfg(feature = "tabs")]
+impl WeakController {
+    pub(crate) fn upgrade(&self) -> Option<Controller> {
+        self.0.upgrade().map(|inner| Controller { inner })
+    }
+}
+
+#[cfg(feature = "tabs")]
+impl Controller {
+    pub(crate) fn downgrade(&self) -> WeakController {
+        WeakController(Rc::downgrade(&self.inner))
+    }
+}
+
 impl std::fmt::Debug for Controller {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Controller")

@@ -44,6 +44,8 @@ mod read;
 mod server;
 #[cfg(feature = "live")]
 mod stream;
+#[cfg(feature = "tabs")]
+mod tabs;
 
 pub use args::ReadArgs;
 pub use boundary::{
@@ -60,3 +62,5 @@ pub use provider::{CacheProvider, CacheProviderProps, use_controller};
 pub use server::ServerRender;
 #[cfg(feature = "live")]
 pub use stream::use_stream;
+#[cfg(feature = "tabs")]
+pub use tabs::use_tab_sync;

@@ -7,3 +7,4 @@ mod mutations;
 mod observers;
 mod outside;
 mod reads;
+mod tabs;

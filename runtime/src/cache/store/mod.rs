@@ -261,6 +261,26 @@ impl Store {
 
     /// The entity tables.
     #[inline]
+    /// How many writes the store has made: the version of the last.
+    #[cfg(feature = "tabs")]
+    pub(crate) fn writes(&self) -> u64 {
+        self.writes
+    }
+
+    /// The records of `E` written after write `since` (see
+    /// `Table::written_after`).
+    #[cfg(feature = "tabs")]
+    pub(crate) fn records_written_after<E: crate::cache::entity::Entity>(
+        &self,
+        since: u64,
+    ) -> Vec<(crate::pk::Pk, Option<Rc<E>>, Timestamp)> {
+        self.tables
+            .by_key(E::KEY)
+            .and_then(|table| self.tables.get::<E>(table))
+            .map(|table| table.written_after(since))
+            .unwrap_or_default()
+    }
+
     pub(crate) fn tables(&self) -> &Registry {
         &self.tables
     }

@@ -101,6 +101,21 @@ impl Numbers {
         }
     }
 
+    /// Calls `f` with each pk and its slot.
+    #[cfg(feature = "tabs")]
+    pub fn each(&self, mut f: impl FnMut(u64, u32)) {
+        match self {
+            Numbers::Dense { slots, .. } => {
+                for (pk, &slot) in slots.iter().enumerate() {
+                    if slot != ABSENT {
+                        f(pk as u64, slot);
+                    }
+                }
+            }
+            Numbers::Sparse(map) => map.iter().for_each(|(&pk, &slot)| f(pk, slot)),
+        }
+    }
+
     /// Gives back the room the pks do not use.
     pub fn shrink_to_fit(&mut self) {
         match self {

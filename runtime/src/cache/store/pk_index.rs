@@ -97,6 +97,15 @@ impl PkIndex {
         self.reindex_texts();
     }
 
+    /// Calls `f` with each pk and its slot.
+    #[cfg(feature = "tabs")]
+    pub fn each(&self, mut f: impl FnMut(Pk, u32)) {
+        self.numbers.each(|pk, slot| f(Pk::from(pk), slot));
+        for (text, slot) in &self.keys {
+            f(Pk::from(text.as_str()), *slot);
+        }
+    }
+
     /// Makes room for `additional` more pks (a first load), in the map the
     /// next pk goes to.
     pub fn reserve(&mut self, additional: usize) {

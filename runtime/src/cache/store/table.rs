@@ -128,6 +128,24 @@ impl<E: 'static> Table<E> {
         self.slots.get(index as usize)
     }
 
+    /// The records written after write `since`: each pk with its
+    /// confirmed copy (`None` once deleted or invalidated) and when it
+    /// was fetched. Optimistic layers are left out.
+    #[cfg(feature = "tabs")]
+    pub fn written_after(&self, since: u64) -> Vec<(Pk, Option<Rc<E>>, crate::meta::Timestamp)> {
+        let mut written = Vec::new();
+        self.index.each(|pk, index| {
+            let slot = match self.layered.get(&index) {
+                Some(layered) => &layered.confirmed,
+                None => &self.slots[index as usize],
+            };
+            if slot.version > since {
+                written.push((pk, slot.record.clone(), slot.meta.fetched_at));
+            }
+        });
+        written
+    }
+
     /// The stored record of `pk` a partial record of a write merges over:
     /// the confirmed copy under an optimistic layer, unless the write is a
     /// `layer` itself (then what shows).

@@ -1,0 +1,267 @@
+//! Tabs that agree (feature `tabs`): what one tab's cache learns (a
+//! response's records, a mutation's, a record pushed or written by hand,
+//! an invalidation, a reset such as a log-out) reaches the other tabs of
+//! the app, which write it into their own caches with no request.
+//!
+//! In a browser the tabs talk over a `BroadcastChannel` of the app's
+//! name; natively, the controllers of one thread that sync under one
+//! name talk in memory (a desktop app's windows, a test). Records
+//! travel as JSON, so the entity types that sync are named, as a live
+//! stream's are: `TabSync::new("todo-app").entity::<Todo>()`.
+//!
+//! Each record carries the time its data stood, so the cache's rule of
+//! order holds across tabs: a copy another tab fetched earlier does not
+//! replace one fetched later here. A record another tab dropped (deleted
+//! or invalidated) is invalidated here: the views that hold it fetch it
+//! again. Optimistic values stay in their tab until confirmed.
+//!
+//! `mod.rs` holds the declaration and the controller's entry point;
+//! `channel` the ways tabs talk; `wire` the messages.
+//!
+//! ```
+//! use restcache::prelude::*;
+//! use restcache::tabs::TabSync;
+//! use std::rc::Rc;
+//!
+//! #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+//! struct Todo { id: u64, title: String }
+//! resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+//!
+//! let sync = TabSync::new("doc-example").entity::<Todo>();
+//! let (here, there) = (Controller::new(Client::new("http://127.0.0.1:8080")), Controller::new(Client::new("http://127.0.0.1:8080")));
+//! let (_a, _b) = (here.sync_tabs(&sync), there.sync_tabs(&sync));
+//! there.set_response(&TodoResource::get_list(), &(), vec![Rc::new(Todo { id: 1, title: "milk".into() })])?;
+//! here.set_entity(Todo { id: 1, title: "oat milk".into() }, here.write_time())?;
+//! assert_eq!(there.read(&TodoResource::get_list(), &()).data.unwrap()[0].title, "oat milk");
+//! # Ok::<(), restcache::WriteError>(())
+//! ```
+
+mod channel;
+mod wire;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::cache::entity::Entity;
+use crate::controller::{Controller, Event, EventListener};
+pub use channel::{Listener, LocalChannel, OnMessage, TabChannel};
+use wire::{Codec, Message};
+
+/// How an app's tabs keep their caches in agreement: the channel's name
+/// and the entity types whose records travel. Cheap to clone.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::tabs::TabSync;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// let sync = TabSync::new("todo-app").entity::<Todo>();
+/// assert_eq!(sync.name(), "todo-app");
+/// ```
+#[derive(Clone)]
+pub struct TabSync {
+    name: Rc<str>,
+    codecs: Vec<Codec>,
+    channel: Option<Rc<dyn TabChannel>>,
+}
+
+impl std::fmt::Debug for TabSync {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TabSync")
+            .field("name", &self.name)
+            .field(
+                "entities",
+                &self.codecs.iter().map(|c| c.key).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl TabSync {
+    /// Tabs that sync under `name` (the `BroadcastChannel`'s name in a
+    /// browser; one name per app).
+    ///
+    /// ```
+    /// assert_eq!(restcache::tabs::TabSync::new("shop").name(), "shop");
+    /// ```
+    pub fn new(name: &str) -> Self {
+        TabSync {
+            name: name.into(),
+            codecs: Vec::new(),
+            channel: None,
+        }
+    }
+
+    /// The records of `E` travel between the tabs.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::tabs::TabSync;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64, name: String }
+    /// let sync = TabSync::new("app").entity::<User>();
+    /// # let _ = sync;
+    /// ```
+    pub fn entity<E: Entity + Serialize + DeserializeOwned>(mut self) -> Self {
+        if !self.codecs.iter().any(|codec| codec.key == E::KEY) {
+            self.codecs.push(Codec::of::<E>());
+        }
+        self
+    }
+
+    /// The tabs talk over `channel` instead (another transport, or a
+    /// test's [`LocalChannel`]).
+    ///
+    /// ```
+    /// use restcache::tabs::{LocalChannel, TabSync};
+    /// let sync = TabSync::new("app").over(LocalChannel::new());
+    /// # let _ = sync;
+    /// ```
+    pub fn over(mut self, channel: impl TabChannel + 'static) -> Self {
+        self.channel = Some(Rc::new(channel));
+        self
+    }
+
+    /// The name the tabs sync under.
+    ///
+    /// ```
+    /// assert_eq!(restcache::tabs::TabSync::new("app").name(), "app");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// What one controller's sync keeps between events.
+struct Link {
+    codecs: Vec<Codec>,
+    channel: Rc<dyn TabChannel>,
+    /// The store's write count when its changes were last sent (or last
+    /// taken from another tab).
+    sent_up_to: Cell<u64>,
+    /// While another tab's message is written here: nothing goes back.
+    applying: Cell<bool>,
+}
+
+/// Keeps a controller in sync with the other tabs while it lives (see
+/// [`Controller::sync_tabs`]).
+#[must_use = "dropping the link stops the sync at once"]
+pub struct TabLink {
+    _listener: EventListener,
+    _subscription: Box<dyn std::any::Any>,
+}
+
+impl std::fmt::Debug for TabLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TabLink").finish_non_exhaustive()
+    }
+}
+
+impl Controller {
+    /// Syncs this controller's cache with the other tabs of `sync` until
+    /// the returned link is dropped: what it learns goes to them, what
+    /// they learn is written here.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::tabs::TabSync;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let link = ctrl.sync_tabs(&TabSync::new("sync_tabs-doc").entity::<Todo>());
+    /// drop(link); // stops
+    /// ```
+    pub fn sync_tabs(&self, sync: &TabSync) -> TabLink {
+        let channel = sync
+            .channel
+            .clone()
+            .unwrap_or_else(|| channel::named(&sync.name));
+        let link = Rc::new(Link {
+            codecs: sync.codecs.clone(),
+            channel: Rc::clone(&channel),
+            sent_up_to: Cell::new(self.with_store(|store| store.writes())),
+            applying: Cell::new(false),
+        });
+        let told = Rc::clone(&link);
+        let listener = self.on_event(move |event, ctrl| tell(&told, event, ctrl));
+        // Weak: the channel may outlive the controller's last handle.
+        let weak = self.downgrade();
+        let heard = Rc::clone(&link);
+        let subscription = channel.listen(Rc::new(move |text: &str| {
+            if let Some(ctrl) = weak.upgrade() {
+                hear(&heard, text, &ctrl);
+            }
+        }));
+        TabLink {
+            _listener: listener,
+            _subscription: subscription,
+        }
+    }
+}
+
+/// Sends the other tabs what `event` changed here.
+fn tell(link: &Link, event: &Event, ctrl: &Controller) {
+    let writes = ctrl.with_store(|store| store.writes());
+    if link.applying.get() {
+        link.sent_up_to.set(writes);
+        return;
+    }
+    let message = match event {
+        Event::Reset => Some(Message::Reset),
+        Event::Invalidated { key } => Some(Message::Invalidate { key: key.clone() }),
+        Event::ResponseStored { .. } | Event::Record { .. } => {
+            let since = link.sent_up_to.get();
+            let records: Vec<_> = ctrl.with_store(|store| {
+                link.codecs
+                    .iter()
+                    .flat_map(|codec| (codec.collect)(store, since))
+                    .collect()
+            });
+            (!records.is_empty()).then_some(Message::Records { records })
+        }
+        _ => None,
+    };
+    link.sent_up_to.set(writes);
+    if let Some(text) = message.and_then(|message| serde_json::to_string(&message).ok()) {
+        link.channel.post(&text);
+    }
+}
+
+/// Writes another tab's message here.
+fn hear(link: &Link, text: &str, ctrl: &Controller) {
+    let Ok(message) = serde_json::from_str::<Message>(text) else {
+        return;
+    };
+    struct Applying<'a>(&'a Cell<bool>);
+    impl Drop for Applying<'_> {
+        fn drop(&mut self) {
+            self.0.set(false);
+        }
+    }
+    link.applying.set(true);
+    let _applying = Applying(&link.applying);
+    match message {
+        Message::Reset => ctrl.reset(),
+        Message::Invalidate { key } => {
+            ctrl.invalidate_all(|stored| stored == key);
+        }
+        Message::Records { records } => {
+            ctrl.batch(|| {
+                for record in &records {
+                    if let Some(codec) = link.codecs.iter().find(|c| c.key == record.entity) {
+                        (codec.apply)(ctrl, record);
+                    }
+                }
+            });
+        }
+    }
+    link.sent_up_to.set(ctrl.with_store(|store| store.writes()));
+}

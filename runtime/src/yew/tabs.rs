@@ -1,0 +1,38 @@
+//! `use_tab_sync`: the app's tabs keep their caches in agreement while
+//! the component is mounted (feature `tabs`).
+
+use yew::prelude::*;
+
+use super::provider::use_controller;
+use crate::tabs::TabSync;
+
+/// Syncs the provider's cache with the app's other tabs while the
+/// component is mounted (call it once, near the app's root): records a
+/// tab learns show in the others with no request, and an invalidation or
+/// a log-out (a reset) reaches them all. On the server it does nothing.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::tabs::TabSync;
+/// use restcache::yew::use_tab_sync;
+/// use yew::prelude::*;
+///
+/// #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// #[component]
+/// fn Synced() -> Html {
+///     use_tab_sync(&TabSync::new("todo-app").entity::<Todo>());
+///     html! { <p>{ "in step with the other tabs" }</p> }
+/// }
+/// # let _ = html! { <Synced /> };
+/// ```
+#[hook]
+pub fn use_tab_sync(sync: &TabSync) {
+    let ctrl = use_controller();
+    let sync = sync.clone();
+    use_effect_with((ctrl.id(), sync.name().to_owned()), move |_| {
+        let link = ctrl.sync_tabs(&sync);
+        move || drop(link)
+    });
+}

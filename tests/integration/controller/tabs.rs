@@ -1,0 +1,151 @@
+//! Tabs that agree, natively: two controllers synced under one name (as
+//! two windows of an app), against the demo API. What one learns (a
+//! read's records, a mutation's, a record written by hand) shows in the
+//! other with no request of its own; an invalidation and a reset reach
+//! it; an older copy from the other tab does not win; nothing echoes.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use restcache::prelude::*;
+use restcache::tabs::{LocalChannel, TabChannel, TabSync};
+use restcache::{Event, ExpiryStatus};
+use restcache_demo::DemoApi;
+use serde_json::json;
+
+use crate::common::{Todo, TodoResource, TodoResourceParams};
+
+/// Counts the requests `ctrl` starts.
+fn requests_of(ctrl: &Controller) -> (Rc<Cell<usize>>, restcache::EventListener) {
+    let count = Rc::new(Cell::new(0));
+    let seen = Rc::clone(&count);
+    let listener = ctrl.on_event(move |event, _| {
+        if let Event::RequestStarted { .. } = event {
+            seen.set(seen.get() + 1);
+        }
+    });
+    (count, listener)
+}
+
+/// Counts the messages posted on `channel` by anyone.
+fn messages_on(channel: &LocalChannel) -> (Rc<Cell<usize>>, Box<dyn std::any::Any>) {
+    let count = Rc::new(Cell::new(0));
+    let seen = Rc::clone(&count);
+    let listening = channel
+        .clone()
+        .listen(Rc::new(move |_: &str| seen.set(seen.get() + 1)));
+    (count, listening)
+}
+
+fn title(ctrl: &Controller, index: usize) -> String {
+    ctrl.read(&TodoResource::get_list(), &()).data.unwrap()[index]
+        .title
+        .clone()
+}
+
+#[tokio::test]
+async fn a_mutation_in_one_tab_shows_in_the_other_with_no_request() {
+    let api = DemoApi::start().unwrap();
+    let channel = LocalChannel::new();
+    let sync = TabSync::new("todos").entity::<Todo>();
+    let (one, two) = (
+        Controller::new(Client::new(api.url())),
+        Controller::new(Client::new(api.url())),
+    );
+    let _one = one.sync_tabs(&sync.clone().over(channel.clone()));
+    let _two = two.sync_tabs(&sync.over(channel.clone()));
+    let (messages, _listening) = messages_on(&channel);
+
+    // Tab two reads the list; tab one reads it too: its records travel.
+    two.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let (requests, _counting) = requests_of(&two);
+    one.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let body = Body::json(&json!({"title": "renamed in tab one"})).unwrap();
+    one.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 1 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    assert_eq!(title(&two, 0), "renamed in tab one");
+    assert_eq!(requests.get(), 0, "tab two made no request");
+    assert_eq!(api.hits("GET /todos"), 2);
+    // One message per write that changed records; none came back.
+    assert_eq!(messages.get(), 3, "two reads and a mutation, no echo");
+}
+
+#[tokio::test]
+async fn an_older_copy_from_another_tab_does_not_win() {
+    let channel = LocalChannel::new();
+    let sync = TabSync::new("todos").entity::<Todo>();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (one, two) = (Controller::new(client()), Controller::new(client()));
+    let _one = one.sync_tabs(&sync.clone().over(channel.clone()));
+    let _two = two.sync_tabs(&sync.over(channel));
+    let older = one.write_time();
+    let list = vec![Rc::new(crate::common::todo(1, "fetched"))];
+    two.set_response(&TodoResource::get_list(), &(), list)
+        .unwrap();
+    one.set_entity(crate::common::todo(1, "older news"), older)
+        .unwrap();
+    assert_eq!(title(&two, 0), "fetched", "its copy is newer");
+    one.set_entity(crate::common::todo(1, "news"), one.write_time())
+        .unwrap();
+    assert_eq!(title(&two, 0), "news");
+}
+
+#[tokio::test]
+async fn invalidations_and_a_reset_reach_the_other_tab() {
+    let channel = LocalChannel::new();
+    let sync = TabSync::new("todos").entity::<Todo>();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (one, two) = (Controller::new(client()), Controller::new(client()));
+    let _one = one.sync_tabs(&sync.clone().over(channel.clone()));
+    let _two = two.sync_tabs(&sync.over(channel));
+    let list = || vec![Rc::new(crate::common::todo(1, "milk"))];
+    one.set_response(&TodoResource::get_list(), &(), list())
+        .unwrap();
+    two.set_response(&TodoResource::get_list(), &(), list())
+        .unwrap();
+    one.invalidate(&TodoResource::get_list(), &());
+    assert_eq!(
+        two.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Invalid
+    );
+    two.set_response(&TodoResource::get_list(), &(), list())
+        .unwrap();
+    one.reset(); // a log-out
+    assert!(two.read(&TodoResource::get_list(), &()).data.is_none());
+    // A record dropped in one tab is fetched again in the other.
+    one.set_response(&TodoResource::get_list(), &(), list())
+        .unwrap();
+    one.invalidate_entity::<Todo>(1u64);
+    assert_eq!(
+        two.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Invalid
+    );
+}
+
+#[tokio::test]
+async fn a_dropped_link_stops_the_sync_and_unknown_types_stay_home() {
+    let channel = LocalChannel::new();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (one, two) = (Controller::new(client()), Controller::new(client()));
+    // Tab two syncs no type: records do not travel to it.
+    let one_link = one.sync_tabs(&TabSync::new("t").entity::<Todo>().over(channel.clone()));
+    let _two = two.sync_tabs(&TabSync::new("t").over(channel));
+    let list = vec![Rc::new(crate::common::todo(1, "milk"))];
+    two.set_response(&TodoResource::get_list(), &(), list)
+        .unwrap();
+    one.set_entity(crate::common::todo(1, "oat milk"), one.write_time())
+        .unwrap();
+    assert_eq!(title(&two, 0), "milk");
+    drop(one_link);
+    one.reset();
+    assert!(two.read(&TodoResource::get_list(), &()).data.is_some());
+}
