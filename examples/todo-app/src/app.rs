@@ -1,12 +1,15 @@
 //! The page: a header with the open count, the people and profiles in a
 //! sidebar, the selected person's todos, and a column with a profile card
 //! and the posts. Each region that reads sits in a boundary of its own,
-//! so one failed read never takes the page down.
+//! so one failed read never takes the page down. The app's tabs keep
+//! their caches in step.
 
-use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider};
+use restcache::tabs::TabSync;
+use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, use_tab_sync};
 use yew::prelude::*;
 
 use crate::actions::{Notify, reason};
+use crate::api::{Post, Profile, Todo, User};
 use crate::posts::Posts;
 use crate::profile::ProfileCard;
 use crate::sidebar::{OpenCount, OutageSwitch, Sidebar};
@@ -33,6 +36,20 @@ pub struct Shell {
     pub view: View,
     pub go: Callback<View>,
     pub notify: Notify,
+}
+
+/// Keeps this tab's cache in step with the app's other tabs: a change
+/// made in one shows in all, with no request.
+#[component]
+fn InStepWithOtherTabs() -> Html {
+    use_tab_sync(
+        &TabSync::new("restcache-todo-app")
+            .entity::<Todo>()
+            .entity::<User>()
+            .entity::<Profile>()
+            .entity::<Post>(),
+    );
+    Html::default()
 }
 
 /// The app.
@@ -78,6 +95,7 @@ pub fn App(props: &AppProps) -> Html {
     let profile = view.profile.clone();
     html! {
         <CacheProvider base_url={props.api.clone()}>
+            <InStepWithOtherTabs />
             <ContextProvider<Shell> context={shell}>
                 <header class="top">
                     <h1>{ "Todos" }</h1>

@@ -153,3 +153,33 @@ async fn with_the_api_down_a_change_is_taken_back_with_a_notice() {
     })
     .await;
 }
+
+#[tokio::test]
+#[ignore = "needs the bundle and chromedriver: scripts/test.sh runs it"]
+async fn a_change_in_one_window_shows_in_the_other_with_no_request() {
+    Running::test(|app| async move {
+        app.open("").await;
+        let first = app.browser.window().await.unwrap();
+        let second = app.browser.new_window(false).await.unwrap();
+        app.browser.switch_to_window(second.handle).await.unwrap();
+        app.open("").await;
+        let reads = app.api.hits("GET /todos");
+
+        app.click("#todo-2").await;
+        app.until_api("the server took the change", |api| {
+            api.records("todos")[1]["completed"] == true
+        })
+        .await;
+        app.browser.switch_to_window(first).await.unwrap();
+        let page = app
+            .until("the first window shows it", |p| {
+                p.done("quis ut nam facilis et officia qui") == Some(true)
+            })
+            .await;
+        assert_eq!(page.count.as_deref(), Some("2"), "its header too");
+        assert_eq!(page.badges, ["1", "1", "0"], "and Leanne's count");
+        assert_eq!(app.api.hits("PATCH /todos/2"), 1);
+        assert_eq!(app.api.hits("GET /todos"), reads, "with no request");
+    })
+    .await;
+}
