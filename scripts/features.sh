@@ -6,7 +6,8 @@
 # API; its hooks need `yew`), `rustls` (https on native targets),
 # `testing` (the mock client; with `ssr`, the native render helpers),
 # `live` (live streams; with `yew`, the `use_stream` hook), `tabs` (tabs
-# that agree; with `yew`, the `use_tab_sync` hook).
+# that agree; with `yew`, the `use_tab_sync` hook), `persist` (a cache
+# that survives a reload; with `yew`, the `use_persist` hook).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,8 @@ native=(
     "yew,live"
     "tabs"
     "yew,tabs"
+    "persist"
+    "yew,persist"
 )
 wasm=(
     ""
@@ -37,6 +40,8 @@ wasm=(
     "yew,live"
     "tabs"
     "yew,tabs"
+    "persist"
+    "yew,persist"
 )
 
 lint() {

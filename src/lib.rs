@@ -297,6 +297,8 @@ pub use restcache_runtime::{http, rest, wire};
 pub use restcache_runtime::legacy;
 #[cfg(feature = "live")]
 pub use restcache_runtime::live;
+#[cfg(feature = "persist")]
+pub use restcache_runtime::persist;
 #[cfg(feature = "tabs")]
 pub use restcache_runtime::tabs;
 #[cfg(feature = "testing")]

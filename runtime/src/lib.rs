@@ -57,6 +57,14 @@ mod controller;
 #[cfg(feature = "live")]
 pub mod live;
 
+// Records as JSON by entity type, for tabs and a saved cache.
+#[cfg(any(feature = "tabs", feature = "persist"))]
+mod records;
+
+// A cache that survives a reload, behind its feature.
+#[cfg(feature = "persist")]
+pub mod persist;
+
 // Tabs that agree (records, invalidations and resets shared over a
 // BroadcastChannel), behind their feature.
 #[cfg(feature = "tabs")]

@@ -32,6 +32,7 @@ mod legacy;
 mod live;
 mod mutations;
 mod pages;
+mod persist;
 mod provider;
 mod reads;
 mod render_cost;

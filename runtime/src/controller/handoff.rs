@@ -52,6 +52,17 @@ pub(crate) struct Recorded {
 }
 
 impl Recorded {
+    /// Its size in a saved text, roughly.
+    #[cfg(feature = "persist")]
+    pub fn weight(&self) -> usize {
+        self.body.len()
+            + self
+                .headers
+                .iter()
+                .map(|(name, value)| name.len() + value.len() + 8)
+                .sum::<usize>()
+    }
+
     /// What the page may carry of `response`.
     pub fn of(response: &Response) -> Self {
         let headers = response
@@ -184,6 +195,8 @@ pub(crate) struct Pending {
     pub response: Recorded,
     /// When it arrived, on this controller's clock.
     pub arrived: Timestamp,
+    /// Shown, but refetched at once (its result changed after it came).
+    pub stale: bool,
 }
 
 /// What the server recorded and the browser took back.
@@ -191,8 +204,9 @@ pub(crate) struct Pending {
 pub(crate) struct Handoff {
     /// Whether reads record their responses (a server render).
     pub recording: bool,
-    /// The responses recorded, by key, with when they arrived.
-    pub recorded: FxHashMap<String, (Recorded, Timestamp)>,
+    /// The responses recorded, by key, with when they arrived and the
+    /// store's write count once they were stored.
+    pub recorded: FxHashMap<String, (Recorded, Timestamp, u64)>,
     /// The responses imported and not read yet, by key.
     pub pending: FxHashMap<String, Pending>,
     /// The boundaries that showed their fallback: on the server, for the
@@ -296,7 +310,7 @@ impl Controller {
             .recorded
             .iter()
             .filter(|(key, _)| state.store.result_meta(key).is_some())
-            .map(|(key, (response, arrived))| Entry {
+            .map(|(key, (response, arrived, _))| Entry {
                 key: key.clone(),
                 response: response.clone(),
                 age_ms: now.as_micros().saturating_sub(arrived.as_micros()) / 1000,
@@ -350,6 +364,7 @@ impl Controller {
             let pending = Pending {
                 response: entry.response,
                 arrived,
+                stale: false,
             };
             state.handoff.pending.insert(entry.key, pending);
         }
@@ -441,6 +456,21 @@ impl Controller {
             .store_success(state, endpoint, params, value, delivery, false)
             .is_ok()
         {
+            if pending.stale {
+                state.store.expire_result(key);
+            }
+            if state.handoff.recording {
+                // Kept for the next save, stale as it came (a write count
+                // of 0 is older than the result's).
+                let written = match pending.stale {
+                    true => 0,
+                    false => state.store.writes(),
+                };
+                state
+                    .handoff
+                    .recorded
+                    .insert(key.to_owned(), (pending.response, pending.arrived, written));
+            }
             self.inner.notify_due.set(true);
         }
     }

@@ -31,6 +31,8 @@ mod records;
 mod request;
 mod retention;
 mod retry;
+#[cfg(feature = "persist")]
+mod saved;
 #[cfg(feature = "live")]
 mod streams;
 
@@ -64,6 +66,8 @@ pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_sc
 pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
+#[cfg(feature = "persist")]
+pub(crate) use saved::SavedResponse;
 #[cfg(feature = "live")]
 pub(crate) use streams::StreamTicket;
 #[cfg(feature = "live")]
@@ -279,20 +283,28 @@ impl Controller {
     }
 }
 
+#[cfg(any(feature = "live", all(feature = "persist", target_arch = "wasm32")))]
+impl Controller {
+    /// Waits `duration` on the controller's clock.
+    pub(crate) fn sleep(&self, duration: Duration) -> LocalBoxFuture<'static, ()> {
+        self.inner.clock.sleep(duration)
+    }
+}
+
 /// A controller held weakly: by what may outlive its last handle (a
 /// browser listener, a channel).
-#[cfg(feature = "tabs")]
+#[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
 #[derive(Clone)]
 pub(crate) struct WeakController(std::rc::Weak<Inner>);
 
-#[cfg(feature = "tabs")]
+#[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
 impl WeakController {
     pub(crate) fn upgrade(&self) -> Option<Controller> {
         self.0.upgrade().map(|inner| Controller { inner })
     }
 }
 
-#[cfg(feature = "tabs")]
+#[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
 impl Controller {
     pub(crate) fn downgrade(&self) -> WeakController {
         WeakController(Rc::downgrade(&self.inner))

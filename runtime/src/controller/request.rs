@@ -577,10 +577,11 @@ where
                     .map_err(|e| stored_failed(&endpoint, &url, e))
             });
             if let (Ok(_), Some(recorded)) = (&stored, recorded) {
+                let written = state.store.writes();
                 state
                     .handoff
                     .recorded
-                    .insert(key.clone(), (recorded, arrived));
+                    .insert(key.clone(), (recorded, arrived, written));
             }
             match stored {
                 // What the cache shows now (a record deleted since the

@@ -8,7 +8,6 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
-use std::time::Duration;
 
 use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
 use rustc_hash::FxHashMap;
@@ -280,11 +279,6 @@ impl Controller {
             seen: streams.signal_changes,
             id: streams.next_waiter,
         }
-    }
-
-    /// Waits `duration` on the controller's clock.
-    pub(crate) fn sleep(&self, duration: Duration) -> LocalBoxFuture<'static, ()> {
-        self.inner.clock.sleep(duration)
     }
 }
 

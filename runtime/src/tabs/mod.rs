@@ -15,8 +15,8 @@
 //! or invalidated) is invalidated here: the views that hold it fetch it
 //! again. Optimistic values stay in their tab until confirmed.
 //!
-//! `mod.rs` holds the declaration and the controller's entry point;
-//! `channel` the ways tabs talk; `wire` the messages.
+//! `mod.rs` holds the declaration, the controller's entry point and the
+//! messages; `channel` the ways tabs talk.
 //!
 //! ```
 //! use restcache::prelude::*;
@@ -37,18 +37,29 @@
 //! ```
 
 mod channel;
-mod wire;
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::cache::entity::Entity;
 use crate::controller::{Controller, Event, EventListener};
+use crate::records::{Codec, Record};
 pub use channel::{Listener, LocalChannel, OnMessage, TabChannel};
-use wire::{Codec, Message};
+
+/// One message.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Message {
+    /// Records written (or dropped: `data` null) since the last message.
+    Records { records: Vec<Record> },
+    /// A read was invalidated.
+    Invalidate { key: String },
+    /// The cache was emptied (a log-out).
+    Reset,
+}
 
 /// How an app's tabs keep their caches in agreement: the channel's name
 /// and the entity types whose records travel. Cheap to clone.

@@ -39,6 +39,8 @@ mod errors;
 mod hooks;
 mod image;
 mod pages;
+#[cfg(feature = "persist")]
+mod persist;
 mod provider;
 mod read;
 mod server;
@@ -57,6 +59,8 @@ pub use hooks::{
 };
 pub use image::{Img, ImgProps, use_image};
 pub use pages::{NextPageLoader, use_next_page};
+#[cfg(feature = "persist")]
+pub use persist::use_persist;
 pub use provider::{CacheProvider, CacheProviderProps, use_controller};
 #[cfg(feature = "ssr")]
 pub use server::ServerRender;

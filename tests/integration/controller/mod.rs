@@ -6,5 +6,6 @@ mod inference;
 mod mutations;
 mod observers;
 mod outside;
+mod persist;
 mod reads;
 mod tabs;

@@ -260,16 +260,22 @@ impl Store {
     }
 
     /// The entity tables.
-    #[inline]
     /// How many writes the store has made: the version of the last.
-    #[cfg(feature = "tabs")]
     pub(crate) fn writes(&self) -> u64 {
         self.writes
     }
 
+    /// The result under `key`: the write that last changed it, and
+    /// whether it holds a value (not invalidated).
+    #[cfg(feature = "persist")]
+    pub(crate) fn result_state(&self, key: &str) -> Option<(u64, bool)> {
+        let slot = self.results.get(key)?;
+        Some((slot.version, slot.value.is_some()))
+    }
+
     /// The records of `E` written after write `since` (see
     /// `Table::written_after`).
-    #[cfg(feature = "tabs")]
+    #[cfg(any(feature = "tabs", feature = "persist"))]
     pub(crate) fn records_written_after<E: crate::cache::entity::Entity>(
         &self,
         since: u64,
@@ -281,6 +287,7 @@ impl Store {
             .unwrap_or_default()
     }
 
+    #[inline]
     pub(crate) fn tables(&self) -> &Registry {
         &self.tables
     }

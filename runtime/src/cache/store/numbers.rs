@@ -102,7 +102,7 @@ impl Numbers {
     }
 
     /// Calls `f` with each pk and its slot.
-    #[cfg(feature = "tabs")]
+    #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn each(&self, mut f: impl FnMut(u64, u32)) {
         match self {
             Numbers::Dense { slots, .. } => {

@@ -98,7 +98,7 @@ impl PkIndex {
     }
 
     /// Calls `f` with each pk and its slot.
-    #[cfg(feature = "tabs")]
+    #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn each(&self, mut f: impl FnMut(Pk, u32)) {
         self.numbers.each(|pk, slot| f(Pk::from(pk), slot));
         for (text, slot) in &self.keys {

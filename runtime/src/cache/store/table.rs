@@ -131,7 +131,7 @@ impl<E: 'static> Table<E> {
     /// The records written after write `since`: each pk with its
     /// confirmed copy (`None` once deleted or invalidated) and when it
     /// was fetched. Optimistic layers are left out.
-    #[cfg(feature = "tabs")]
+    #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn written_after(&self, since: u64) -> Vec<(Pk, Option<Rc<E>>, crate::meta::Timestamp)> {
         let mut written = Vec::new();
         self.index.each(|pk, index| {

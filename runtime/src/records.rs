@@ -1,5 +1,7 @@
-//! The messages tabs send each other, and how one entity type's records
-//! travel in them.
+//! Records as JSON, by entity type: what tabs send each other and what a
+//! saved cache holds. A [`Codec`] reads the records of one type a store
+//! wrote after a given write, and writes one back into a controller at
+//! the time its data stood.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -11,21 +13,9 @@ use crate::controller::Controller;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
 
-/// One message.
+/// One record, as it travels and as it is saved.
 #[derive(Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum Message {
-    /// Records written (or dropped: `data` null) since the last message.
-    Records { records: Vec<Record> },
-    /// A read was invalidated.
-    Invalidate { key: String },
-    /// The cache was emptied (a log-out).
-    Reset,
-}
-
-/// One record as it travels.
-#[derive(Serialize, Deserialize)]
-pub(super) struct Record {
+pub(crate) struct Record {
     pub entity: String,
     pub pk: String,
     /// The record, or `None` when it was deleted or invalidated.
@@ -34,14 +24,24 @@ pub(super) struct Record {
     pub at: u64,
 }
 
+impl Record {
+    /// Its size in a saved text, roughly.
+    #[cfg(feature = "persist")]
+    pub fn weight(&self) -> usize {
+        let data = self.data.as_ref().map_or(4, |data| data.get().len());
+        self.entity.len() + self.pk.len() + data + 48
+    }
+}
+
 /// How the records of one entity type travel.
 #[derive(Clone, Copy)]
-pub(super) struct Codec {
+pub(crate) struct Codec {
     pub key: &'static str,
     /// The records of the type the store changed after write `since`.
     pub collect: fn(&Store, u64) -> Vec<Record>,
-    /// Writes a record another tab sent.
-    pub apply: fn(&Controller, &Record),
+    /// Writes a record another tab sent (or a saved one); `false` when
+    /// it no longer fits the type.
+    pub apply: fn(&Controller, &Record) -> bool,
 }
 
 impl Codec {
@@ -73,18 +73,18 @@ fn collect<E: Entity + Serialize>(store: &Store, since: u64) -> Vec<Record> {
         .collect()
 }
 
-fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) {
+fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bool {
     let at = Timestamp::from_micros(record.at);
     match &record.data {
-        Some(data) => {
-            if let Ok(record) = serde_json::from_str::<E>(data.get()) {
-                let _ = ctrl.set_entity(record, at);
-            }
-        }
+        Some(data) => match serde_json::from_str::<E>(data.get()) {
+            Ok(record) => ctrl.set_entity(record, at).is_ok(),
+            Err(_) => false,
+        },
         None => {
             if let Some(pk) = Pk::parse(&record.pk) {
                 ctrl.invalidate_entity::<E>(pk);
             }
+            true
         }
     }
 }

@@ -1,0 +1,473 @@
+//! A cache that survives a reload (feature `persist`): the records and
+//! reads a controller holds are saved (throttled, after changes) and read
+//! back before the first render of the next load, so the page shows its
+//! last data at once and revalidates it by its age.
+//!
+//! What is saved: every record of the entity types named (as JSON, with
+//! the time its data stood), and each read's last response, by key (with
+//! when it came). On the next load the records are written back first,
+//! and each response waits for its first typed read, which decodes it
+//! with its own endpoint, as a server's handoff is: records changed after
+//! a response (by a mutation, a stream) keep their newer copy, a read
+//! whose result changed after its response (a record joined or left the
+//! list) shows and refetches at once, and expiry runs from the original
+//! fetch, so nothing old shows as fresh.
+//!
+//! Saved caches carry the app's schema [`version`](Persist::version):
+//! one saved under another version is discarded whole. Under the same
+//! version, each record that no longer fits its type and each response
+//! its endpoint can no longer decode is dropped alone (the read fetches).
+//! What is saved is bounded by the store's retention (only what it still
+//! holds) and by [`max_bytes`](Persist::max_bytes) (the oldest responses,
+//! then the oldest records, go first). A [reset](Controller::reset) (a
+//! log-out) forgets the saved cache at once.
+//!
+//! ```
+//! use restcache::prelude::*;
+//! use restcache::persist::{MemoryStorage, Persist};
+//! use std::rc::Rc;
+//!
+//! #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+//! struct Todo { id: u64, title: String }
+//! resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+//!
+//! let storage = MemoryStorage::new();
+//! let persist = Persist::new("doc").version(1).entity::<Todo>().to(storage.clone());
+//! let before = Controller::new(Client::new("http://127.0.0.1:8080"));
+//! let link = before.persist(&persist);
+//! before.set_entity(Todo { id: 1, title: "milk".into() }, before.write_time())?;
+//! drop(link); // saves what is left to save
+//!
+//! let after = Controller::new(Client::new("http://127.0.0.1:8080")); // the next load
+//! let link = after.persist(&persist);
+//! assert_eq!(link.restored().records, 1);
+//! assert_eq!(after.with_store(|s| s.get_entity::<Todo>(1u64).value().unwrap().title.clone()), "milk");
+//! # Ok::<(), restcache::WriteError>(())
+//! ```
+
+mod storage;
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::cache::entity::Entity;
+use crate::controller::{Controller, Event, EventListener, SavedResponse};
+use crate::records::{Codec, Record};
+#[cfg(not(target_arch = "wasm32"))]
+pub use storage::FileStorage;
+#[cfg(target_arch = "wasm32")]
+pub use storage::LocalStorage;
+pub use storage::{CacheStorage, MemoryStorage};
+
+/// The format of a saved text.
+const FORMAT: u32 = 1;
+
+/// The most a saved cache holds unless told: 2 MiB (`localStorage`
+/// holds about 5 MB an origin).
+pub const DEFAULT_MAX_BYTES: usize = 2 * 1024 * 1024;
+
+/// How a controller's cache is saved: its name, the app's schema
+/// version, the entity types whose records are kept, where, and how
+/// often. Cheap to clone.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::persist::Persist;
+/// use std::time::Duration;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64, title: String }
+///
+/// let persist = Persist::new("todo-app")
+///     .version(2)
+///     .entity::<Todo>()
+///     .max_bytes(512 * 1024)
+///     .throttle(Duration::from_millis(500));
+/// assert_eq!(persist.name(), "todo-app");
+/// ```
+#[derive(Clone)]
+pub struct Persist {
+    name: Rc<str>,
+    version: u32,
+    codecs: Vec<Codec>,
+    storage: Option<Rc<dyn CacheStorage>>,
+    max_bytes: usize,
+    throttle: Duration,
+}
+
+impl std::fmt::Debug for Persist {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Persist")
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .field(
+                "entities",
+                &self.codecs.iter().map(|c| c.key).collect::<Vec<_>>(),
+            )
+            .field("max_bytes", &self.max_bytes)
+            .field("throttle", &self.throttle)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Persist {
+    /// A cache saved under `name` (one name per app), schema version 0,
+    /// in the default storage (`localStorage` in a browser, a file in the
+    /// temporary folder natively), at most [`DEFAULT_MAX_BYTES`], saved at
+    /// most once a second.
+    ///
+    /// ```
+    /// assert_eq!(restcache::persist::Persist::new("app").name(), "app");
+    /// ```
+    pub fn new(name: &str) -> Self {
+        Persist {
+            name: name.into(),
+            version: 0,
+            codecs: Vec::new(),
+            storage: None,
+            max_bytes: DEFAULT_MAX_BYTES,
+            throttle: Duration::from_secs(1),
+        }
+    }
+
+    /// The app's schema version: bump it when an entity's shape changes,
+    /// and what was saved under another version is discarded.
+    ///
+    /// ```
+    /// let persist = restcache::persist::Persist::new("app").version(3);
+    /// # let _ = persist;
+    /// ```
+    pub fn version(mut self, version: u32) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// The records of `E` are saved.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::persist::Persist;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64, name: String }
+    /// let persist = Persist::new("app").entity::<User>();
+    /// # let _ = persist;
+    /// ```
+    pub fn entity<E: Entity + Serialize + DeserializeOwned>(mut self) -> Self {
+        if !self.codecs.iter().any(|codec| codec.key == E::KEY) {
+            self.codecs.push(Codec::of::<E>());
+        }
+        self
+    }
+
+    /// Saved in `storage` instead.
+    ///
+    /// ```
+    /// use restcache::persist::{MemoryStorage, Persist};
+    /// let persist = Persist::new("app").to(MemoryStorage::new());
+    /// # let _ = persist;
+    /// ```
+    pub fn to(mut self, storage: impl CacheStorage + 'static) -> Self {
+        self.storage = Some(Rc::new(storage));
+        self
+    }
+
+    /// At most `bytes` are saved: past it, the oldest responses go first,
+    /// then the oldest records.
+    ///
+    /// ```
+    /// let persist = restcache::persist::Persist::new("app").max_bytes(64 * 1024);
+    /// # let _ = persist;
+    /// ```
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// Saves at most once per `every`: the first change after a quiet
+    /// spell saves at once, the changes of a busy spell together at its
+    /// end (natively, with the next change or as the link goes).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let persist = restcache::persist::Persist::new("app").throttle(Duration::from_millis(200));
+    /// # let _ = persist;
+    /// ```
+    pub fn throttle(mut self, every: Duration) -> Self {
+        self.throttle = every;
+        self
+    }
+
+    /// The name it is saved under.
+    ///
+    /// ```
+    /// assert_eq!(restcache::persist::Persist::new("app").name(), "app");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn storage(&self) -> Rc<dyn CacheStorage> {
+        self.storage
+            .clone()
+            .unwrap_or_else(storage::default_storage)
+    }
+}
+
+/// A saved cache.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    restcache_saved: u32,
+    version: u32,
+    records: Vec<Record>,
+    responses: Vec<SavedResponse>,
+}
+
+/// What a controller took back from a saved cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Restored {
+    /// Records written back.
+    pub records: usize,
+    /// Responses waiting for their first read.
+    pub responses: usize,
+    /// Records that no longer fit their type, dropped.
+    pub dropped_records: usize,
+    /// Whether a saved cache was there but discarded whole (another
+    /// schema version, or not a saved cache this version reads).
+    pub discarded: bool,
+}
+
+/// What a controller's persistence keeps between events.
+struct Saving {
+    persist: Persist,
+    storage: Rc<dyn CacheStorage>,
+    /// Something changed since the last save.
+    dirty: Cell<bool>,
+    /// A save is on its way (throttled).
+    #[cfg(target_arch = "wasm32")]
+    scheduled: Cell<bool>,
+    /// When it last saved.
+    saved_at: Cell<Option<crate::meta::Timestamp>>,
+}
+
+/// Keeps a controller's cache saved while it lives; dropping it saves
+/// what is left to save (see [`Controller::persist`]).
+#[must_use = "dropping the link stops saving (after a last save)"]
+pub struct PersistLink {
+    controller: Controller,
+    saving: Rc<Saving>,
+    restored: Restored,
+    _listener: EventListener,
+}
+
+impl std::fmt::Debug for PersistLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PersistLink")
+            .field("restored", &self.restored)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PersistLink {
+    /// What was taken back from the saved cache.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::persist::{MemoryStorage, Persist};
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let link = ctrl.persist(&Persist::new("empty").to(MemoryStorage::new()));
+    /// assert_eq!(link.restored().records, 0);
+    /// ```
+    pub fn restored(&self) -> Restored {
+        self.restored
+    }
+
+    /// Saves now, whatever the throttle.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::persist::{CacheStorage, MemoryStorage, Persist};
+    /// let storage = MemoryStorage::new();
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let link = ctrl.persist(&Persist::new("now").to(storage.clone()));
+    /// link.save_now();
+    /// assert!(storage.load("now").is_some());
+    /// ```
+    pub fn save_now(&self) {
+        save(&self.controller, &self.saving);
+    }
+}
+
+impl Drop for PersistLink {
+    fn drop(&mut self) {
+        if self.saving.dirty.get() {
+            save(&self.controller, &self.saving);
+        }
+    }
+}
+
+impl Controller {
+    /// Takes back the cache `persist` saved (call it before the first
+    /// render), then saves this controller's cache after its changes
+    /// until the returned link is dropped.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::persist::{MemoryStorage, Persist};
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let link = ctrl.persist(&Persist::new("app").to(MemoryStorage::new()));
+    /// assert!(!link.restored().discarded);
+    /// ```
+    pub fn persist(&self, persist: &Persist) -> PersistLink {
+        let storage = persist.storage();
+        let restored = restore(self, persist, storage.as_ref());
+        self.record_responses();
+        let saving = Rc::new(Saving {
+            persist: persist.clone(),
+            storage,
+            dirty: Cell::new(false),
+            #[cfg(target_arch = "wasm32")]
+            scheduled: Cell::new(false),
+            saved_at: Cell::new(None),
+        });
+        let heard = Rc::clone(&saving);
+        let listener = self.on_event(move |event, ctrl| changed(&heard, event, ctrl));
+        PersistLink {
+            controller: self.clone(),
+            saving,
+            restored,
+            _listener: listener,
+        }
+    }
+}
+
+/// Reads the saved cache back into `ctrl`.
+fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> Restored {
+    let Some(text) = storage.load(&persist.name) else {
+        return Restored::default();
+    };
+    let saved = match serde_json::from_str::<Saved>(&text) {
+        Ok(saved) if saved.restcache_saved == FORMAT && saved.version == persist.version => saved,
+        _ => {
+            storage.remove(&persist.name);
+            return Restored {
+                discarded: true,
+                ..Restored::default()
+            };
+        }
+    };
+    let mut restored = Restored {
+        responses: saved.responses.len(),
+        ..Restored::default()
+    };
+    ctrl.batch(|| {
+        for record in &saved.records {
+            let codec = persist.codecs.iter().find(|c| c.key == record.entity);
+            match codec.is_some_and(|codec| (codec.apply)(ctrl, record)) {
+                true => restored.records += 1,
+                false => restored.dropped_records += 1,
+            }
+        }
+    });
+    ctrl.adopt_saved(saved.responses);
+    restored
+}
+
+/// Notes a change, and saves it (at most once a throttle); a reset
+/// forgets the saved cache.
+fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
+    match event {
+        Event::Reset => {
+            saving.dirty.set(false);
+            saving.storage.remove(&saving.persist.name);
+            return;
+        }
+        Event::ResponseStored { .. } | Event::Record { .. } | Event::Invalidated { .. } => {}
+        _ => return,
+    }
+    saving.dirty.set(true);
+    // The first change after a quiet spell saves at once.
+    let now = ctrl.now();
+    let quiet = saving.saved_at.get().is_none_or(|at| {
+        now.as_micros().saturating_sub(at.as_micros()) >= saving.persist.throttle.as_micros() as u64
+    });
+    if quiet {
+        save(ctrl, saving);
+        return;
+    }
+    later(saving, ctrl);
+}
+
+/// Saves the changes of a busy spell once it ends: a timer in the
+/// browser; natively (where a timer needs the app's `LocalSet`) the next
+/// change after it, or the link's drop.
+#[cfg(target_arch = "wasm32")]
+fn later(saving: &Rc<Saving>, ctrl: &Controller) {
+    if saving.scheduled.replace(true) {
+        return;
+    }
+    let wait = ctrl.sleep(saving.persist.throttle);
+    let (weak, saving) = (ctrl.downgrade(), Rc::downgrade(saving));
+    ctrl.spawn(Box::pin(async move {
+        wait.await;
+        if let (Some(ctrl), Some(saving)) = (weak.upgrade(), saving.upgrade()) {
+            saving.scheduled.set(false);
+            if saving.dirty.get() {
+                save(&ctrl, &saving);
+            }
+        }
+    }));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn later(_: &Rc<Saving>, _: &Controller) {}
+
+/// Saves `ctrl`'s cache now, within the size limit.
+fn save(ctrl: &Controller, saving: &Saving) {
+    let persist = &saving.persist;
+    let mut records: Vec<Record> = ctrl.with_store(|store| {
+        persist
+            .codecs
+            .iter()
+            .flat_map(|codec| (codec.collect)(store, 0))
+            .filter(|record| record.data.is_some())
+            .collect()
+    });
+    let mut responses = ctrl.saved_responses();
+    // Newest last, so that the oldest go first when over the limit.
+    responses.sort_by_key(SavedResponse::at);
+    records.sort_by_key(|record| record.at);
+    let mut weight = records.iter().map(Record::weight).sum::<usize>()
+        + responses.iter().map(SavedResponse::weight).sum::<usize>()
+        + 64;
+    let over = |weight: usize| weight > persist.max_bytes;
+    let mut dropped = 0;
+    while over(weight) && dropped < responses.len() {
+        weight -= responses[dropped].weight();
+        dropped += 1;
+    }
+    responses.drain(..dropped);
+    let mut dropped = 0;
+    while over(weight) && dropped < records.len() {
+        weight -= records[dropped].weight();
+        dropped += 1;
+    }
+    records.drain(..dropped);
+    let saved = Saved {
+        restcache_saved: FORMAT,
+        version: persist.version,
+        records,
+        responses,
+    };
+    saving.dirty.set(false);
+    saving.saved_at.set(Some(ctrl.now()));
+    if let Ok(text) = serde_json::to_string(&saved) {
+        let _ = saving.storage.save(&persist.name, &text);
+    }
+}

@@ -1,0 +1,285 @@
+//! A cache that survives a reload, natively: a controller saves, a new
+//! one (the next load) takes it back and reads with no request; a
+//! mutation made before the reload shows after it; another schema
+//! version discards the saved cache, a record or response that no longer
+//! fits is dropped alone; a reset forgets it; the size limit holds; a
+//! file survives a crash mid-write. Saves run on the controller's
+//! spawner: each test runs in a `LocalSet`.
+
+use std::rc::Rc;
+
+use restcache::persist::{CacheStorage, FileStorage, MemoryStorage, Persist};
+use restcache::prelude::*;
+use restcache::{ExpiryStatus, ManualClock, Timestamp};
+use restcache_demo::DemoApi;
+use serde_json::json;
+use tokio::task::LocalSet;
+
+use crate::common::{Todo, TodoResource, TodoResourceParams};
+
+fn persist(storage: &MemoryStorage) -> Persist {
+    Persist::new("todos")
+        .version(1)
+        .entity::<Todo>()
+        .to(storage.clone())
+}
+
+#[tokio::test]
+async fn a_reload_shows_the_saved_data_with_no_request_mutations_included() {
+    LocalSet::new()
+        .run_until(a_reload_shows_the_saved_data_with_no_request_mutations_included_here())
+        .await;
+}
+
+async fn a_reload_shows_the_saved_data_with_no_request_mutations_included_here() {
+    let api = DemoApi::start().unwrap();
+    let storage = MemoryStorage::new();
+    {
+        let ctrl = Controller::new(Client::new(api.url()));
+        let _link = ctrl.persist(&persist(&storage));
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let body = Body::json(&json!({"title": "changed before the reload"})).unwrap();
+        ctrl.fetch(
+            &TodoResource::partial_update(),
+            &TodoResourceParams { id: 1 },
+            Some(body),
+        )
+        .await
+        .unwrap();
+    } // the page goes away: the link saves
+
+    let reloaded = Controller::new(Client::new(api.url()));
+    let link = reloaded.persist(&persist(&storage));
+    assert_eq!(link.restored().records, 5);
+    assert_eq!(link.restored().responses, 1);
+    let cached = reloaded.read(&TodoResource::get_list(), &());
+    assert_eq!(cached.status, ExpiryStatus::Valid);
+    let list = cached.data.unwrap();
+    assert_eq!(list[0].title, "changed before the reload");
+    assert_eq!(list.len(), 5);
+    assert_eq!(api.hits("GET /todos"), 1, "no request after the reload");
+}
+
+#[tokio::test]
+async fn saved_data_past_its_expiry_shows_stale_and_a_changed_list_refetches() {
+    LocalSet::new()
+        .run_until(saved_data_past_its_expiry_shows_stale_and_a_changed_list_refetches_here())
+        .await;
+}
+
+async fn saved_data_past_its_expiry_shows_stale_and_a_changed_list_refetches_here() {
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let storage = MemoryStorage::new();
+    let build = || {
+        Controller::builder(Client::new("http://127.0.0.1:9"))
+            .clock(clock.clone())
+            .build()
+    };
+    {
+        let ctrl = build();
+        let _link = ctrl.persist(&persist(&storage));
+        let todos = vec![Rc::new(crate::common::todo(1, "milk"))];
+        ctrl.set_response(&TodoResource::get_list(), &(), todos)
+            .unwrap();
+        let one = TodoResourceParams { id: 1 };
+        ctrl.set_response(
+            &TodoResource::get(),
+            &one,
+            Rc::new(crate::common::todo(1, "milk")),
+        )
+        .unwrap();
+    }
+    // Set by hand: no response to save, only the records.
+    let reloaded = build();
+    let link = reloaded.persist(&persist(&storage));
+    assert_eq!(link.restored().records, 1);
+    assert_eq!(link.restored().responses, 0);
+    drop(link);
+
+    // Responses come from requests: save one, then move past its expiry.
+    let api = DemoApi::start().unwrap();
+    let storage = MemoryStorage::new();
+    let build = || {
+        Controller::builder(Client::new(api.url()))
+            .clock(clock.clone())
+            .build()
+    };
+    {
+        let ctrl = build();
+        let _link = ctrl.persist(&persist(&storage));
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        // A record leaves the list after its response: saved as changed.
+        ctrl.fetch(&TodoResource::delete(), &TodoResourceParams { id: 5 }, None)
+            .await
+            .unwrap();
+    }
+    let reloaded = build();
+    let _link = reloaded.persist(&persist(&storage));
+    let cached = reloaded.read(&TodoResource::get_list(), &());
+    assert_eq!(
+        cached.status,
+        ExpiryStatus::Stale,
+        "changed after its response"
+    );
+    assert!(cached.data.is_some(), "shown meanwhile");
+
+    clock.advance(std::time::Duration::from_secs(120));
+    let later = build();
+    let _link = later.persist(&persist(&storage));
+    assert_eq!(
+        later.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Stale,
+        "past its expiry: shown, and refetched"
+    );
+    assert_eq!(
+        later
+            .read(&TodoResource::get(), &TodoResourceParams { id: 1 })
+            .status,
+        ExpiryStatus::Stale,
+        "a detail answered from the saved record is no fresher"
+    );
+}
+
+#[tokio::test]
+async fn another_schema_version_discards_the_saved_cache() {
+    LocalSet::new()
+        .run_until(another_schema_version_discards_the_saved_cache_here())
+        .await;
+}
+
+async fn another_schema_version_discards_the_saved_cache_here() {
+    let storage = MemoryStorage::new();
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = ctrl.persist(&persist(&storage));
+    ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
+        .unwrap();
+    drop(link);
+    assert!(storage.load("todos").is_some());
+
+    let reloaded = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = reloaded.persist(&persist(&storage).version(2));
+    assert!(link.restored().discarded);
+    assert_eq!(link.restored().records, 0);
+    assert!(storage.load("todos").is_none(), "forgotten");
+    assert!(
+        reloaded
+            .with_store(|store| store.get_entity::<Todo>(1u64).value().cloned())
+            .is_none()
+    );
+}
+
+/// Todo as a later version of the app reads it: a field it must have.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[entity(key = "Todo")]
+struct TodoWithPriority {
+    id: u64,
+    title: String,
+    priority: u8,
+}
+
+#[tokio::test]
+async fn a_record_that_no_longer_fits_is_dropped_alone() {
+    LocalSet::new()
+        .run_until(a_record_that_no_longer_fits_is_dropped_alone_here())
+        .await;
+}
+
+async fn a_record_that_no_longer_fits_is_dropped_alone_here() {
+    let storage = MemoryStorage::new();
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = ctrl.persist(&persist(&storage));
+    ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
+        .unwrap();
+    drop(link);
+    // Records of the new shape saved beside the old one.
+    let saved: serde_json::Value = serde_json::from_str(&storage.load("todos").unwrap()).unwrap();
+    let mut saved = saved;
+    saved["records"].as_array_mut().unwrap().push(json!({
+        "entity": "Todo", "pk": "2", "at": Timestamp::now().as_micros(),
+        "data": {"id": 2, "title": "tea", "priority": 3},
+    }));
+    storage.save("todos", &saved.to_string()).unwrap();
+
+    let reloaded = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = reloaded.persist(
+        &Persist::new("todos")
+            .version(1)
+            .entity::<TodoWithPriority>()
+            .to(storage.clone()),
+    );
+    assert_eq!(link.restored().records, 1);
+    assert_eq!(link.restored().dropped_records, 1);
+    let kept =
+        reloaded.with_store(|store| store.get_entity::<TodoWithPriority>(2u64).value().cloned());
+    assert_eq!(kept.unwrap().priority, 3);
+}
+
+#[tokio::test]
+async fn a_reset_forgets_the_saved_cache_and_the_size_limit_holds() {
+    LocalSet::new()
+        .run_until(a_reset_forgets_the_saved_cache_and_the_size_limit_holds_here())
+        .await;
+}
+
+async fn a_reset_forgets_the_saved_cache_and_the_size_limit_holds_here() {
+    let storage = MemoryStorage::new();
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = ctrl.persist(&persist(&storage).max_bytes(2_000));
+    for id in 1..=100 {
+        ctrl.set_entity(
+            crate::common::todo(id, "a todo of some length"),
+            ctrl.write_time(),
+        )
+        .unwrap();
+    }
+    link.save_now();
+    let text = storage.load("todos").unwrap();
+    assert!(text.len() <= 2_000, "{} bytes", text.len());
+    let saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let records = saved["records"].as_array().unwrap();
+    assert!(!records.is_empty());
+    assert_eq!(records.last().unwrap()["pk"], "100", "the newest kept");
+
+    ctrl.reset(); // a log-out
+    assert!(storage.load("todos").is_none());
+    drop(link);
+    assert!(storage.load("todos").is_none(), "nothing left to save");
+}
+
+#[tokio::test]
+async fn a_file_keeps_the_cache_across_runs_and_a_crash_mid_write_leaves_it_whole() {
+    LocalSet::new()
+        .run_until(a_file_keeps_the_cache_across_runs_and_a_crash_mid_write_leaves_it_whole_here())
+        .await;
+}
+
+async fn a_file_keeps_the_cache_across_runs_and_a_crash_mid_write_leaves_it_whole_here() {
+    let dir = std::env::temp_dir().join(format!("restcache-persist-{}", std::process::id()));
+    let storage = FileStorage::new(&dir);
+    let persist = Persist::new("cli").entity::<Todo>().to(storage.clone());
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = ctrl.persist(&persist);
+    ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
+        .unwrap();
+    drop(link);
+    // A crash while writing the next save leaves a partial file beside
+    // the last whole one.
+    std::fs::write(
+        dir.join("cli.json.partial"),
+        "{\"restcache_saved\": 1, \"vers",
+    )
+    .unwrap();
+
+    let next_run = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = next_run.persist(&persist);
+    assert_eq!(link.restored().records, 1);
+    let todo = next_run.with_store(|store| store.get_entity::<Todo>(1u64).value().cloned());
+    assert_eq!(todo.unwrap().title, "milk");
+    drop(link);
+    std::fs::remove_dir_all(&dir).ok();
+}
