@@ -31,6 +31,7 @@ mod image;
 mod legacy;
 mod live;
 mod mutations;
+mod offline;
 mod pages;
 mod persist;
 mod provider;

@@ -54,6 +54,13 @@ pub enum Event {
         /// Its absolute URL.
         url: String,
     },
+    /// A mutation waits for the network: it was made while offline, or
+    /// behind mutations that were. It is sent when the network is back
+    /// (then [`RequestStarted`](Self::RequestStarted)), in order.
+    MutationQueued {
+        /// The cache key it answers.
+        key: String,
+    },
     /// A response (or a value set by hand as one) is stored under `key`.
     ResponseStored {
         /// The cache key.

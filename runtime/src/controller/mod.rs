@@ -14,7 +14,8 @@
 //! answers reads from the cache; `expiry`
 //! classifies reads; `observe` follows reads for views (who read what,
 //! what to fetch when, polls, focus and network); `retention` collects
-//! what nothing uses; `streams` counts the live streams views hold open;
+//! what nothing uses; `offline` queues the mutations made while the
+//! network is down; `streams` counts the live streams views hold open;
 //! `retry`, `clock` and `builder` the settings.
 
 mod builder;
@@ -25,6 +26,7 @@ mod expiry;
 mod handoff;
 mod lists;
 mod observe;
+mod offline;
 mod paging;
 mod reads;
 mod records;
@@ -188,6 +190,7 @@ struct Inner {
     mutating: Cell<usize>,
     /// Who listens to what the controller does, and what waits for them.
     events: events::Events,
+    offline: RefCell<offline::OfflineQueue>,
     #[cfg(feature = "live")]
     streams: RefCell<streams::Streams>,
 }
@@ -398,6 +401,7 @@ impl Controller {
                 notify_due: Cell::new(false),
                 mutating: Cell::new(0),
                 events: events::Events::default(),
+                offline: RefCell::default(),
                 #[cfg(feature = "live")]
                 streams: RefCell::default(),
             }),

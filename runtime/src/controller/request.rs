@@ -175,6 +175,15 @@ impl Controller {
         S: Schema,
         E: Effect,
     {
+        // Offline (or behind mutations that are): wait for the network,
+        // and for the ones before it, which the queue keeps in order.
+        let turn = self.queue_mutation();
+        if let Some(turn) = &turn {
+            self.emit(|| Event::MutationQueued { key: key.clone() });
+            turn.wait().await;
+            // Its answer is as new as its sending, not its queueing.
+            started.at = self.start_now();
+        }
         let request = Request::new(endpoint.method(), url.clone()).with_body(body);
         self.emit(|| Event::RequestStarted {
             key: key.clone(),
@@ -216,6 +225,8 @@ impl Controller {
             }
         };
         self.notify();
+        // The next queued mutation goes once this one is answered.
+        drop(turn);
         outcome
     }
 

@@ -5,6 +5,7 @@ mod demo_api;
 mod inference;
 mod mutations;
 mod observers;
+mod offline;
 mod outside;
 mod persist;
 mod reads;

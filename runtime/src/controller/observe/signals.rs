@@ -48,9 +48,10 @@ impl Controller {
         self.inner.focused.get()
     }
 
-    /// Tells the controller whether the network is up. When it comes back,
-    /// every observed read that revalidates refetches if it is stale (as
-    /// on focus).
+    /// Tells the controller whether the network is up. While it is down,
+    /// mutations wait in a queue (their optimistic values on show); when
+    /// it comes back they are sent in order, and every observed read that
+    /// revalidates refetches if it is stale (as on focus).
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -83,9 +84,10 @@ impl Controller {
             Signal::Online => &self.inner.online,
         };
         let was = cell.replace(on);
-        #[cfg(feature = "live")]
         if was != on {
+            #[cfg(feature = "live")]
             self.wake_stream_signals();
+            self.wake_queue();
         }
         was
     }

@@ -1,0 +1,95 @@
+//! Mutations while offline: a mutation made while the network is down
+//! (or while earlier ones still wait) keeps its place in a queue, its
+//! optimistic value on show, and is sent once the network is back, each
+//! after the one before it has its answer. A queued mutation whose
+//! caller gives up leaves the queue.
+
+use std::collections::BTreeSet;
+use std::future::poll_fn;
+use std::task::{Poll, Waker};
+
+use super::Controller;
+
+/// The mutations waiting to be sent, by turn.
+#[derive(Default)]
+pub(crate) struct OfflineQueue {
+    waiting: BTreeSet<u64>,
+    issued: u64,
+    wakers: Vec<Waker>,
+}
+
+/// One queued mutation's place; leaving it (sent and answered, or given
+/// up) lets the next one go.
+pub(super) struct Turn {
+    controller: Controller,
+    ticket: u64,
+}
+
+impl Controller {
+    /// A place in the queue for a mutation about to be sent, when it must
+    /// wait: the network is down, or earlier mutations still wait.
+    pub(super) fn queue_mutation(&self) -> Option<Turn> {
+        let mut queue = self.inner.offline.borrow_mut();
+        if self.is_online() && queue.waiting.is_empty() {
+            return None;
+        }
+        queue.issued += 1;
+        let ticket = queue.issued;
+        queue.waiting.insert(ticket);
+        Some(Turn {
+            controller: self.clone(),
+            ticket,
+        })
+    }
+
+    /// How many mutations wait for the network (made while it was down,
+    /// and not sent yet): what a "will be saved when you are back online"
+    /// notice counts.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// assert_eq!(ctrl.queued_mutations(), 0);
+    /// ```
+    pub fn queued_mutations(&self) -> usize {
+        self.inner.offline.borrow().waiting.len()
+    }
+
+    /// Wakes the queued mutations to look at the network and their turn.
+    pub(super) fn wake_queue(&self) {
+        let wakers = std::mem::take(&mut self.inner.offline.borrow_mut().wakers);
+        for waker in wakers {
+            waker.wake();
+        }
+    }
+}
+
+impl Turn {
+    /// Resolves once the network is up and every earlier mutation has
+    /// left the queue.
+    pub async fn wait(&self) {
+        poll_fn(|cx| {
+            let mut queue = self.controller.inner.offline.borrow_mut();
+            if self.controller.is_online() && queue.waiting.first() == Some(&self.ticket) {
+                return Poll::Ready(());
+            }
+            if !queue.wakers.iter().any(|w| w.will_wake(cx.waker())) {
+                queue.wakers.push(cx.waker().clone());
+            }
+            Poll::Pending
+        })
+        .await;
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let left = match self.controller.inner.offline.try_borrow_mut() {
+            Ok(mut queue) => queue.waiting.remove(&self.ticket),
+            Err(_) => false,
+        };
+        if left {
+            self.controller.wake_queue();
+        }
+    }
+}
