@@ -74,7 +74,15 @@ fn collect<E: Entity + Serialize>(store: &Store, since: u64) -> Vec<Record> {
 }
 
 fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bool {
-    let at = Timestamp::from_micros(record.at);
+    // A time past now (a clock set back since) counts as now.
+    let at = Timestamp::from_micros(record.at).min(ctrl.now());
+    // A copy as new as the stored one changes nothing, and is not written
+    // (so that it is not sent on again).
+    let stored =
+        Pk::parse(&record.pk).and_then(|pk| ctrl.with_store(|store| store.entity_meta::<E>(pk)));
+    if stored.is_some_and(|meta| meta.fetched_at >= at) {
+        return true;
+    }
     match &record.data {
         Some(data) => match serde_json::from_str::<E>(data.get()) {
             Ok(record) => ctrl.set_entity(record, at).is_ok(),

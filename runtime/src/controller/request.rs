@@ -587,6 +587,11 @@ where
                 ctrl.store_success(&mut state, &endpoint, &params, value, delivery, false)
                     .map_err(|e| stored_failed(&endpoint, &url, e))
             });
+            if stored.is_ok() && !state.handoff.pending.is_empty() {
+                // Fetched fresh: a saved or handed-off response waiting
+                // for this key is older.
+                state.handoff.pending.remove(&key);
+            }
             if let (Ok(_), Some(recorded)) = (&stored, recorded) {
                 let written = state.store.writes();
                 state

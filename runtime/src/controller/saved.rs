@@ -15,10 +15,11 @@ pub(crate) struct SavedResponse {
     key: String,
     #[serde(flatten)]
     response: Recorded,
-    /// When it arrived, in microseconds since the Unix epoch.
+    /// When its request started, in microseconds since the Unix epoch.
     at: u64,
     /// Its result changed after it came (a record joined or left the
-    /// list): shown after a reload, and refetched at once.
+    /// list, or one it holds is gone): shown after a reload, and
+    /// refetched at once.
     stale: bool,
 }
 
@@ -28,7 +29,7 @@ impl SavedResponse {
         self.key.len() + self.response.weight() + 32
     }
 
-    /// When it arrived.
+    /// When its request started.
     pub fn at(&self) -> u64 {
         self.at
     }
@@ -40,23 +41,36 @@ impl Controller {
         self.state_mut().handoff.recording = true;
     }
 
-    /// The last response of every read the store holds a value for.
+    /// The last response of every read the store holds a value for, and
+    /// the saved ones no read has taken yet.
     pub(crate) fn saved_responses(&self) -> Vec<SavedResponse> {
         let state = self.inner.state.borrow();
         let mut saved: Vec<SavedResponse> = state
             .handoff
             .recorded
             .iter()
-            .filter_map(|(key, (response, arrived, written))| {
-                let (version, holds_value) = state.store.result_state(key)?;
-                holds_value.then(|| SavedResponse {
+            .filter_map(|(key, (response, _, written))| {
+                let (version, fetched_at, gone) = state.store.result_state(key)?;
+                Some(SavedResponse {
                     key: key.clone(),
                     response: response.clone(),
-                    at: arrived.as_micros(),
-                    stale: version > *written,
+                    at: fetched_at.as_micros(),
+                    stale: version > *written || gone,
                 })
             })
             .collect();
+        let unread = state
+            .handoff
+            .pending
+            .iter()
+            .filter(|(key, _)| !state.handoff.recorded.contains_key(*key))
+            .map(|(key, pending)| SavedResponse {
+                key: key.clone(),
+                response: pending.response.clone(),
+                at: pending.arrived.as_micros(),
+                stale: pending.stale,
+            });
+        saved.extend(unread);
         saved.sort_by(|a, b| a.key.cmp(&b.key));
         saved
     }
@@ -64,15 +78,19 @@ impl Controller {
     /// Takes saved responses back: each waits for its first typed read,
     /// which decodes it with its own endpoint (one that no longer fits is
     /// dropped, and the read fetches).
+    /// A response the page's handoff (a server render, newer) brought
+    /// for the same key stays; a time past now (a clock set back since)
+    /// counts as now.
     pub(crate) fn adopt_saved(&self, saved: Vec<SavedResponse>) {
+        let now = self.now();
         let mut state = self.state_mut();
         for entry in saved {
             let pending = Pending {
                 response: entry.response,
-                arrived: Timestamp::from_micros(entry.at),
+                arrived: Timestamp::from_micros(entry.at).min(now),
                 stale: entry.stale,
             };
-            state.handoff.pending.insert(entry.key, pending);
+            state.handoff.pending.entry(entry.key).or_insert(pending);
         }
     }
 }

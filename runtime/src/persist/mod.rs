@@ -20,7 +20,9 @@
 //! What is saved is bounded by the store's retention (only what it still
 //! holds) and by [`max_bytes`](Persist::max_bytes) (the oldest responses,
 //! then the oldest records, go first). A [reset](Controller::reset) (a
-//! log-out) forgets the saved cache at once.
+//! log-out) forgets the saved cache at once; with several tabs open,
+//! sync them too ([`tabs`](crate::tabs), when enabled), or another tab's
+//! next save writes its cache back.
 //!
 //! ```
 //! use restcache::prelude::*;
@@ -117,7 +119,7 @@ impl std::fmt::Debug for Persist {
 impl Persist {
     /// A cache saved under `name` (one name per app), schema version 0,
     /// in the default storage (`localStorage` in a browser, a file in the
-    /// temporary folder natively), at most [`DEFAULT_MAX_BYTES`], saved at
+    /// user's cache folder natively), at most [`DEFAULT_MAX_BYTES`], saved at
     /// most once a second.
     ///
     /// ```
@@ -388,7 +390,10 @@ fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
             saving.storage.remove(&saving.persist.name);
             return;
         }
-        Event::ResponseStored { .. } | Event::Record { .. } | Event::Invalidated { .. } => {}
+        Event::ResponseStored { .. }
+        | Event::Record { .. }
+        | Event::Invalidated { .. }
+        | Event::RequestFailed { .. } => {}
         _ => return,
     }
     saving.dirty.set(true);
@@ -459,7 +464,7 @@ fn save(ctrl: &Controller, saving: &Saving) {
         dropped += 1;
     }
     records.drain(..dropped);
-    let saved = Saved {
+    let mut saved = Saved {
         restcache_saved: FORMAT,
         version: persist.version,
         records,
@@ -467,7 +472,23 @@ fn save(ctrl: &Controller, saving: &Saving) {
     };
     saving.dirty.set(false);
     saving.saved_at.set(Some(ctrl.now()));
-    if let Ok(text) = serde_json::to_string(&saved) {
-        let _ = saving.storage.save(&persist.name, &text);
+    // The estimate leaves out JSON's escapes: trim until the text fits.
+    loop {
+        let Ok(text) = serde_json::to_string(&saved) else {
+            return;
+        };
+        if text.len() <= persist.max_bytes {
+            let _ = saving.storage.save(&persist.name, &text);
+            return;
+        }
+        let (responses, records) = (saved.responses.len(), saved.records.len());
+        if responses > 0 {
+            saved.responses.drain(..responses.div_ceil(4));
+        } else if records > 0 {
+            saved.records.drain(..records.div_ceil(4));
+        } else {
+            saving.storage.remove(&persist.name);
+            return;
+        }
     }
 }

@@ -57,10 +57,11 @@ impl CacheStorage for MemoryStorage {
     }
 }
 
-/// Saved caches as files in a folder (`NAME.json`), for command-line
-/// tools and servers that keep a cache across runs. A save writes a
-/// temporary file and renames it over the last, so a crash in the middle
-/// leaves the last save whole.
+/// Saved caches as files in a folder (`restcache-NAME.json`, the name
+/// escaped), for command-line tools and servers that keep a cache across
+/// runs. A save writes a temporary file of its own, flushes it to disk
+/// and renames it over the last, so a crash in the middle leaves the last
+/// save whole. The folder is made readable by its owner alone.
 ///
 /// ```
 /// use restcache::persist::{CacheStorage, FileStorage};
@@ -91,17 +92,27 @@ impl FileStorage {
         FileStorage { dir: dir.into() }
     }
 
+    /// The file of `name`: lowercase letters, digits and `-` as they are,
+    /// every other byte as `_` and two hex digits (so no two names share
+    /// a file, whatever the file system's case rules).
     fn path(&self, name: &str) -> std::path::PathBuf {
-        let safe: String = name
-            .chars()
-            .map(
-                |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    true => c,
-                    false => '_',
-                },
-            )
-            .collect();
-        self.dir.join(format!("{safe}.json"))
+        let mut file = String::from("restcache-");
+        for byte in name.bytes() {
+            match byte {
+                b'a'..=b'z' | b'0'..=b'9' | b'-' => file.push(char::from(byte)),
+                _ => file.push_str(&format!("_{byte:02x}")),
+            }
+        }
+        file.push_str(".json");
+        self.dir.join(file)
+    }
+
+    fn make_dir(&self) -> std::io::Result<()> {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(&self.dir)
     }
 }
 
@@ -112,11 +123,28 @@ impl CacheStorage for FileStorage {
     }
 
     fn save(&self, name: &str, text: &str) -> Result<(), String> {
-        std::fs::create_dir_all(&self.dir).map_err(|e| e.to_string())?;
+        use std::io::Write;
+        use std::sync::atomic::{AtomicU64, Ordering};
+
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
+        self.make_dir().map_err(|e| e.to_string())?;
         let path = self.path(name);
-        let partial = path.with_extension("json.partial");
-        std::fs::write(&partial, text).map_err(|e| e.to_string())?;
-        std::fs::rename(&partial, &path).map_err(|e| e.to_string())
+        let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
+        let partial = path.with_extension(format!("{}-{serial}.partial", std::process::id()));
+        let written = (|| {
+            let mut file = std::fs::File::create(&partial)?;
+            file.write_all(text.as_bytes())?;
+            file.sync_all()?;
+            std::fs::rename(&partial, &path)?;
+            // The rename itself, on disk.
+            #[cfg(unix)]
+            std::fs::File::open(&self.dir)?.sync_all()?;
+            Ok::<(), std::io::Error>(())
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&partial);
+        }
+        written.map_err(|e| e.to_string())
     }
 
     fn remove(&self, name: &str) {
@@ -160,8 +188,9 @@ impl CacheStorage for LocalStorage {
     }
 }
 
-/// Where a cache is saved unless told: `localStorage` in a browser,
-/// files in the system's temporary folder natively.
+/// Where a cache is saved unless told: `localStorage` in a browser;
+/// natively, files in the user's cache folder (`$XDG_CACHE_HOME`, else
+/// `~/.cache`, or `%LOCALAPPDATA%`), under `restcache`.
 pub(super) fn default_storage() -> Rc<dyn CacheStorage> {
     #[cfg(target_arch = "wasm32")]
     {
@@ -169,6 +198,12 @@ pub(super) fn default_storage() -> Rc<dyn CacheStorage> {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        Rc::new(FileStorage::new(std::env::temp_dir().join("restcache")))
+        let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+        let base = var("XDG_CACHE_HOME")
+            .map(std::path::PathBuf::from)
+            .or_else(|| var("HOME").map(|home| std::path::Path::new(&home).join(".cache")))
+            .or_else(|| var("LOCALAPPDATA").map(std::path::PathBuf::from))
+            .unwrap_or_else(std::env::temp_dir);
+        Rc::new(FileStorage::new(base.join("restcache")))
     }
 }

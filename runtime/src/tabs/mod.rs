@@ -49,7 +49,14 @@ use crate::controller::{Controller, Event, EventListener};
 use crate::records::{Codec, Record};
 pub use channel::{Listener, LocalChannel, OnMessage, TabChannel};
 
-/// One message.
+/// A message, with the version of the app that sent it.
+#[derive(Serialize, Deserialize)]
+struct Sent {
+    version: u32,
+    message: Message,
+}
+
+/// What a message says.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum Message {
@@ -77,6 +84,7 @@ enum Message {
 #[derive(Clone)]
 pub struct TabSync {
     name: Rc<str>,
+    version: u32,
     codecs: Vec<Codec>,
     channel: Option<Rc<dyn TabChannel>>,
 }
@@ -103,6 +111,7 @@ impl TabSync {
     pub fn new(name: &str) -> Self {
         TabSync {
             name: name.into(),
+            version: 0,
             codecs: Vec::new(),
             channel: None,
         }
@@ -126,8 +135,20 @@ impl TabSync {
         self
     }
 
+    /// The app's schema version: tabs of another version (opened before
+    /// a deploy) do not exchange records with this one.
+    ///
+    /// ```
+    /// let sync = restcache::tabs::TabSync::new("app").version(2);
+    /// # let _ = sync;
+    /// ```
+    pub fn version(mut self, version: u32) -> Self {
+        self.version = version;
+        self
+    }
+
     /// The tabs talk over `channel` instead (another transport, or a
-    /// test's [`LocalChannel`]).
+    /// test's [`LocalChannel`]: give each tab its own clone).
     ///
     /// ```
     /// use restcache::tabs::{LocalChannel, TabSync};
@@ -151,6 +172,7 @@ impl TabSync {
 
 /// What one controller's sync keeps between events.
 struct Link {
+    version: u32,
     codecs: Vec<Codec>,
     channel: Rc<dyn TabChannel>,
     /// The store's write count when its changes were last sent (or last
@@ -196,6 +218,7 @@ impl Controller {
             .clone()
             .unwrap_or_else(|| channel::named(&sync.name));
         let link = Rc::new(Link {
+            version: sync.version,
             codecs: sync.codecs.clone(),
             channel: Rc::clone(&channel),
             sent_up_to: Cell::new(self.with_store(|store| store.writes())),
@@ -225,31 +248,51 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
         link.sent_up_to.set(writes);
         return;
     }
-    let message = match event {
-        Event::Reset => Some(Message::Reset),
-        Event::Invalidated { key } => Some(Message::Invalidate { key: key.clone() }),
-        Event::ResponseStored { .. } | Event::Record { .. } => {
-            let since = link.sent_up_to.get();
-            let records: Vec<_> = ctrl.with_store(|store| {
-                link.codecs
-                    .iter()
-                    .flat_map(|codec| (codec.collect)(store, since))
-                    .collect()
-            });
-            (!records.is_empty()).then_some(Message::Records { records })
+    // Events that write nothing leave the records for the next one.
+    if matches!(
+        event,
+        Event::RequestStarted { .. }
+            | Event::RequestCancelled { .. }
+            | Event::MutationQueued { .. }
+    ) {
+        return;
+    }
+    let version = link.version;
+    let post = |message: Message| {
+        let sent = Sent { version, message };
+        if let Ok(text) = serde_json::to_string(&sent) {
+            link.channel.post(&text);
         }
-        _ => None,
     };
+    if let Event::Reset = event {
+        link.sent_up_to.set(writes);
+        return post(Message::Reset);
+    }
+    // Every record written since the last message (a failed mutation's
+    // forgotten target, a listener's write), then the event's own news.
+    let since = link.sent_up_to.get();
+    let records: Vec<_> = ctrl.with_store(|store| {
+        link.codecs
+            .iter()
+            .flat_map(|codec| (codec.collect)(store, since))
+            .collect()
+    });
     link.sent_up_to.set(writes);
-    if let Some(text) = message.and_then(|message| serde_json::to_string(&message).ok()) {
-        link.channel.post(&text);
+    if !records.is_empty() {
+        post(Message::Records { records });
+    }
+    if let Event::Invalidated { key } = event {
+        post(Message::Invalidate { key: key.clone() });
     }
 }
 
 /// Writes another tab's message here.
 fn hear(link: &Link, text: &str, ctrl: &Controller) {
-    let Ok(message) = serde_json::from_str::<Message>(text) else {
-        return;
+    // Another version of the app (a tab from before a deploy) may read
+    // records otherwise: its messages are left alone.
+    let message = match serde_json::from_str::<Sent>(text) {
+        Ok(sent) if sent.version == link.version => sent.message,
+        _ => return,
     };
     struct Applying<'a>(&'a Cell<bool>);
     impl Drop for Applying<'_> {

@@ -270,7 +270,7 @@ async fn a_file_keeps_the_cache_across_runs_and_a_crash_mid_write_leaves_it_whol
     // A crash while writing the next save leaves a partial file beside
     // the last whole one.
     std::fs::write(
-        dir.join("cli.json.partial"),
+        dir.join("restcache-cli.1-0.partial"),
         "{\"restcache_saved\": 1, \"vers",
     )
     .unwrap();
@@ -282,4 +282,65 @@ async fn a_file_keeps_the_cache_across_runs_and_a_crash_mid_write_leaves_it_whol
     assert_eq!(todo.unwrap().title, "milk");
     drop(link);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[tokio::test]
+async fn a_response_holding_a_record_gone_since_comes_back_stale() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let _link = ctrl.persist(&persist(&storage));
+                ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 5 }, None)
+                    .await
+                    .unwrap();
+                // Deleted from outside a request (a stream, another tab).
+                ctrl.delete_entity::<Todo>(5u64, ctrl.write_time());
+            }
+            let reloaded = Controller::new(Client::new(api.url()));
+            let _link = reloaded.persist(&persist(&storage));
+            let cached = reloaded.read(&TodoResource::get(), &TodoResourceParams { id: 5 });
+            assert_ne!(cached.status, ExpiryStatus::Valid, "never shown as fresh");
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_server_renders_handoff_wins_over_an_older_save() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let _link = ctrl.persist(&persist(&storage));
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+            }
+            Client::new(api.url())
+                .request(
+                    restcache::http::Method::Patch,
+                    "/todos/1",
+                    Some(Body::json(&json!({"title": "rendered by the server"})).unwrap()),
+                )
+                .await
+                .unwrap();
+            let server = Controller::new(Client::new(api.url()));
+            server.record_for_handoff();
+            server
+                .fetch(&TodoResource::get_list(), &(), None)
+                .await
+                .unwrap();
+            let handoff = server.export_handoff();
+
+            let page = Controller::new(Client::new(api.url()));
+            page.import_handoff(&handoff).unwrap();
+            let _link = page.persist(&persist(&storage));
+            let list = page.read(&TodoResource::get_list(), &()).data.unwrap();
+            assert_eq!(list[0].title, "rendered by the server");
+        })
+        .await;
 }

@@ -149,3 +149,37 @@ async fn a_dropped_link_stops_the_sync_and_unknown_types_stay_home() {
     one.reset();
     assert!(two.read(&TodoResource::get_list(), &()).data.is_some());
 }
+
+#[tokio::test]
+async fn two_links_on_one_controller_do_not_echo_and_other_versions_are_ignored() {
+    let channel = LocalChannel::new();
+    let (messages, _listening) = messages_on(&channel);
+    let sync = TabSync::new("todos").entity::<Todo>();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (one, two, old) = (
+        Controller::new(client()),
+        Controller::new(client()),
+        Controller::new(client()),
+    );
+    // Two components of one tab both sync it.
+    let _first = one.sync_tabs(&sync.clone().over(channel.clone()));
+    let _second = one.sync_tabs(&sync.clone().over(channel.clone()));
+    let _two = two.sync_tabs(&sync.clone().over(channel.clone()));
+    // A tab opened before a deploy.
+    let _old = old.sync_tabs(&sync.version(7).over(channel.clone()));
+    let list = || vec![Rc::new(crate::common::todo(1, "milk"))];
+    two.set_response(&TodoResource::get_list(), &(), list())
+        .unwrap();
+    old.set_response(&TodoResource::get_list(), &(), list())
+        .unwrap();
+    let sent = messages.get();
+    one.set_entity(crate::common::todo(1, "oat milk"), one.write_time())
+        .unwrap();
+    assert_eq!(title(&two, 0), "oat milk");
+    assert_eq!(title(&old, 0), "milk", "another version's records stay out");
+    assert!(
+        messages.get() - sent <= 3,
+        "no echo: {} messages",
+        messages.get() - sent
+    );
+}

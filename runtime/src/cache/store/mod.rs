@@ -265,12 +265,18 @@ impl Store {
         self.writes
     }
 
-    /// The result under `key`: the write that last changed it, and
-    /// whether it holds a value (not invalidated).
+    /// The result under `key`, if it holds a value (not invalidated):
+    /// the write that last changed it, when it was fetched, and whether a
+    /// record it refers to is gone (deleted or invalidated since).
     #[cfg(feature = "persist")]
-    pub(crate) fn result_state(&self, key: &str) -> Option<(u64, bool)> {
+    pub(crate) fn result_state(&self, key: &str) -> Option<(u64, Timestamp, bool)> {
         let slot = self.results.get(key)?;
-        Some((slot.version, slot.value.is_some()))
+        slot.value.as_ref()?;
+        let gone = slot
+            .refs
+            .iter()
+            .any(|at| !self.tables.any(at.table).slot_state(at.slot).1);
+        Some((slot.version, slot.meta.fetched_at, gone))
     }
 
     /// The records of `E` written after write `since` (see
