@@ -190,3 +190,13 @@ endpoint!(pub upcoming_birthdays {
     side_effect: false,
 });
 endpoint!(pub post_page { path: "/post\\?page=:page", schema: PaginatedPosts });
+
+/// The demo API, and a controller that has read its todo list.
+pub async fn reading_todos() -> (restcache_demo::DemoApi, Controller) {
+    let api = restcache_demo::DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    (api, ctrl)
+}

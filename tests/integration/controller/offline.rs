@@ -9,11 +9,10 @@ use futures_util::future::join;
 use restcache::Event;
 use restcache::http::ErrorKind;
 use restcache::prelude::*;
-use restcache_demo::DemoApi;
 use serde_json::json;
 use tokio::task::LocalSet;
 
-use crate::common::{Todo, TodoResource, TodoResourceParams};
+use crate::common::{Todo, TodoResource, TodoResourceParams, reading_todos};
 
 fn rename(title: &str) -> Option<Body> {
     Some(Body::json(&json!({ "title": title })).unwrap())
@@ -41,11 +40,7 @@ fn title(ctrl: &Controller, id: u64) -> String {
 async fn mutations_made_offline_show_at_once_and_go_in_order_when_back() {
     LocalSet::new()
         .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let ctrl = Controller::new(Client::new(api.url()));
-            ctrl.fetch(&TodoResource::get_list(), &(), None)
-                .await
-                .unwrap();
+            let (api, ctrl) = reading_todos().await;
             let queued = Rc::new(std::cell::Cell::new(0));
             let seen = Rc::clone(&queued);
             let _listener = ctrl.on_event(move |event, _| {
@@ -82,11 +77,7 @@ async fn mutations_made_offline_show_at_once_and_go_in_order_when_back() {
 async fn a_hard_error_on_replay_takes_the_value_back_and_says_why() {
     LocalSet::new()
         .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let ctrl = Controller::new(Client::new(api.url()));
-            ctrl.fetch(&TodoResource::get_list(), &(), None)
-                .await
-                .unwrap();
+            let (api, ctrl) = reading_todos().await;
             ctrl.set_online(false);
             // Deleted on the server meanwhile, by someone else.
             Client::new(api.url())
@@ -127,11 +118,7 @@ async fn a_hard_error_on_replay_takes_the_value_back_and_says_why() {
 async fn a_queued_mutation_given_up_leaves_the_queue() {
     LocalSet::new()
         .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let ctrl = Controller::new(Client::new(api.url()));
-            ctrl.fetch(&TodoResource::get_list(), &(), None)
-                .await
-                .unwrap();
+            let (api, ctrl) = reading_todos().await;
             ctrl.set_online(false);
             let update = TodoResource::partial_update();
             let (one, three) = (TodoResourceParams { id: 1 }, TodoResourceParams { id: 3 });

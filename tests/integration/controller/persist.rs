@@ -17,6 +17,17 @@ use tokio::task::LocalSet;
 
 use crate::common::{Todo, TodoResource, TodoResourceParams};
 
+/// A storage a controller saved todo 1 ("milk") into.
+fn saved_with_one_todo() -> MemoryStorage {
+    let storage = MemoryStorage::new();
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let link = ctrl.persist(&persist(&storage));
+    ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
+        .unwrap();
+    drop(link);
+    storage
+}
+
 fn persist(storage: &MemoryStorage) -> Persist {
     Persist::new("todos")
         .version(1)
@@ -152,12 +163,7 @@ async fn another_schema_version_discards_the_saved_cache() {
 }
 
 async fn another_schema_version_discards_the_saved_cache_here() {
-    let storage = MemoryStorage::new();
-    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
-    let link = ctrl.persist(&persist(&storage));
-    ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
-        .unwrap();
-    drop(link);
+    let storage = saved_with_one_todo();
     assert!(storage.load("todos").is_some());
 
     let reloaded = Controller::new(Client::new("http://127.0.0.1:9"));
@@ -190,12 +196,7 @@ async fn a_record_that_no_longer_fits_is_dropped_alone() {
 }
 
 async fn a_record_that_no_longer_fits_is_dropped_alone_here() {
-    let storage = MemoryStorage::new();
-    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
-    let link = ctrl.persist(&persist(&storage));
-    ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
-        .unwrap();
-    drop(link);
+    let storage = saved_with_one_todo();
     // Records of the new shape saved beside the old one.
     let saved: serde_json::Value = serde_json::from_str(&storage.load("todos").unwrap()).unwrap();
     let mut saved = saved;

@@ -18,7 +18,7 @@ use restcache_demo::DemoApi;
 use serde_json::json;
 use tokio::task::LocalSet;
 
-use crate::common::{Todo, TodoResource};
+use crate::common::{Todo, TodoResource, reading_todos};
 
 /// A wait long enough for anything on loopback; only a broken stream
 /// reaches it.
@@ -60,6 +60,16 @@ async fn rename_elsewhere(api: &DemoApi, id: u64, title: &str) {
         .unwrap();
 }
 
+/// Renames todo `id` elsewhere and waits until `ctrl`'s list shows it,
+/// pushed.
+async fn see_pushed(api: &DemoApi, ctrl: &Controller, id: u64, title: &str) {
+    rename_elsewhere(api, id, title).await;
+    eventually("the pushed title shows", || {
+        title_of(ctrl, id).as_deref() == Some(title)
+    })
+    .await;
+}
+
 fn title_of(ctrl: &Controller, id: u64) -> Option<String> {
     let list = ctrl.read(&TodoResource::get_list(), &()).data?;
     let todo = list.iter().find(|todo| todo.id == id)?;
@@ -80,19 +90,11 @@ async fn open_and_wait(ctrl: &Controller, live: &Live) -> restcache::live::Strea
 }
 
 async fn pushed_records_show_with_no_request(live: Live) {
-    let api = DemoApi::start().unwrap();
-    let ctrl = Controller::new(Client::new(api.url()));
-    ctrl.fetch(&TodoResource::get_list(), &(), None)
-        .await
-        .unwrap();
+    let (api, ctrl) = reading_todos().await;
     let _hold = open_and_wait(&ctrl, &live).await;
     eventually("the server has it subscribed", || api.streams_open() == 1).await;
 
-    rename_elsewhere(&api, 3, "pushed").await;
-    eventually("the pushed title shows", || {
-        title_of(&ctrl, 3).as_deref() == Some("pushed")
-    })
-    .await;
+    see_pushed(&api, &ctrl, 3, "pushed").await;
     Client::new(api.url())
         .request(Method::Delete, "/todos/2", None)
         .await
@@ -128,11 +130,7 @@ async fn drops_reconnect_and_lose_nothing(live: Live) {
     let _hold = open_and_wait(&ctrl, &live).await;
     eventually("the server has it subscribed", || api.streams_open() == 1).await;
     // A message first, so that the stream has an id to resume from.
-    rename_elsewhere(&api, 1, "before the drop").await;
-    eventually("the first push shows", || {
-        title_of(&ctrl, 1).as_deref() == Some("before the drop")
-    })
-    .await;
+    see_pushed(&api, &ctrl, 1, "before the drop").await;
 
     api.drop_streams();
     eventually("the client sees the drop", || {
@@ -140,11 +138,7 @@ async fn drops_reconnect_and_lose_nothing(live: Live) {
     })
     .await;
     // Made while the client waits to reconnect (at least 150 ms).
-    rename_elsewhere(&api, 4, "during the drop").await;
-    eventually("the change made while down shows", || {
-        title_of(&ctrl, 4).as_deref() == Some("during the drop")
-    })
-    .await;
+    see_pushed(&api, &ctrl, 4, "during the drop").await;
     assert_eq!(api.streams_resumed(), 1, "it resumed from its last id");
     eventually("one connection again", || api.streams_open() == 1).await;
     assert_eq!(api.hits("GET /todos"), 1, "resumed, not refetched");
@@ -224,11 +218,7 @@ async fn a_message_older_than_the_stored_record_does_not_win() {
 #[tokio::test]
 async fn a_message_not_understood_is_reported_and_the_stream_goes_on() {
     in_local_set(async {
-        let api = DemoApi::start().unwrap();
-        let ctrl = Controller::new(Client::new(api.url()));
-        ctrl.fetch(&TodoResource::get_list(), &(), None)
-            .await
-            .unwrap();
+        let (api, ctrl) = reading_todos().await;
         let errors = Rc::new(RefCell::new(Vec::new()));
         let heard = Rc::clone(&errors);
         let _listener = ctrl.on_event(move |event, _| {
@@ -238,11 +228,7 @@ async fn a_message_not_understood_is_reported_and_the_stream_goes_on() {
         });
         let _hold = open_and_wait(&ctrl, &sse()).await;
         api.publish(json!({"entity": "Todo", "op": "set", "data": {"id": "seven"}}));
-        rename_elsewhere(&api, 3, "after the bad one").await;
-        eventually("the next message shows", || {
-            title_of(&ctrl, 3).as_deref() == Some("after the bad one")
-        })
-        .await;
+        see_pushed(&api, &ctrl, 3, "after the bad one").await;
         let errors = errors.borrow();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].contains("a `set` of Todo"), "{}", errors[0]);
@@ -253,18 +239,10 @@ async fn a_message_not_understood_is_reported_and_the_stream_goes_on() {
 #[tokio::test]
 async fn offline_closes_the_stream_and_coming_back_resumes_and_catches_up() {
     in_local_set(async {
-        let api = DemoApi::start().unwrap();
-        let ctrl = Controller::new(Client::new(api.url()));
+        let (api, ctrl) = reading_todos().await;
         let live = sse();
-        ctrl.fetch(&TodoResource::get_list(), &(), None)
-            .await
-            .unwrap();
         let _hold = open_and_wait(&ctrl, &live).await;
-        rename_elsewhere(&api, 1, "seen live").await;
-        eventually("the first push shows", || {
-            title_of(&ctrl, 1).as_deref() == Some("seen live")
-        })
-        .await;
+        see_pushed(&api, &ctrl, 1, "seen live").await;
 
         ctrl.set_online(false);
         eventually("the stream pauses", || {
@@ -326,11 +304,7 @@ async fn a_server_that_cannot_resume_has_what_views_show_refetched() {
 #[tokio::test]
 async fn a_graphql_mutation_elsewhere_reaches_a_cached_rest_list_over_a_websocket() {
     in_local_set(async {
-        let api = DemoApi::start().unwrap();
-        let ctrl = Controller::new(Client::new(api.url()));
-        ctrl.fetch(&TodoResource::get_list(), &(), None)
-            .await
-            .unwrap();
+        let (api, ctrl) = reading_todos().await;
         let _hold = open_and_wait(&ctrl, &websocket()).await;
         eventually("the server has it subscribed", || api.streams_open() == 1).await;
         // Another user, through GraphQL.
@@ -353,18 +327,10 @@ async fn a_graphql_mutation_elsewhere_reaches_a_cached_rest_list_over_a_websocke
 #[tokio::test]
 async fn a_stream_opened_again_resumes_where_it_stopped() {
     in_local_set(async {
-        let api = DemoApi::start().unwrap();
-        let ctrl = Controller::new(Client::new(api.url()));
+        let (api, ctrl) = reading_todos().await;
         let live = sse();
-        ctrl.fetch(&TodoResource::get_list(), &(), None)
-            .await
-            .unwrap();
         let hold = open_and_wait(&ctrl, &live).await;
-        rename_elsewhere(&api, 1, "seen live").await;
-        eventually("the first push shows", || {
-            title_of(&ctrl, 1).as_deref() == Some("seen live")
-        })
-        .await;
+        see_pushed(&api, &ctrl, 1, "seen live").await;
         // The last view leaves (a route change), and another comes.
         drop(hold);
         eventually("the server sees it closed", || api.streams_open() == 0).await;

@@ -349,9 +349,16 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> SchemaParts for Hash
     }
 }
 
-/// Schemas that hold no entities: kept in the cache as they came.
+/// Schemas that hold no entities: kept in the cache as they came (with
+/// more of the schema's items after a `;`).
 macro_rules! plain_schema {
+    ($ty:ty; $($items:item)*) => {
+        plain_schema!(@impl $ty; $($items)*);
+    };
     ($($ty:ty),* $(,)?) => {$(
+        plain_schema!(@impl $ty;);
+    )*};
+    (@impl $ty:ty; $($items:item)*) => {
         impl Schema for $ty {
             type Handle = Rc<Self>;
 
@@ -376,8 +383,10 @@ macro_rules! plain_schema {
             fn entity_at(_: &[Segment]) -> Option<&'static str> {
                 None
             }
+
+            $($items)*
         }
-    )*};
+    };
 }
 
 // The results of RPCs and other endpoints that answer with no records:
@@ -385,35 +394,12 @@ macro_rules! plain_schema {
 // marking a plain field `nested` remains a compile error.
 plain_schema!((), serde_json::Value);
 
-/// Bytes: kept as they came, with no records.
-impl Schema for crate::blob::Blob {
-    type Handle = Rc<Self>;
-
-    fn into_handle(value: Rc<Self>) -> Rc<Self> {
-        value
-    }
-}
-
-impl SchemaParts for crate::blob::Blob {
-    fn normalize(&mut self, _: &mut Normalizer<'_>) -> Result<(), SchemaError> {
-        Ok(())
-    }
-
-    fn denormalize(&self, _: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
-        Denorm::Same
-    }
-
-    fn same_entities(&self, _: &Self) -> bool {
-        true
-    }
-
-    fn entity_at(_: &[Segment]) -> Option<&'static str> {
-        None
-    }
-
+// Bytes: kept as they came, with no records; read from the answer's
+// bytes, not its text.
+plain_schema!(crate::blob::Blob;
     const BINARY: bool = true;
 
     fn from_bytes(bytes: Vec<u8>, content_type: Option<&str>) -> Option<Self> {
         Some(crate::blob::Blob::new(bytes, content_type))
     }
-}
+);
