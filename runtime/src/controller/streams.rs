@@ -88,6 +88,16 @@ pub(crate) struct StreamTicket {
 /// Keeps a live stream open while it lives (see
 /// [`Controller::open_stream`](crate::Controller::open_stream)): the first
 /// hold of a stream opens it, dropping the last closes it.
+///
+/// ```no_run
+/// use restcache::prelude::*;
+/// use restcache::live::Live;
+///
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let (a, b) = (ctrl.open_stream(&Live::sse("/events")), ctrl.open_stream(&Live::sse("/events")));
+/// drop(a); // still open: `b` holds it
+/// drop(b); // closed
+/// ```
 #[must_use = "dropping the hold closes the stream when no one else holds it"]
 pub struct StreamHold {
     controller: Controller,

@@ -130,6 +130,10 @@ impl std::fmt::Debug for Live {
 
 /// The wait before the first reconnect (jittered into its upper half),
 /// doubled after each failure up to 30 s.
+///
+/// ```
+/// assert_eq!(restcache::live::FIRST_RECONNECT, std::time::Duration::from_millis(500));
+/// ```
 pub const FIRST_RECONNECT: Duration = Duration::from_millis(500);
 
 impl Live {

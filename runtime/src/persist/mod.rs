@@ -70,6 +70,10 @@ const FORMAT: u32 = 1;
 
 /// The most a saved cache holds unless told: 2 MiB (`localStorage`
 /// holds about 5 MB an origin).
+///
+/// ```
+/// assert_eq!(restcache::persist::DEFAULT_MAX_BYTES, 2 * 1024 * 1024);
+/// ```
 pub const DEFAULT_MAX_BYTES: usize = 2 * 1024 * 1024;
 
 /// How a controller's cache is saved: its name, the app's schema
@@ -230,6 +234,12 @@ struct Saved {
 }
 
 /// What a controller took back from a saved cache.
+///
+/// ```
+/// use restcache::persist::Restored;
+/// let nothing = Restored::default();
+/// assert_eq!((nothing.records, nothing.responses, nothing.discarded), (0, 0, false));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Restored {
@@ -259,6 +269,18 @@ struct Saving {
 
 /// Keeps a controller's cache saved while it lives; dropping it saves
 /// what is left to save (see [`Controller::persist`]).
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::persist::{CacheStorage, MemoryStorage, Persist};
+///
+/// let storage = MemoryStorage::new();
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let link = ctrl.persist(&Persist::new("app").to(storage.clone()));
+/// ctrl.reset(); // a change
+/// drop(link);
+/// assert_eq!(storage.load("app"), None, "a reset leaves nothing saved");
+/// ```
 #[must_use = "dropping the link stops saving (after a last save)"]
 pub struct PersistLink {
     controller: Controller,

@@ -6,9 +6,20 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 /// What hears another tab's message.
+///
+/// ```
+/// let listener: &restcache::tabs::Listener = &|text: &str| assert!(!text.is_empty());
+/// listener("hello");
+/// ```
 pub type Listener = dyn Fn(&str);
 
 /// Hears another tab's message.
+///
+/// ```
+/// use std::rc::Rc;
+/// let on_message: restcache::tabs::OnMessage = Rc::new(|text: &str| assert_eq!(text, "hi"));
+/// on_message("hi");
+/// ```
 pub type OnMessage = Rc<Listener>;
 
 /// A channel between the tabs of an app: what one posts, every other

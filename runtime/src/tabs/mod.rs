@@ -184,6 +184,14 @@ struct Link {
 
 /// Keeps a controller in sync with the other tabs while it lives (see
 /// [`Controller::sync_tabs`]).
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::tabs::TabSync;
+/// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+/// let link = ctrl.sync_tabs(&TabSync::new("tab-link-doc"));
+/// drop(link); // this tab stops syncing
+/// ```
 #[must_use = "dropping the link stops the sync at once"]
 pub struct TabLink {
     _listener: EventListener,

@@ -40,6 +40,12 @@ pub fn use_image(src: &str) -> SuspensionResult<()> {
 }
 
 /// The props of [`Img`].
+///
+/// ```
+/// use restcache::yew::ImgProps;
+/// let props = ImgProps { src: "/a.png".into(), alt: "A".into(), class: Default::default() };
+/// assert_eq!(props.src, "/a.png");
+/// ```
 #[derive(Properties, PartialEq, Clone, Debug)]
 pub struct ImgProps {
     /// The image's address.
