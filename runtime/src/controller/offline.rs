@@ -1,14 +1,16 @@
-//! Mutations while offline: a mutation made while the network is down
-//! (or while earlier ones still wait) keeps its place in a queue, its
-//! optimistic value on show, and is sent once the network is back, each
-//! after the one before it has its answer. A queued mutation whose
-//! caller gives up leaves the queue.
+//! While offline: a mutation made while the network is down (or while
+//! earlier ones still wait) keeps its place in a queue, its optimistic
+//! value on show, and is sent once the network is back, each after the
+//! one before it has its answer; a queued mutation whose caller gives up
+//! leaves the queue. A read waits for the network too, showing what the
+//! cache holds meanwhile.
 
 use std::collections::BTreeSet;
 use std::future::poll_fn;
+use std::rc::Weak;
 use std::task::{Poll, Waker};
 
-use super::Controller;
+use super::{Controller, Inner};
 
 /// The mutations waiting to be sent, by turn.
 #[derive(Default)]
@@ -62,6 +64,28 @@ impl Controller {
             waker.wake();
         }
     }
+}
+
+/// Waits until the network is up (or the controller is gone); whether it
+/// had to wait.
+pub(super) async fn until_online(inner: &Weak<Inner>) -> bool {
+    let mut waited = false;
+    poll_fn(|cx| {
+        let Some(inner) = inner.upgrade() else {
+            return Poll::Ready(());
+        };
+        if inner.online.get() {
+            return Poll::Ready(());
+        }
+        waited = true;
+        let mut queue = inner.offline.borrow_mut();
+        if !queue.wakers.iter().any(|w| w.will_wake(cx.waker())) {
+            queue.wakers.push(cx.waker().clone());
+        }
+        Poll::Pending
+    })
+    .await;
+    waited
 }
 
 impl Turn {

@@ -532,7 +532,7 @@ async fn request_read<P, S, E>(
     params: P,
     request: Request,
     key: String,
-    started: ReadStarted,
+    mut started: ReadStarted,
     retry: Retry,
 ) -> Result<Rc<dyn Any>, Error>
 where
@@ -540,6 +540,13 @@ where
     S: Schema,
     E: Effect,
 {
+    // Offline, a read waits for the network (what the cache holds stays
+    // on show) instead of failing; its answer is as new as its sending.
+    if super::offline::until_online(&inner).await
+        && let Some(inner) = inner.upgrade()
+    {
+        started.at = Controller { inner }.start_now();
+    }
     let url = request.url.clone();
     let keep = inner
         .upgrade()

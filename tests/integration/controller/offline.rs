@@ -143,3 +143,28 @@ async fn a_queued_mutation_given_up_leaves_the_queue() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_read_made_offline_waits_for_the_network_instead_of_failing() {
+    LocalSet::new()
+        .run_until(async {
+            let (api, ctrl) = reading_todos().await;
+            ctrl.set_online(false);
+            let detail = TodoResource::get();
+            let three = TodoResourceParams { id: 3 };
+            let read = ctrl.fetch(&detail, &three, None);
+            let back_online = async {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                assert_eq!(api.hits("GET /todos/3"), 0, "nothing sent while offline");
+                assert!(
+                    ctrl.read(&TodoResource::get_list(), &()).data.is_some(),
+                    "the cache stays on show"
+                );
+                ctrl.set_online(true);
+            };
+            let (read, ()) = join(read, back_online).await;
+            assert_eq!(read.unwrap().title, "fugiat veniam minus");
+            assert_eq!(api.hits("GET /todos/3"), 1);
+        })
+        .await;
+}

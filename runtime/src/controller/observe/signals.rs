@@ -49,9 +49,11 @@ impl Controller {
     }
 
     /// Tells the controller whether the network is up. While it is down,
+    /// reads wait for it (what the cache holds stays on show) and
     /// mutations wait in a queue (their optimistic values on show); when
-    /// it comes back they are sent in order, and every observed read that
-    /// revalidates refetches if it is stale (as on focus).
+    /// it comes back they are sent, the mutations in order, and every
+    /// observed read that revalidates refetches if it is stale (as on
+    /// focus).
     ///
     /// ```
     /// use restcache::prelude::*;
