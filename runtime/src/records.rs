@@ -1,7 +1,7 @@
 //! Records as JSON, by entity type: what tabs send each other and what a
-//! saved cache holds. A [`Codec`] reads the records of one type a store
-//! wrote after a given write, and writes one back into a controller at
-//! the time its data stood.
+//! saved cache holds. [`Codecs`] read the records of their types a store
+//! wrote after a given write, and write one back into a controller at the
+//! time its data stood.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -24,33 +24,53 @@ pub(crate) struct Record {
     pub at: u64,
 }
 
-impl Record {
-    /// Its size in a saved text, roughly.
-    #[cfg(feature = "persist")]
-    pub fn weight(&self) -> usize {
-        let data = self.data.as_ref().map_or(4, |data| data.get().len());
-        self.entity.len() + self.pk.len() + data + 48
-    }
-}
-
 /// How the records of one entity type travel.
 #[derive(Clone, Copy)]
-pub(crate) struct Codec {
-    pub key: &'static str,
+struct Codec {
+    key: &'static str,
     /// The records of the type the store changed after write `since`.
-    pub collect: fn(&Store, u64) -> Vec<Record>,
+    collect: fn(&Store, u64) -> Vec<Record>,
     /// Writes a record another tab sent (or a saved one); `false` when
     /// it no longer fits the type.
-    pub apply: fn(&Controller, &Record) -> bool,
+    apply: fn(&Controller, &Record) -> bool,
 }
 
-impl Codec {
-    pub fn of<E: Entity + Serialize + DeserializeOwned>() -> Self {
-        Codec {
-            key: E::KEY,
-            collect: collect::<E>,
-            apply: apply::<E>,
+/// The entity types whose records travel (or are saved), each once.
+#[derive(Clone, Default)]
+pub(crate) struct Codecs(Vec<Codec>);
+
+impl Codecs {
+    /// The records of `E` travel too.
+    pub fn add<E: Entity + Serialize + DeserializeOwned>(&mut self) {
+        if !self.0.iter().any(|codec| codec.key == E::KEY) {
+            self.0.push(Codec {
+                key: E::KEY,
+                collect: collect::<E>,
+                apply: apply::<E>,
+            });
         }
+    }
+
+    /// Their entity keys.
+    pub fn keys(&self) -> Vec<&'static str> {
+        self.0.iter().map(|codec| codec.key).collect()
+    }
+
+    /// The records of these types `store` changed after write `since`.
+    pub fn collect(&self, store: &Store, since: u64) -> Vec<Record> {
+        self.0
+            .iter()
+            .flat_map(|codec| (codec.collect)(store, since))
+            .collect()
+    }
+
+    /// Writes `record` into `ctrl`; `false` when it is of no type here
+    /// or no longer fits its type.
+    pub fn apply(&self, ctrl: &Controller, record: &Record) -> bool {
+        self.0
+            .iter()
+            .find(|codec| codec.key == record.entity)
+            .is_some_and(|codec| (codec.apply)(ctrl, record))
     }
 }
 

@@ -185,3 +185,11 @@ impl Drop for ManualTimer {
         }
     }
 }
+
+#[cfg(any(feature = "live", all(feature = "persist", target_arch = "wasm32")))]
+impl super::Controller {
+    /// Waits `duration` on the controller's clock.
+    pub(crate) fn sleep(&self, duration: Duration) -> LocalBoxFuture<'static, ()> {
+        self.inner.clock.sleep(duration)
+    }
+}

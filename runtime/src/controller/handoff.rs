@@ -52,17 +52,6 @@ pub(crate) struct Recorded {
 }
 
 impl Recorded {
-    /// Its size in a saved text, roughly.
-    #[cfg(feature = "persist")]
-    pub fn weight(&self) -> usize {
-        self.body.len()
-            + self
-                .headers
-                .iter()
-                .map(|(name, value)| name.len() + value.len() + 8)
-                .sum::<usize>()
-    }
-
     /// What the page may carry of `response`.
     pub fn of(response: &Response) -> Self {
         let headers = response

@@ -37,6 +37,8 @@ mod retry;
 mod saved;
 #[cfg(feature = "live")]
 mod streams;
+#[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
+mod weak;
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -191,6 +193,7 @@ struct Inner {
     /// Who listens to what the controller does, and what waits for them.
     events: events::Events,
     offline: RefCell<offline::OfflineQueue>,
+    signal_waiters: RefCell<observe::SignalWaiters>,
     #[cfg(feature = "live")]
     streams: RefCell<streams::Streams>,
 }
@@ -286,34 +289,6 @@ impl Controller {
     }
 }
 
-#[cfg(any(feature = "live", all(feature = "persist", target_arch = "wasm32")))]
-impl Controller {
-    /// Waits `duration` on the controller's clock.
-    pub(crate) fn sleep(&self, duration: Duration) -> LocalBoxFuture<'static, ()> {
-        self.inner.clock.sleep(duration)
-    }
-}
-
-/// A controller held weakly: by what may outlive its last handle (a
-/// browser listener, a channel).
-#[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
-#[derive(Clone)]
-pub(crate) struct WeakController(std::rc::Weak<Inner>);
-
-#[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
-impl WeakController {
-    pub(crate) fn upgrade(&self) -> Option<Controller> {
-        self.0.upgrade().map(|inner| Controller { inner })
-    }
-}
-
-#[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
-impl Controller {
-    pub(crate) fn downgrade(&self) -> WeakController {
-        WeakController(Rc::downgrade(&self.inner))
-    }
-}
-
 impl std::fmt::Debug for Controller {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Controller")
@@ -402,6 +377,7 @@ impl Controller {
                 mutating: Cell::new(0),
                 events: events::Events::default(),
                 offline: RefCell::default(),
+                signal_waiters: RefCell::default(),
                 #[cfg(feature = "live")]
                 streams: RefCell::default(),
             }),

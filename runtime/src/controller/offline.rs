@@ -70,22 +70,19 @@ impl Controller {
 /// had to wait.
 pub(super) async fn until_online(inner: &Weak<Inner>) -> bool {
     let mut waited = false;
-    poll_fn(|cx| {
+    loop {
         let Some(inner) = inner.upgrade() else {
-            return Poll::Ready(());
+            return waited;
         };
-        if inner.online.get() {
-            return Poll::Ready(());
+        let ctrl = Controller { inner };
+        if ctrl.is_online() {
+            return waited;
         }
         waited = true;
-        let mut queue = inner.offline.borrow_mut();
-        if !queue.wakers.iter().any(|w| w.will_wake(cx.waker())) {
-            queue.wakers.push(cx.waker().clone());
-        }
-        Poll::Pending
-    })
-    .await;
-    waited
+        let changed = ctrl.signals_changed();
+        drop(ctrl);
+        changed.await;
+    }
 }
 
 impl Turn {

@@ -24,11 +24,6 @@ pub(crate) struct SavedResponse {
 }
 
 impl SavedResponse {
-    /// Its size in a saved text, roughly.
-    pub fn weight(&self) -> usize {
-        self.key.len() + self.response.weight() + 32
-    }
-
     /// When its request started.
     pub fn at(&self) -> u64 {
         self.at

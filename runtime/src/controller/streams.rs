@@ -2,12 +2,7 @@
 //! per stream key however many views want it, opened by the first and
 //! closed when the last lets go, with a status views can show. What runs
 //! on a connection (the protocol, the messages) is the caller's; here is
-//! only the counting, the status, and a wake-up when the page's signals
-//! change (a stream pauses while offline or out of view).
-
-use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll, Waker};
+//! only the counting, the status, and where each stream stopped.
 
 use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
 use rustc_hash::FxHashMap;
@@ -63,10 +58,6 @@ pub(crate) struct Streams {
     stopped_at: FxHashMap<String, Option<String>>,
     /// Tells one opening of a stream from the next.
     generation: u64,
-    /// Bumped on every change of focus or network.
-    signal_changes: u64,
-    waiting: Vec<(u64, Waker)>,
-    next_waiter: u64,
 }
 
 struct Opened {
@@ -264,64 +255,6 @@ impl Controller {
                     .stopped_at
                     .insert(key.to_owned(), last_id.map(str::to_owned));
             }
-        }
-    }
-
-    /// Wakes whoever waits on [`signals_changed`](Self::signals_changed).
-    pub(crate) fn wake_stream_signals(&self) {
-        let waiting = {
-            let mut streams = self.inner.streams.borrow_mut();
-            streams.signal_changes += 1;
-            std::mem::take(&mut streams.waiting)
-        };
-        // Outside the borrow: a waker may poll at once.
-        for (_, waker) in waiting {
-            waker.wake();
-        }
-    }
-
-    /// Resolves at the next change of focus or network.
-    pub(crate) fn signals_changed(&self) -> SignalsChanged {
-        let mut streams = self.inner.streams.borrow_mut();
-        streams.next_waiter += 1;
-        SignalsChanged {
-            controller: self.clone(),
-            seen: streams.signal_changes,
-            id: streams.next_waiter,
-        }
-    }
-}
-
-/// See [`Controller::signals_changed`].
-pub(crate) struct SignalsChanged {
-    controller: Controller,
-    seen: u64,
-    id: u64,
-}
-
-impl Future for SignalsChanged {
-    type Output = ();
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let mut streams = self.controller.inner.streams.borrow_mut();
-        if streams.signal_changes != self.seen {
-            return Poll::Ready(());
-        }
-        let id = self.id;
-        match streams.waiting.iter_mut().find(|(waiter, _)| *waiter == id) {
-            Some((_, waker)) => waker.clone_from(cx.waker()),
-            None => streams.waiting.push((id, cx.waker().clone())),
-        }
-        Poll::Pending
-    }
-}
-
-/// A waiter that goes away leaves no waker behind.
-impl Drop for SignalsChanged {
-    fn drop(&mut self) {
-        if let Ok(mut streams) = self.controller.inner.streams.try_borrow_mut() {
-            let id = self.id;
-            streams.waiting.retain(|(waiter, _)| *waiter != id);
         }
     }
 }

@@ -230,7 +230,6 @@ impl Client {
     }
 
     /// The headers the client adds to every request (its hook's).
-    #[cfg(feature = "live")]
     pub(crate) fn hook_headers(&self) -> HeaderMap {
         let mut headers = HeaderMap::new();
         if let Some(hook) = &self.headers {
@@ -263,10 +262,7 @@ impl Client {
             binary,
         } = request;
         let url = resolve(&self.base_url, &url);
-        let mut headers = HeaderMap::new();
-        if let Some(hook) = &self.headers {
-            hook(&mut headers);
-        }
+        let mut headers = self.hook_headers();
         headers.extend(own);
         let secrets = secrets_of(&headers);
         // A request's own `Accept` (`image/*`) stands.

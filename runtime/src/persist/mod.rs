@@ -58,7 +58,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::entity::Entity;
 use crate::controller::{Controller, Event, EventListener, SavedResponse};
-use crate::records::{Codec, Record};
+use crate::records::{Codecs, Record};
+use serde_json::value::RawValue;
 #[cfg(not(target_arch = "wasm32"))]
 pub use storage::FileStorage;
 #[cfg(target_arch = "wasm32")]
@@ -99,7 +100,7 @@ pub const DEFAULT_MAX_BYTES: usize = 2 * 1024 * 1024;
 pub struct Persist {
     name: Rc<str>,
     version: u32,
-    codecs: Vec<Codec>,
+    codecs: Codecs,
     storage: Option<Rc<dyn CacheStorage>>,
     max_bytes: usize,
     throttle: Duration,
@@ -110,10 +111,7 @@ impl std::fmt::Debug for Persist {
         f.debug_struct("Persist")
             .field("name", &self.name)
             .field("version", &self.version)
-            .field(
-                "entities",
-                &self.codecs.iter().map(|c| c.key).collect::<Vec<_>>(),
-            )
+            .field("entities", &self.codecs.keys())
             .field("max_bytes", &self.max_bytes)
             .field("throttle", &self.throttle)
             .finish_non_exhaustive()
@@ -133,7 +131,7 @@ impl Persist {
         Persist {
             name: name.into(),
             version: 0,
-            codecs: Vec::new(),
+            codecs: Codecs::default(),
             storage: None,
             max_bytes: DEFAULT_MAX_BYTES,
             throttle: Duration::from_secs(1),
@@ -164,9 +162,7 @@ impl Persist {
     /// # let _ = persist;
     /// ```
     pub fn entity<E: Entity + Serialize + DeserializeOwned>(mut self) -> Self {
-        if !self.codecs.iter().any(|codec| codec.key == E::KEY) {
-            self.codecs.push(Codec::of::<E>());
-        }
+        self.codecs.add::<E>();
         self
     }
 
@@ -224,13 +220,13 @@ impl Persist {
     }
 }
 
-/// A saved cache.
+/// A saved cache (written with each item's JSON made beforehand).
 #[derive(Serialize, Deserialize)]
-struct Saved {
+struct Saved<R = Record, S = SavedResponse> {
     restcache_saved: u32,
     version: u32,
-    records: Vec<Record>,
-    responses: Vec<SavedResponse>,
+    records: Vec<R>,
+    responses: Vec<S>,
 }
 
 /// What a controller took back from a saved cache.
@@ -392,8 +388,7 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
     };
     ctrl.batch(|| {
         for record in &saved.records {
-            let codec = persist.codecs.iter().find(|c| c.key == record.entity);
-            match codec.is_some_and(|codec| (codec.apply)(ctrl, record)) {
+            match persist.codecs.apply(ctrl, record) {
                 true => restored.records += 1,
                 false => restored.dropped_records += 1,
             }
@@ -455,62 +450,68 @@ fn later(saving: &Rc<Saving>, ctrl: &Controller) {
 #[cfg(not(target_arch = "wasm32"))]
 fn later(_: &Rc<Saving>, _: &Controller) {}
 
-/// Saves `ctrl`'s cache now, within the size limit.
+/// Saves `ctrl`'s cache now, within the size limit: each record and
+/// response is written to JSON once, and the oldest responses, then the
+/// oldest records, are left out until the text fits.
 fn save(ctrl: &Controller, saving: &Saving) {
     let persist = &saving.persist;
-    let mut records: Vec<Record> = ctrl.with_store(|store| {
-        persist
-            .codecs
-            .iter()
-            .flat_map(|codec| (codec.collect)(store, 0))
-            .filter(|record| record.data.is_some())
-            .collect()
-    });
+    let mut records: Vec<Record> = ctrl.with_store(|store| persist.codecs.collect(store, 0));
+    records.retain(|record| record.data.is_some());
     let mut responses = ctrl.saved_responses();
     // Newest last, so that the oldest go first when over the limit.
     responses.sort_by_key(SavedResponse::at);
     records.sort_by_key(|record| record.at);
-    let mut weight = records.iter().map(Record::weight).sum::<usize>()
-        + responses.iter().map(SavedResponse::weight).sum::<usize>()
-        + 64;
-    let over = |weight: usize| weight > persist.max_bytes;
-    let mut dropped = 0;
-    while over(weight) && dropped < responses.len() {
-        weight -= responses[dropped].weight();
-        dropped += 1;
-    }
-    responses.drain(..dropped);
-    let mut dropped = 0;
-    while over(weight) && dropped < records.len() {
-        weight -= records[dropped].weight();
-        dropped += 1;
-    }
-    records.drain(..dropped);
-    let mut saved = Saved {
+    let (Some(records), Some(responses)) = (as_json(&records), as_json(&responses)) else {
+        return;
+    };
+    let (records, responses) = within(persist.max_bytes, records, responses);
+    saving.dirty.set(false);
+    saving.saved_at.set(Some(ctrl.now()));
+    let saved: Saved<_, _> = Saved {
         restcache_saved: FORMAT,
         version: persist.version,
         records,
         responses,
     };
-    saving.dirty.set(false);
-    saving.saved_at.set(Some(ctrl.now()));
-    // The estimate leaves out JSON's escapes: trim until the text fits.
-    loop {
-        let Ok(text) = serde_json::to_string(&saved) else {
-            return;
-        };
-        if text.len() <= persist.max_bytes {
+    match serde_json::to_string(&saved) {
+        Ok(text) if text.len() <= persist.max_bytes => {
             let _ = saving.storage.save(&persist.name, &text);
-            return;
         }
-        let (responses, records) = (saved.responses.len(), saved.records.len());
-        if responses > 0 {
-            saved.responses.drain(..responses.div_ceil(4));
-        } else if records > 0 {
-            saved.records.drain(..records.div_ceil(4));
-        } else {
-            saving.storage.remove(&persist.name);
-            return;
-        }
+        _ => saving.storage.remove(&persist.name),
     }
+}
+
+/// Each item as its JSON.
+fn as_json<T: Serialize>(items: &[T]) -> Option<Vec<Box<RawValue>>> {
+    items
+        .iter()
+        .map(|item| serde_json::value::to_raw_value(item).ok())
+        .collect()
+}
+
+/// The newest records and responses whose JSON, with the text around it,
+/// fits in `budget` bytes: the oldest responses go first, then the oldest
+/// records.
+fn within(
+    budget: usize,
+    mut records: Vec<Box<RawValue>>,
+    mut responses: Vec<Box<RawValue>>,
+) -> (Vec<Box<RawValue>>, Vec<Box<RawValue>>) {
+    // The object around them, with room for the version numbers.
+    const FRAME: usize =
+        r#"{"restcache_saved":4294967295,"version":4294967295,"records":[],"responses":[]}"#.len();
+    // Each item and the comma after it.
+    let size = |item: &RawValue| item.get().len() + 1;
+    let mut total = FRAME
+        + records.iter().map(|item| size(item)).sum::<usize>()
+        + responses.iter().map(|item| size(item)).sum::<usize>();
+    for items in [&mut responses, &mut records] {
+        let mut dropped = 0;
+        while total > budget && dropped < items.len() {
+            total -= size(&items[dropped]);
+            dropped += 1;
+        }
+        items.drain(..dropped);
+    }
+    (records, responses)
 }

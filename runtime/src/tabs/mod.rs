@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::entity::Entity;
 use crate::controller::{Controller, Event, EventListener};
-use crate::records::{Codec, Record};
+use crate::records::{Codecs, Record};
 pub use channel::{Listener, LocalChannel, OnMessage, TabChannel};
 
 /// A message, with the version of the app that sent it.
@@ -85,7 +85,7 @@ enum Message {
 pub struct TabSync {
     name: Rc<str>,
     version: u32,
-    codecs: Vec<Codec>,
+    codecs: Codecs,
     channel: Option<Rc<dyn TabChannel>>,
 }
 
@@ -93,10 +93,7 @@ impl std::fmt::Debug for TabSync {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TabSync")
             .field("name", &self.name)
-            .field(
-                "entities",
-                &self.codecs.iter().map(|c| c.key).collect::<Vec<_>>(),
-            )
+            .field("entities", &self.codecs.keys())
             .finish_non_exhaustive()
     }
 }
@@ -112,7 +109,7 @@ impl TabSync {
         TabSync {
             name: name.into(),
             version: 0,
-            codecs: Vec::new(),
+            codecs: Codecs::default(),
             channel: None,
         }
     }
@@ -129,9 +126,7 @@ impl TabSync {
     /// # let _ = sync;
     /// ```
     pub fn entity<E: Entity + Serialize + DeserializeOwned>(mut self) -> Self {
-        if !self.codecs.iter().any(|codec| codec.key == E::KEY) {
-            self.codecs.push(Codec::of::<E>());
-        }
+        self.codecs.add::<E>();
         self
     }
 
@@ -173,7 +168,7 @@ impl TabSync {
 /// What one controller's sync keeps between events.
 struct Link {
     version: u32,
-    codecs: Vec<Codec>,
+    codecs: Codecs,
     channel: Rc<dyn TabChannel>,
     /// The store's write count when its changes were last sent (or last
     /// taken from another tab).
@@ -279,12 +274,7 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     // Every record written since the last message (a failed mutation's
     // forgotten target, a listener's write), then the event's own news.
     let since = link.sent_up_to.get();
-    let records: Vec<_> = ctrl.with_store(|store| {
-        link.codecs
-            .iter()
-            .flat_map(|codec| (codec.collect)(store, since))
-            .collect()
-    });
+    let records = ctrl.with_store(|store| link.codecs.collect(store, since));
     link.sent_up_to.set(writes);
     if !records.is_empty() {
         post(Message::Records { records });
@@ -318,9 +308,7 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
         Message::Records { records } => {
             ctrl.batch(|| {
                 for record in &records {
-                    if let Some(codec) = link.codecs.iter().find(|c| c.key == record.entity) {
-                        (codec.apply)(ctrl, record);
-                    }
+                    link.codecs.apply(ctrl, record);
                 }
             });
         }

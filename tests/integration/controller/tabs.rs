@@ -37,6 +37,19 @@ fn messages_on(channel: &LocalChannel) -> (Rc<Cell<usize>>, Box<dyn std::any::An
     (count, listening)
 }
 
+/// Two tabs syncing todos, with no server.
+fn two_tabs() -> (Controller, Controller, [restcache::tabs::TabLink; 2]) {
+    let channel = LocalChannel::new();
+    let sync = TabSync::new("todos").entity::<Todo>();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (one, two) = (Controller::new(client()), Controller::new(client()));
+    let links = [
+        one.sync_tabs(&sync.clone().over(channel.clone())),
+        two.sync_tabs(&sync.over(channel)),
+    ];
+    (one, two, links)
+}
+
 fn title(ctrl: &Controller, index: usize) -> String {
     ctrl.read(&TodoResource::get_list(), &()).data.unwrap()[index]
         .title
@@ -81,12 +94,7 @@ async fn a_mutation_in_one_tab_shows_in_the_other_with_no_request() {
 
 #[tokio::test]
 async fn an_older_copy_from_another_tab_does_not_win() {
-    let channel = LocalChannel::new();
-    let sync = TabSync::new("todos").entity::<Todo>();
-    let client = || Client::new("http://127.0.0.1:9");
-    let (one, two) = (Controller::new(client()), Controller::new(client()));
-    let _one = one.sync_tabs(&sync.clone().over(channel.clone()));
-    let _two = two.sync_tabs(&sync.over(channel));
+    let (one, two, _links) = two_tabs();
     let older = one.write_time();
     let list = vec![Rc::new(crate::common::todo(1, "fetched"))];
     two.set_response(&TodoResource::get_list(), &(), list)
@@ -101,12 +109,7 @@ async fn an_older_copy_from_another_tab_does_not_win() {
 
 #[tokio::test]
 async fn invalidations_and_a_reset_reach_the_other_tab() {
-    let channel = LocalChannel::new();
-    let sync = TabSync::new("todos").entity::<Todo>();
-    let client = || Client::new("http://127.0.0.1:9");
-    let (one, two) = (Controller::new(client()), Controller::new(client()));
-    let _one = one.sync_tabs(&sync.clone().over(channel.clone()));
-    let _two = two.sync_tabs(&sync.over(channel));
+    let (one, two, _links) = two_tabs();
     let list = || vec![Rc::new(crate::common::todo(1, "milk"))];
     one.set_response(&TodoResource::get_list(), &(), list())
         .unwrap();

@@ -30,6 +30,7 @@ use crate::rest::{Endpoint, Read, Readable};
 pub(crate) use background::{Background, Running, Spawner, default_spawner};
 pub(crate) use registry::{Holds, Observers};
 pub use signals::PageListener;
+pub(crate) use signals::SignalWaiters;
 pub use subscribe::Subscription;
 
 use poll::PollFetch;

@@ -3,11 +3,24 @@
 //! and the observers that revalidate refetch their stale reads when the
 //! page comes back into view or the network comes back.
 
-use std::rc::Rc;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::{Rc, Weak};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use super::registry::Revalidate;
-use crate::controller::Controller;
+use crate::controller::{Controller, Inner};
+
+/// Who waits for the next change of focus or network (a live stream that
+/// pauses, a read that waits for the network).
+#[derive(Default)]
+pub(crate) struct SignalWaiters {
+    /// Bumped on every change.
+    changes: u64,
+    next_waiter: u64,
+    waiting: Vec<(u64, Waker)>,
+}
 
 /// Which signal changed.
 #[derive(Clone, Copy)]
@@ -87,11 +100,35 @@ impl Controller {
         };
         let was = cell.replace(on);
         if was != on {
-            #[cfg(feature = "live")]
-            self.wake_stream_signals();
+            self.wake_signal_waiters();
             self.wake_queue();
         }
         was
+    }
+
+    /// Wakes whoever waits on [`signals_changed`](Self::signals_changed).
+    fn wake_signal_waiters(&self) {
+        let waiting = {
+            let mut waiters = self.inner.signal_waiters.borrow_mut();
+            waiters.changes += 1;
+            std::mem::take(&mut waiters.waiting)
+        };
+        // Outside the borrow: a waker may poll at once.
+        for (_, waker) in waiting {
+            waker.wake();
+        }
+    }
+
+    /// Resolves at the next change of focus or network (or once the
+    /// controller is gone: it holds it weakly).
+    pub(crate) fn signals_changed(&self) -> SignalsChanged {
+        let mut waiters = self.inner.signal_waiters.borrow_mut();
+        waiters.next_waiter += 1;
+        SignalsChanged {
+            inner: Rc::downgrade(&self.inner),
+            seen: waiters.changes,
+            id: waiters.next_waiter,
+        }
     }
 
     /// Refetches every observed read that revalidates and is stale.
@@ -125,6 +162,45 @@ impl Controller {
     pub fn listen_to_page(&self, focus: bool, online: bool, throttle: Duration) -> PageListener {
         PageListener {
             _listeners: listen(self, focus, online, throttle),
+        }
+    }
+}
+
+/// See [`Controller::signals_changed`].
+pub(crate) struct SignalsChanged {
+    inner: Weak<Inner>,
+    seen: u64,
+    id: u64,
+}
+
+impl Future for SignalsChanged {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let Some(inner) = self.inner.upgrade() else {
+            return Poll::Ready(());
+        };
+        let mut waiters = inner.signal_waiters.borrow_mut();
+        if waiters.changes != self.seen {
+            return Poll::Ready(());
+        }
+        let id = self.id;
+        match waiters.waiting.iter_mut().find(|(waiter, _)| *waiter == id) {
+            Some((_, waker)) => waker.clone_from(cx.waker()),
+            None => waiters.waiting.push((id, cx.waker().clone())),
+        }
+        Poll::Pending
+    }
+}
+
+/// A waiter that goes away leaves no waker behind.
+impl Drop for SignalsChanged {
+    fn drop(&mut self) {
+        if let Some(inner) = self.inner.upgrade()
+            && let Ok(mut waiters) = inner.signal_waiters.try_borrow_mut()
+        {
+            let id = self.id;
+            waiters.waiting.retain(|(waiter, _)| *waiter != id);
         }
     }
 }
