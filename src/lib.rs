@@ -152,6 +152,8 @@ pub use restcache_macros::Schema;
 ///                                           // record the cache holds is answered from it
 ///     error_policy: keep_on_show,           // optional: a fn(&Error) -> ErrorPolicy (default:
 ///                                           // 5xx, network and timeout soft, the rest hard)
+///     private: true,                        // optional (default false): a saved cache keeps
+///                                           // none of its answers
 ///     params: { user_id: u64 },             // optional: types of other placeholders
 /// });
 /// ```
@@ -227,7 +229,7 @@ pub use restcache_macros::resource;
 ///     page_size: "_limit",                    // optional: the page-size param
 ///     // and resource!'s shared options: url_prefix, data_expiry,
 ///     // error_expiry, invalid_if_stale, poll_frequency, timeout, infer,
-///     // error_policy
+///     // error_policy, private
 /// });
 ///
 /// endpoint!(pub todos_of {                    // a GraphQL operation

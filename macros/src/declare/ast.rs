@@ -150,6 +150,8 @@ pub struct Route {
     /// Which of its errors leave the data on show (`error_policy: f`, a
     /// `fn(&Error) -> ErrorPolicy`).
     pub error_policy: Option<Expr>,
+    /// Whether its answers stay out of a saved cache (`private: true`).
+    pub private: Option<Expr>,
     /// Whether the endpoint mutates (`side_effect: true`) or reads
     /// (`false`); by default, whether its method is not `GET`.
     pub side_effect: Option<bool>,

@@ -512,7 +512,11 @@ fn settings(route: &Route) -> TokenStream {
         .error_policy
         .as_ref()
         .map(|expr| quote!(let endpoint = endpoint.with_error_policy(#expr);));
-    let prefix = quote!(#url_prefix #infer #policy);
+    let private = route
+        .private
+        .as_ref()
+        .map(|expr| quote!(let endpoint = if #expr { endpoint.private() } else { endpoint };));
+    let prefix = quote!(#url_prefix #infer #policy #private);
     let given = [
         &route.data_expiry,
         &route.error_expiry,

@@ -25,6 +25,7 @@ const OPTIONS: &[&str] = &[
     "timeout",
     "infer",
     "error_policy",
+    "private",
     "params",
 ];
 /// The options only `endpoint!` takes (a resource has all six methods).
@@ -160,6 +161,7 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         timeout: options.take("timeout"),
         infer: options.take("infer"),
         error_policy: options.take("error_policy"),
+        private: options.take("private"),
         side_effect: options
             .take("side_effect")
             .and_then(|expr| side_effect(expr, errors)),

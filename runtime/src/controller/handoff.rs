@@ -49,6 +49,9 @@ pub(crate) struct Recorded {
     status: u16,
     headers: Vec<(String, String)>,
     body: String,
+    /// Its endpoint's answers stay out of a saved cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
 }
 
 impl Recorded {
@@ -64,6 +67,7 @@ impl Recorded {
             status: response.status,
             headers,
             body: response.body.clone(),
+            private: false,
         }
     }
 

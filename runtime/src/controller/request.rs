@@ -599,7 +599,8 @@ where
                 // for this key is older.
                 state.handoff.pending.remove(&key);
             }
-            if let (Ok(_), Some(recorded)) = (&stored, recorded) {
+            if let (Ok(_), Some(mut recorded)) = (&stored, recorded) {
+                recorded.private = endpoint.is_private();
                 let written = state.store.writes();
                 state
                     .handoff

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::Controller;
 use super::handoff::{Pending, Recorded};
 use crate::meta::Timestamp;
+use crate::pk::Pk;
+use crate::records::Record;
 
 /// One read's response, as a saved cache keeps it.
 #[derive(Serialize, Deserialize)]
@@ -44,6 +46,7 @@ impl Controller {
             .handoff
             .recorded
             .iter()
+            .filter(|(_, (response, ..))| !response.private)
             .filter_map(|(key, (response, _, written))| {
                 let (version, fetched_at, gone) = state.store.result_state(key)?;
                 Some(SavedResponse {
@@ -58,7 +61,9 @@ impl Controller {
             .handoff
             .pending
             .iter()
-            .filter(|(key, _)| !state.handoff.recorded.contains_key(*key))
+            .filter(|(key, pending)| {
+                !pending.response.private && !state.handoff.recorded.contains_key(*key)
+            })
             .map(|(key, pending)| SavedResponse {
                 key: key.clone(),
                 response: pending.response.clone(),
@@ -68,6 +73,38 @@ impl Controller {
         saved.extend(unread);
         saved.sort_by(|a, b| a.key.cmp(&b.key));
         saved
+    }
+
+    /// Drops what a private read brought (see
+    /// [`Endpoint::private`](crate::rest::Endpoint::private)): from
+    /// `records`, each one a private read's result holds at any depth;
+    /// from `responses`, each one that holds such a record (its body
+    /// carries it).
+    pub(crate) fn drop_privately_held(
+        &self,
+        records: &mut Vec<Record>,
+        responses: &mut Vec<SavedResponse>,
+    ) {
+        let state = self.inner.state.borrow();
+        let (handoff, store) = (&state.handoff, &state.store);
+        let recorded = handoff.recorded.iter().map(|(key, (r, ..))| (key, r));
+        let pending = handoff.pending.iter().map(|(key, p)| (key, &p.response));
+        let private = recorded
+            .chain(pending)
+            .filter(|(_, response)| response.private)
+            .map(|(key, _)| key.as_str());
+        let held = store.records_reached_from(private);
+        if held.is_empty() {
+            return;
+        }
+        records.retain(|record| {
+            let at = Pk::parse(&record.pk).and_then(|pk| store.entity_ref(&record.entity, pk));
+            at.is_none_or(|at| !held.contains(&at))
+        });
+        responses.retain(|saved| {
+            let holds = store.records_reached_from(std::iter::once(saved.key.as_str()));
+            holds.is_disjoint(&held)
+        });
     }
 
     /// Takes saved responses back: each waits for its first typed read,

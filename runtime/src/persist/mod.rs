@@ -47,6 +47,8 @@
 //! # Ok::<(), restcache::WriteError>(())
 //! ```
 
+#[cfg(target_arch = "wasm32")]
+mod indexed_db;
 mod storage;
 
 use std::cell::Cell;
@@ -59,6 +61,8 @@ use serde::{Deserialize, Serialize};
 use crate::cache::entity::Entity;
 use crate::controller::{Controller, Event, EventListener, SavedResponse};
 use crate::records::{Codecs, Record};
+#[cfg(target_arch = "wasm32")]
+pub use indexed_db::IndexedDb;
 use serde_json::value::RawValue;
 #[cfg(not(target_arch = "wasm32"))]
 pub use storage::FileStorage;
@@ -458,6 +462,7 @@ fn save(ctrl: &Controller, saving: &Saving) {
     let mut records: Vec<Record> = ctrl.with_store(|store| persist.codecs.collect(store, 0));
     records.retain(|record| record.data.is_some());
     let mut responses = ctrl.saved_responses();
+    ctrl.drop_privately_held(&mut records, &mut responses);
     // Newest last, so that the oldest go first when over the limit.
     responses.sort_by_key(SavedResponse::at);
     records.sort_by_key(|record| record.at);

@@ -345,3 +345,45 @@ async fn a_server_renders_handoff_wins_over_an_older_save() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_private_read_leaves_its_records_and_every_response_holding_them_unsaved() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let private = TodoResource::get().private();
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let _link = ctrl.persist(&persist(&storage));
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+                ctrl.fetch(&private, &TodoResourceParams { id: 1 }, None)
+                    .await
+                    .unwrap();
+                ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 2 }, None)
+                    .await
+                    .unwrap();
+            }
+            let saved = storage.load("todos").unwrap();
+            assert!(!saved.contains("delectus aut autem"), "{saved}");
+            assert!(saved.contains("quis ut nam facilis"), "{saved}");
+
+            let reloaded = Controller::new(Client::new(api.url()));
+            let link = reloaded.persist(&persist(&storage));
+            // Todos 2 to 5, and the public read of todo 2; the list held
+            // todo 1, so it is not saved either.
+            assert_eq!(link.restored().records, 4);
+            assert_eq!(link.restored().responses, 1);
+            let two = reloaded.read(&TodoResource::get(), &TodoResourceParams { id: 2 });
+            assert_eq!(two.status, ExpiryStatus::Valid);
+            let one = reloaded.read(&private, &TodoResourceParams { id: 1 });
+            assert_eq!(one.status, ExpiryStatus::Invalid);
+            let list = reloaded.read(&TodoResource::get_list(), &());
+            assert_eq!(list.status, ExpiryStatus::Invalid);
+            assert_eq!(api.hits("GET /todos"), 1);
+            assert_eq!(api.hits("GET /todos/1"), 1);
+        })
+        .await;
+}

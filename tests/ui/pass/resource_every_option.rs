@@ -23,6 +23,7 @@ resource!(
         poll_frequency: Duration::from_secs(10),
         timeout: Duration::from_secs(5),
         infer: false,
+        private: true,
     }
 );
 
@@ -37,4 +38,5 @@ fn main() {
     assert_eq!(options.poll_frequency, Some(Duration::from_secs(10)));
     assert_eq!(options.timeout, Some(Duration::from_secs(5)));
     assert!(!ProfileResource::get().infers());
+    assert!(ProfileResource::get_list().is_private() && ProfileResource::partial_update().is_private());
 }

@@ -45,10 +45,29 @@ impl Store {
     }
 
     /// Where the record `pk` of the entity key `key` lives.
-    fn entity_ref(&self, key: &str, pk: impl PkValue) -> Option<EntityRef> {
+    pub(crate) fn entity_ref(&self, key: &str, pk: impl PkValue) -> Option<EntityRef> {
         let table = self.tables.by_key(key)?;
         let slot = self.tables.any(table).slot_index(&pk.to_pk()?)?;
         Some(EntityRef { table, slot })
+    }
+
+    /// Every record the results `keys` hold, at any depth.
+    #[cfg(feature = "persist")]
+    pub(crate) fn records_reached_from<'k>(
+        &self,
+        keys: impl Iterator<Item = &'k str>,
+    ) -> FxHashSet<EntityRef> {
+        let mut seen = FxHashSet::default();
+        let mut pending: Vec<EntityRef> = keys
+            .filter_map(|key| self.results.get(key))
+            .flat_map(|result| result.refs.iter().copied())
+            .collect();
+        while let Some(next) = pending.pop() {
+            if seen.insert(next) {
+                pending.extend_from_slice(self.tables.any(next.table).refs_of(next.slot));
+            }
+        }
+        seen
     }
 
     /// Whether `target` is among `refs` or among the records they point

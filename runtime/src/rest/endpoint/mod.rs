@@ -104,6 +104,8 @@ pub struct Endpoint<P, S, E = Read> {
     error_policy: ErrorPolicyFn,
     /// Whether its answer is bytes (a [`Blob`](crate::Blob)), not JSON.
     binary: bool,
+    /// Whether its answers stay out of a saved cache.
+    private: bool,
     types: Types<P, S, E>,
 }
 
@@ -214,6 +216,7 @@ impl<P, S> Endpoint<P, S> {
             infer: true,
             error_policy: ErrorPolicy::by_kind,
             binary: false,
+            private: false,
             types: PhantomData,
         }
     }
@@ -653,6 +656,7 @@ impl<P, S, E> Endpoint<P, S, E> {
             infer: self.infer,
             error_policy: self.error_policy,
             binary: self.binary,
+            private: self.private,
             types: PhantomData,
         }
     }
@@ -675,6 +679,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             infer: self.infer,
             error_policy: self.error_policy,
             binary: self.binary,
+            private: self.private,
             types: PhantomData,
         }
     }

@@ -100,6 +100,41 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         self.infer
     }
 
+    /// This endpoint with private answers: a cache saved for the next
+    /// load (see [`persist`](crate::persist), feature `persist`) keeps
+    /// none of its responses, nor any record one of them holds (even one
+    /// another read holds too). What it answers still shows, is shared
+    /// by the reads that hold it, and reaches the page a server renders.
+    /// In `resource!` and `endpoint!`, `private: true`.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Account { id: u64, iban: String }
+    /// resource!(pub AccountResource { path: "/accounts/:id", schema: Account, private: true });
+    /// assert!(AccountResource::get().is_private());
+    /// assert!(AccountResource::get().without_inference().is_private());
+    /// ```
+    pub fn private(mut self) -> Self {
+        self.private = true;
+        self
+    }
+
+    /// Whether its answers stay out of a saved cache (see
+    /// [`private`](Self::private)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert!(!TodoResource::get_list().is_private());
+    /// assert!(TodoResource::get_list().private().is_private());
+    /// ```
+    pub fn is_private(&self) -> bool {
+        self.private
+    }
+
     /// The pks the record a read of `params` names may have, when the
     /// read may be answered from a cached record: a `GET` of one record
     /// whose params hold the entity's pk field. A text param is tried as
