@@ -1,10 +1,13 @@
 //! Mutations while offline, in the browser: with the window's `offline`
 //! event, two changes show at once and send nothing; with `online`, they
-//! go in order and the page keeps the last.
+//! go in order and the page keeps the last. Saved in IndexedDB, two
+//! changes made offline survive a reload and go in order when back.
 
 use std::rc::Rc;
 
+use futures_util::FutureExt;
 use futures_util::future::join;
+use restcache::persist::{CacheStorage, IndexedDb, Persist};
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, CacheProvider, use_suspense};
 use serde_json::json;
@@ -72,4 +75,73 @@ async fn changes_made_offline_show_at_once_and_go_in_order_when_back() {
     assert_eq!(second.unwrap().title, "second");
     assert_eq!(hits("PATCH /todos/1").await, 2);
     until("the page keeps the last", || page.text() == "second").await;
+}
+
+#[wasm_bindgen_test]
+async fn changes_made_offline_survive_a_reload_and_go_in_order_when_back() {
+    reset_demo().await;
+    const NAME: &str = "restcache-browser-offline";
+    let update = TodoResource::partial_update();
+    let persist = |db: &IndexedDb| {
+        Persist::new(NAME)
+            .version(1)
+            .entity::<Todo>()
+            .throttle(std::time::Duration::ZERO)
+            .mutation(&update)
+            .to(db.clone())
+    };
+    let one = TodoResourceParams { id: 1 };
+    let body = |title: &str| Some(Body::json(&json!({ "title": title })).unwrap());
+    let db = IndexedDb::open_database(NAME).await.unwrap();
+    db.remove(NAME);
+    {
+        let ctrl = controller();
+        let link = ctrl.persist(&persist(&db));
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        ctrl.set_online(false);
+        let mut first = ctrl
+            .fetch_optimistic(&update, &one, body("first"), renamed("first"))
+            .boxed_local();
+        let mut second = ctrl
+            .fetch_optimistic(&update, &one, body("second"), renamed("second"))
+            .boxed_local();
+        assert!((&mut first).now_or_never().is_none());
+        assert!((&mut second).now_or_never().is_none());
+        assert_eq!(ctrl.queued_mutations(), 2);
+        until("the queue saved", || db.written()).await;
+        // The tab reloads: nothing of this page runs on.
+        drop(link);
+        drop((first, second));
+    }
+    assert_eq!(hits("PATCH /todos/1").await, 0);
+
+    let db = IndexedDb::open_database(NAME).await.unwrap();
+    let ctrl = controller();
+    ctrl.set_online(false);
+    let link = ctrl.persist(&persist(&db));
+    assert_eq!(link.restored().mutations, 2);
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(
+        list[0].title, "second",
+        "the change shows at once after the reload"
+    );
+    sleep(std::time::Duration::from_millis(50)).await;
+    assert_eq!(
+        hits("PATCH /todos/1").await,
+        0,
+        "nothing sent while offline"
+    );
+
+    ctrl.set_online(true);
+    until_hits("PATCH /todos/1", 2).await;
+    until("both answered", || ctrl.queued_mutations() == 0).await;
+    let on_server = Controller::new(Client::new(DEMO))
+        .fetch(&TodoResource::get(), &one, None)
+        .await
+        .unwrap();
+    assert_eq!(on_server.title, "second", "sent in order");
+    drop(link);
+    db.remove(NAME);
 }

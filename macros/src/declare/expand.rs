@@ -464,7 +464,8 @@ fn params_struct(
             ::std::clone::Clone,
             ::std::fmt::Debug,
             ::std::cmp::PartialEq,
-            ::restcache::__private::serde::Serialize
+            ::restcache::__private::serde::Serialize,
+            ::restcache::__private::serde::Deserialize
         )]
         #[serde(crate = "::restcache::__private::serde")]
         #(#attrs)*

@@ -68,6 +68,8 @@ use handoff::Handoff;
 pub(crate) use handoff::Recorded;
 pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_script};
 pub use observe::{Observe, PageListener, ReadObserver, Subscription};
+#[cfg(feature = "persist")]
+pub(crate) use offline::QueuedMutation;
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
 #[cfg(feature = "persist")]
@@ -572,7 +574,7 @@ impl Controller {
             }
             Action::Mutate | Action::Create | Action::Delete => {
                 let started = self.start_mutation(endpoint, params, &key, &url, None)?;
-                self.finish_mutation(endpoint, params, body, key, url, started)
+                self.finish_mutation(endpoint, params, body, key, url, started, None)
                     .await
             }
         };
@@ -634,7 +636,7 @@ impl Controller {
         });
         async move {
             let (key, url, started) = started?;
-            self.finish_mutation(endpoint, params, body, key, url, started)
+            self.finish_mutation(endpoint, params, body, key, url, started, None)
                 .await
                 .map(S::into_handle)
         }

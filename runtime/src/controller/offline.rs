@@ -5,19 +5,35 @@
 //! leaves the queue. A read waits for the network too, showing what the
 //! cache holds meanwhile.
 
-use std::collections::BTreeSet;
+use std::any::Any;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::poll_fn;
-use std::rc::Weak;
+use std::rc::{Rc, Weak};
 use std::task::{Poll, Waker};
 
 use super::{Controller, Inner};
+use crate::http::Body;
 
 /// The mutations waiting to be sent, by turn.
 #[derive(Default)]
 pub(crate) struct OfflineQueue {
     waiting: BTreeSet<u64>,
+    /// What each waiting mutation was called with, until its answer
+    /// comes (what a saved cache keeps to send it after a reload).
+    called: BTreeMap<u64, QueuedMutation>,
     issued: u64,
     wakers: Vec<Waker>,
+}
+
+/// A queued mutation as it was called: its endpoint's name (see
+/// `Endpoint::replay_name`), its params, body and optimistic value.
+#[derive(Clone)]
+#[cfg_attr(not(feature = "persist"), allow(dead_code))]
+pub(crate) struct QueuedMutation {
+    pub endpoint: Option<String>,
+    pub params: Rc<dyn Any>,
+    pub body: Option<Body>,
+    pub optimistic: Option<Rc<dyn Any>>,
 }
 
 /// One queued mutation's place; leaving it (sent and answered, or given
@@ -29,19 +45,37 @@ pub(super) struct Turn {
 
 impl Controller {
     /// A place in the queue for a mutation about to be sent, when it must
-    /// wait: the network is down, or earlier mutations still wait.
-    pub(super) fn queue_mutation(&self) -> Option<Turn> {
+    /// wait (the network is down, or earlier mutations still wait), or
+    /// when `always`; `called` says what it was called with.
+    pub(super) fn queue_mutation(
+        &self,
+        always: bool,
+        called: impl FnOnce() -> QueuedMutation,
+    ) -> Option<Turn> {
         let mut queue = self.inner.offline.borrow_mut();
-        if self.is_online() && queue.waiting.is_empty() {
+        if !always && self.is_online() && queue.waiting.is_empty() {
             return None;
         }
         queue.issued += 1;
         let ticket = queue.issued;
         queue.waiting.insert(ticket);
+        queue.called.insert(ticket, called());
         Some(Turn {
             controller: self.clone(),
             ticket,
         })
+    }
+
+    /// The queued mutations not answered yet, in order.
+    #[cfg(feature = "persist")]
+    pub(crate) fn queued_calls(&self) -> Vec<QueuedMutation> {
+        self.inner
+            .offline
+            .borrow()
+            .called
+            .values()
+            .cloned()
+            .collect()
     }
 
     /// How many mutations wait for the network (made while it was down,
@@ -86,6 +120,14 @@ pub(super) async fn until_online(inner: &Weak<Inner>) -> bool {
 }
 
 impl Turn {
+    /// Its mutation has its answer: a saved cache no longer keeps it
+    /// (its place stays until the answer is stored).
+    pub fn answered(&self) {
+        if let Ok(mut queue) = self.controller.inner.offline.try_borrow_mut() {
+            queue.called.remove(&self.ticket);
+        }
+    }
+
     /// Resolves once the network is up and every earlier mutation has
     /// left the queue.
     pub async fn wait(&self) {
@@ -106,7 +148,10 @@ impl Turn {
 impl Drop for Turn {
     fn drop(&mut self) {
         let left = match self.controller.inner.offline.try_borrow_mut() {
-            Ok(mut queue) => queue.waiting.remove(&self.ticket),
+            Ok(mut queue) => {
+                queue.called.remove(&self.ticket);
+                queue.waiting.remove(&self.ticket)
+            }
             Err(_) => false,
         };
         if left {

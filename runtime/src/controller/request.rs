@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::events::Event;
 use super::lists::{collection_of, leave_lists, lists_under, place_in_lists};
+use super::offline::{QueuedMutation, Turn};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;
@@ -141,18 +142,20 @@ impl Controller {
             at: self.start_now(),
             generation: self.inner.state.borrow().generation,
             layer: None,
+            optimistic: None,
             inner: Rc::downgrade(&self.inner),
         };
         if let Some(value) = optimistic {
             let mut state = self.state_mut();
             let expected = Delivery::at(key, url, started.at);
             let value = Decoded::from(value);
-            let (_, layer) = self
+            let (shown, layer) = self
                 .store_success(&mut state, endpoint, params, value, expected, true)
                 .map_err(|e| {
                     Attempt::new(endpoint.method(), url).failed(ErrorKind::Optimistic(e))
                 })?;
             started.layer = layer;
+            started.optimistic = Some(shown as Rc<dyn Any>);
             drop(state);
             self.notify();
         }
@@ -160,7 +163,9 @@ impl Controller {
     }
 
     /// Makes a started mutation's request and stores its response (an
-    /// optimistic value it stored is taken back first).
+    /// optimistic value it stored is taken back first). `turn`: its place
+    /// in the queue, when it took one already.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn finish_mutation<P, S, E>(
         &self,
         endpoint: &Endpoint<P, S, E>,
@@ -169,15 +174,17 @@ impl Controller {
         key: String,
         url: String,
         mut started: Started,
+        turn: Option<Turn>,
     ) -> Result<Rc<S>, Error>
     where
-        P: Serialize,
+        P: Serialize + Clone + 'static,
         S: Schema,
         E: Effect,
     {
         // Offline (or behind mutations that are): wait for the network,
         // and for the ones before it, which the queue keeps in order.
-        let turn = self.queue_mutation();
+        let turn = turn
+            .or_else(|| self.queue_mutation(false, || called(endpoint, params, &body, &started)));
         if let Some(turn) = &turn {
             self.emit(|| Event::MutationQueued { key: key.clone() });
             turn.wait().await;
@@ -192,6 +199,9 @@ impl Controller {
         });
         let response = self.inner.client.call_with(endpoint, params, request).await;
         let arrived = self.now();
+        if let Some(turn) = &turn {
+            turn.answered();
+        }
         let outcome = {
             let mut state = self.state_mut();
             let layer = started.layer.take();
@@ -228,6 +238,32 @@ impl Controller {
         // The next queued mutation goes once this one is answered.
         drop(turn);
         outcome
+    }
+
+    /// A mutation called again from a saved cache, after a reload: its
+    /// optimistic value shows at once, and it is sent in its turn after
+    /// every mutation queued before it.
+    #[cfg(feature = "persist")]
+    pub(crate) fn replay_mutation<P, S, E>(
+        &self,
+        endpoint: Endpoint<P, S, E>,
+        params: P,
+        body: Option<Body>,
+        optimistic: Option<S>,
+    ) -> Result<futures_util::future::LocalBoxFuture<'static, Result<Rc<S>, Error>>, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Effect,
+    {
+        let (key, url) = self.locate(&endpoint, &params)?;
+        let started = self.start_mutation(&endpoint, &params, &key, &url, optimistic)?;
+        let turn = self.queue_mutation(true, || called(&endpoint, &params, &body, &started));
+        let ctrl = self.clone();
+        Ok(Box::pin(async move {
+            ctrl.finish_mutation(&endpoint, &params, body, key, url, started, turn)
+                .await
+        }))
     }
 
     /// How long `endpoint`'s responses stay fresh.
@@ -481,6 +517,21 @@ struct ReadStarted {
     polled: bool,
 }
 
+/// What a queued mutation was called with.
+fn called<P: Clone + 'static, S, E: Effect>(
+    endpoint: &Endpoint<P, S, E>,
+    params: &P,
+    body: &Option<Body>,
+    started: &Started,
+) -> QueuedMutation {
+    QueuedMutation {
+        endpoint: endpoint.replay_name(),
+        params: Rc::new(params.clone()),
+        body: body.clone(),
+        optimistic: started.optimistic.clone(),
+    }
+}
+
 /// When a mutation started, and the layer of its optimistic value. A
 /// mutation dropped before its request ended (its future never awaited to
 /// the end) removes its layer: no optimistic value outlives its request.
@@ -488,6 +539,8 @@ pub(super) struct Started {
     at: Timestamp,
     generation: u64,
     layer: Option<Layer>,
+    /// The optimistic value as stored.
+    optimistic: Option<Rc<dyn Any>>,
     inner: Weak<Inner>,
 }
 

@@ -13,6 +13,10 @@
 //! list) shows and refetches at once, and expiry runs from the original
 //! fetch, so nothing old shows as fresh.
 //!
+//! Mutations made while offline are saved too for the endpoints named
+//! with [`Persist::mutation`], and sent after a reload. Endpoints marked
+//! [`private`](crate::rest::Endpoint::private) leave nothing in a save.
+//!
 //! Saved caches carry the app's schema [`version`](Persist::version):
 //! one saved under another version is discarded whole. Under the same
 //! version, each record that no longer fits its type and each response
@@ -49,6 +53,7 @@
 
 #[cfg(target_arch = "wasm32")]
 mod indexed_db;
+mod mutations;
 mod storage;
 
 use std::cell::Cell;
@@ -63,6 +68,7 @@ use crate::controller::{Controller, Event, EventListener, SavedResponse};
 use crate::records::{Codecs, Record};
 #[cfg(target_arch = "wasm32")]
 pub use indexed_db::IndexedDb;
+use mutations::SavedMutation;
 use serde_json::value::RawValue;
 #[cfg(not(target_arch = "wasm32"))]
 pub use storage::FileStorage;
@@ -108,6 +114,8 @@ pub struct Persist {
     storage: Option<Rc<dyn CacheStorage>>,
     max_bytes: usize,
     throttle: Duration,
+    /// The endpoints whose mutations made offline are saved.
+    mutations: Vec<Rc<mutations::MutationCodec>>,
 }
 
 impl std::fmt::Debug for Persist {
@@ -139,6 +147,7 @@ impl Persist {
             storage: None,
             max_bytes: DEFAULT_MAX_BYTES,
             throttle: Duration::from_secs(1),
+            mutations: Vec::new(),
         }
     }
 
@@ -226,11 +235,14 @@ impl Persist {
 
 /// A saved cache (written with each item's JSON made beforehand).
 #[derive(Serialize, Deserialize)]
-struct Saved<R = Record, S = SavedResponse> {
+struct Saved<R = Record, S = SavedResponse, M = SavedMutation> {
     restcache_saved: u32,
     version: u32,
     records: Vec<R>,
     responses: Vec<S>,
+    /// Mutations made offline and not answered yet, in order.
+    #[serde(default = "Vec::new")]
+    mutations: Vec<M>,
 }
 
 /// What a controller took back from a saved cache.
@@ -249,6 +261,9 @@ pub struct Restored {
     pub responses: usize,
     /// Records that no longer fit their type, dropped.
     pub dropped_records: usize,
+    /// Mutations made offline before the reload, called again (sent once
+    /// the network is back).
+    pub mutations: usize,
     /// Whether a saved cache was there but discarded whole (another
     /// schema version, or not a saved cache this version reads).
     pub discarded: bool,
@@ -399,6 +414,7 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
         }
     });
     ctrl.adopt_saved(saved.responses);
+    restored.mutations = persist.replay(ctrl, saved.mutations);
     restored
 }
 
@@ -412,6 +428,7 @@ fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
             return;
         }
         Event::ResponseStored { .. }
+        | Event::MutationQueued { .. }
         | Event::Record { .. }
         | Event::Invalidated { .. }
         | Event::RequestFailed { .. } => {}
@@ -466,20 +483,28 @@ fn save(ctrl: &Controller, saving: &Saving) {
     // Newest last, so that the oldest go first when over the limit.
     responses.sort_by_key(SavedResponse::at);
     records.sort_by_key(|record| record.at);
-    let (Some(records), Some(responses)) = (as_json(&records), as_json(&responses)) else {
+    let mutations = persist.saved_mutations(ctrl);
+    let (Some(records), Some(responses), Some(mutations)) =
+        (as_json(&records), as_json(&responses), as_json(&mutations))
+    else {
         return;
     };
-    let (records, responses) = within(persist.max_bytes, records, responses);
+    // Mutations are the user's own changes: kept whatever the limit.
+    let for_mutations: usize = mutations.iter().map(|m| m.get().len() + 1).sum();
+    let budget = persist.max_bytes.saturating_sub(for_mutations);
+    let (records, responses) = within(budget, records, responses);
     saving.dirty.set(false);
     saving.saved_at.set(Some(ctrl.now()));
-    let saved: Saved<_, _> = Saved {
+    let keep_whatever_the_size = !mutations.is_empty();
+    let saved: Saved<_, _, _> = Saved {
         restcache_saved: FORMAT,
         version: persist.version,
         records,
         responses,
+        mutations,
     };
     match serde_json::to_string(&saved) {
-        Ok(text) if text.len() <= persist.max_bytes => {
+        Ok(text) if text.len() <= persist.max_bytes || keep_whatever_the_size => {
             let _ = saving.storage.save(&persist.name, &text);
         }
         _ => saving.storage.remove(&persist.name),
@@ -504,7 +529,8 @@ fn within(
 ) -> (Vec<Box<RawValue>>, Vec<Box<RawValue>>) {
     // The object around them, with room for the version numbers.
     const FRAME: usize =
-        r#"{"restcache_saved":4294967295,"version":4294967295,"records":[],"responses":[]}"#.len();
+        r#"{"restcache_saved":4294967295,"version":4294967295,"records":[],"responses":[],"mutations":[]}"#
+            .len();
     // Each item and the comma after it.
     let size = |item: &RawValue| item.get().len() + 1;
     let mut total = FRAME

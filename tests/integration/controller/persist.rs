@@ -387,3 +387,80 @@ async fn a_private_read_leaves_its_records_and_every_response_holding_them_unsav
         })
         .await;
 }
+
+#[tokio::test]
+async fn mutations_made_offline_survive_a_reload_and_go_in_order_when_back() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage)
+                .throttle(std::time::Duration::ZERO)
+                .mutation(&update);
+            let rename = |title: &str| Some(Body::json(&json!({ "title": title })).unwrap());
+            let renamed = |title: &str| {
+                Rc::new(Todo {
+                    title: title.into(),
+                    ..crate::common::todo(1, "")
+                })
+            };
+            let one = TodoResourceParams { id: 1 };
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&saving);
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+                ctrl.set_online(false);
+                let mut first = Box::pin(ctrl.fetch_optimistic(
+                    &update,
+                    &one,
+                    rename("first"),
+                    renamed("first"),
+                ));
+                let mut second = Box::pin(ctrl.fetch_optimistic(
+                    &update,
+                    &one,
+                    rename("second"),
+                    renamed("second"),
+                ));
+                assert!(futures_util::poll!(&mut first).is_pending());
+                assert!(futures_util::poll!(&mut second).is_pending());
+                assert_eq!(ctrl.queued_mutations(), 2);
+                // The page goes before the network is back: nothing runs on.
+                drop(link);
+                drop((first, second));
+            }
+            assert_eq!(api.hits("PATCH /todos/1"), 0);
+
+            let reloaded = Controller::new(Client::new(api.url()));
+            reloaded.set_online(false);
+            let link = reloaded.persist(&saving);
+            assert_eq!(link.restored().mutations, 2);
+            let list = reloaded.read(&TodoResource::get_list(), &()).data.unwrap();
+            assert_eq!(
+                list[0].title, "second",
+                "the optimistic value shows at once"
+            );
+            tokio::task::yield_now().await;
+            assert_eq!(reloaded.queued_mutations(), 2);
+            assert_eq!(api.hits("PATCH /todos/1"), 0, "nothing sent while offline");
+
+            reloaded.set_online(true);
+            for _ in 0..500 {
+                if reloaded.queued_mutations() == 0 && reloaded.is_idle() {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+            assert_eq!(api.hits("PATCH /todos/1"), 2);
+            assert_eq!(api.records("todos")[0]["title"], "second", "sent in order");
+            assert_eq!(api.hits("GET /todos"), 1, "the list came from the save");
+            drop(link);
+            let third = Controller::new(Client::new(api.url()));
+            let link = third.persist(&saving);
+            assert_eq!(link.restored().mutations, 0, "answered: no longer saved");
+        })
+        .await;
+}

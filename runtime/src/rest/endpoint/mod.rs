@@ -640,6 +640,23 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
 impl<P, S, E> Endpoint<P, S, E> {
     /// This endpoint with another schema or effect: `decode` builds the
     /// schema; every other part is kept.
+    /// What names the endpoint across loads of an app, for a mutation
+    /// saved to be sent after a reload: its method, URL prefix and path
+    /// (and a GraphQL operation's document); `None` for one whose URL is
+    /// made by a function.
+    pub(crate) fn replay_name(&self) -> Option<String> {
+        let Address::Path(path) = self.address else {
+            return None;
+        };
+        let prefix = self.url_prefix.as_deref().unwrap_or("");
+        let mut name = format!("{} {prefix}{}", self.method, path.source());
+        if let Some(graphql) = &self.graphql {
+            name.push(' ');
+            name.push_str(graphql.document);
+        }
+        Some(name)
+    }
+
     fn retyped<T, E2>(self, decode: DecodeFn<P, T>) -> Endpoint<P, T, E2> {
         Endpoint {
             method: self.method,

@@ -1,0 +1,197 @@
+//! Mutations made offline, kept in a saved cache: the endpoints an app
+//! names ([`Persist::mutation`]) save each queued call (params, body,
+//! optimistic value) as JSON, and the next load calls them again, in
+//! their order, their optimistic values on show at once.
+
+use std::rc::Rc;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::Persist;
+use crate::cache::schema::Schema;
+use crate::controller::{Controller, QueuedMutation};
+use crate::http::Body;
+use crate::rest::{Effect, Endpoint};
+
+/// One queued mutation, as a saved cache keeps it.
+#[derive(Serialize, Deserialize)]
+pub(super) struct SavedMutation {
+    endpoint: String,
+    params: Box<RawValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    body: Option<SavedBody>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    optimistic: Option<Box<RawValue>>,
+}
+
+/// A request body, as a saved cache keeps it.
+#[derive(Serialize, Deserialize)]
+enum SavedBody {
+    Json(String),
+    Text(String),
+    Bytes {
+        content_type: String,
+        bytes: Vec<u8>,
+    },
+}
+
+impl From<&Body> for SavedBody {
+    fn from(body: &Body) -> Self {
+        match body {
+            Body::Json(text) => SavedBody::Json(text.clone()),
+            Body::Text(text) => SavedBody::Text(text.clone()),
+            Body::Bytes {
+                content_type,
+                bytes,
+            } => SavedBody::Bytes {
+                content_type: content_type.clone(),
+                bytes: bytes.clone(),
+            },
+        }
+    }
+}
+
+impl From<SavedBody> for Body {
+    fn from(body: SavedBody) -> Self {
+        match body {
+            SavedBody::Json(text) => Body::Json(text),
+            SavedBody::Text(text) => Body::Text(text),
+            SavedBody::Bytes {
+                content_type,
+                bytes,
+            } => Body::Bytes {
+                content_type,
+                bytes,
+            },
+        }
+    }
+}
+
+/// How the queued calls of one endpoint are saved and called again.
+pub(super) struct MutationCodec {
+    name: String,
+    save: Box<SaveFn>,
+    /// Calls a saved mutation again: its optimistic value shows at once,
+    /// and the returned future sends it in its turn.
+    replay: Box<ReplayFn>,
+}
+
+type SaveFn = dyn Fn(&QueuedMutation) -> Option<SavedMutation>;
+type ReplayFn = dyn Fn(&Controller, SavedMutation) -> Option<ReplayFuture>;
+type ReplayFuture = std::pin::Pin<Box<dyn Future<Output = ()>>>;
+
+impl Persist {
+    /// Mutations of `endpoint` made while offline are saved too, and a
+    /// reload before the network came back loses none: the next load
+    /// shows their optimistic values at once and sends them, in the order
+    /// they were made, once the network is back. Their params and
+    /// optimistic value are saved as JSON, their body as it is.
+    ///
+    /// A mutation stays saved until its answer comes: one whose page
+    /// went while its request was on its way is sent again by the next
+    /// load, so give a create an id of the client's making if the server
+    /// would make two. An endpoint is known across loads by its method,
+    /// URL prefix and path (not one made with
+    /// [`Endpoint::by_url`], which is never saved).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::persist::Persist;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let persist = Persist::new("todo-app")
+    ///     .entity::<Todo>()
+    ///     .mutation(&TodoResource::partial_update())
+    ///     .mutation(&TodoResource::create());
+    /// # let _ = persist;
+    /// ```
+    pub fn mutation<P, S, E>(mut self, endpoint: &Endpoint<P, S, E>) -> Self
+    where
+        P: Serialize + DeserializeOwned + Clone + 'static,
+        S: Schema + Serialize + DeserializeOwned,
+        E: Effect + 'static,
+    {
+        let Some(name) = endpoint.replay_name() else {
+            return self;
+        };
+        if self.mutations.iter().any(|codec| codec.name == name) {
+            return self;
+        }
+        let saved_name = name.clone();
+        let save = move |call: &QueuedMutation| {
+            let params = call.params.downcast_ref::<P>()?;
+            let optimistic = match &call.optimistic {
+                Some(value) => Some(raw(value.downcast_ref::<S>()?)?),
+                None => None,
+            };
+            Some(SavedMutation {
+                endpoint: saved_name.clone(),
+                params: raw(params)?,
+                body: call.body.as_ref().map(SavedBody::from),
+                optimistic,
+            })
+        };
+        let endpoint = endpoint.clone();
+        let replay = move |ctrl: &Controller, saved: SavedMutation| {
+            let params: P = serde_json::from_str(saved.params.get()).ok()?;
+            let optimistic = match saved.optimistic {
+                Some(value) => Some(serde_json::from_str::<S>(value.get()).ok()?),
+                None => None,
+            };
+            let body = saved.body.map(Body::from);
+            let sending = ctrl
+                .replay_mutation(endpoint.clone(), params, body, optimistic)
+                .ok()?;
+            Some(Box::pin(async move {
+                // A failure is told to the controller's listeners
+                // (`Event::RequestFailed`) and its value taken back.
+                let _ = sending.await;
+            }) as ReplayFuture)
+        };
+        self.mutations.push(Rc::new(MutationCodec {
+            name,
+            save: Box::new(save),
+            replay: Box::new(replay),
+        }));
+        self
+    }
+
+    /// The queued mutations of `ctrl` whose endpoints are named, saved.
+    pub(super) fn saved_mutations(&self, ctrl: &Controller) -> Vec<SavedMutation> {
+        ctrl.queued_calls()
+            .iter()
+            .filter_map(|call| {
+                let name = call.endpoint.as_deref()?;
+                let codec = self.mutations.iter().find(|codec| codec.name == name)?;
+                (codec.save)(call)
+            })
+            .collect()
+    }
+
+    /// Calls the saved mutations again on `ctrl`, in their order; returns
+    /// how many (one of an endpoint no longer named, or that no longer
+    /// fits its types, is dropped).
+    pub(super) fn replay(&self, ctrl: &Controller, saved: Vec<SavedMutation>) -> usize {
+        let mut replayed = 0;
+        for mutation in saved {
+            let codec = self
+                .mutations
+                .iter()
+                .find(|codec| codec.name == mutation.endpoint);
+            if let Some(sending) = codec.and_then(|codec| (codec.replay)(ctrl, mutation)) {
+                ctrl.spawn(sending);
+                replayed += 1;
+            }
+        }
+        replayed
+    }
+}
+
+fn raw<T: Serialize + ?Sized>(value: &T) -> Option<Box<RawValue>> {
+    serde_json::value::to_raw_value(value).ok()
+}
