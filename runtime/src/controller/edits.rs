@@ -133,33 +133,43 @@ impl Controller {
     /// ```
     pub fn invalidate_all(&self, matches: impl Fn(&str) -> bool) -> usize {
         let now = self.start_now();
-        let count = {
+        let (errors, results) = self.matching(matches);
+        let invalidated: Vec<String> = {
             let mut state = self.state_mut();
-            let mut gone = Vec::new();
-            state.errors.retain(|key, _| {
-                let keep = !matches(key);
-                if !keep {
-                    gone.push(key.clone());
+            for key in errors {
+                if state.errors.remove(&key).is_some() {
+                    state.touched.push(key);
                 }
-                keep
-            });
-            state.touched.append(&mut gone);
-            let keys = matching_keys(&state.store, &matches);
-            for key in &keys {
+            }
+            for key in &results {
                 state.memo.forget(key);
             }
-            let invalidated: Vec<String> = keys
+            results
                 .into_iter()
                 .filter(|key| state.store.invalidate_result(key, now))
-                .collect();
-            drop(state);
-            for key in &invalidated {
-                self.emit(|| Event::Invalidated { key: key.clone() });
-            }
-            invalidated.len()
+                .collect()
         };
+        for key in &invalidated {
+            self.emit(|| Event::Invalidated { key: key.clone() });
+        }
         self.notify();
-        count
+        invalidated.len()
+    }
+
+    /// The keys of the cached errors and of the cached results that
+    /// `matches`, asked with no borrow of the cache held: a predicate may
+    /// call the controller (read what a key holds, even write).
+    fn matching(&self, matches: impl Fn(&str) -> bool) -> (Vec<String>, Vec<String>) {
+        let (errors, results): (Vec<String>, Vec<String>) = {
+            let state = self.inner.state.borrow();
+            let errors = state.errors.keys().cloned().collect();
+            (
+                errors,
+                state.store.result_keys().map(str::to_owned).collect(),
+            )
+        };
+        let keep = |keys: Vec<String>| keys.into_iter().filter(|key| matches(key)).collect();
+        (keep(errors), keep(results))
     }
 
     /// Marks every cached read whose key `matches` stale: it keeps showing
@@ -183,18 +193,17 @@ impl Controller {
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
+        let (errors, results) = self.matching(matches);
         let count = {
             let mut state = self.state_mut();
-            let mut expired = Vec::new();
-            for (key, stored) in state.errors.iter_mut() {
-                if matches(key) {
+            for key in errors {
+                if let Some(stored) = state.errors.get_mut(&key) {
                     stored.meta.expires_at = Timestamp::default();
-                    expired.push(key.clone());
+                    state.touched.push(key);
                 }
             }
-            state.touched.append(&mut expired);
-            let keys = matching_keys(&state.store, &matches);
-            keys.iter()
+            results
+                .iter()
                 .filter(|key| state.store.expire_result(key))
                 .count()
         };
@@ -343,13 +352,4 @@ impl Controller {
         self.emit(|| Event::ErrorStored { key, error });
         self.notify();
     }
-}
-
-/// The result keys of `store` that `matches`.
-fn matching_keys(store: &Store, matches: &impl Fn(&str) -> bool) -> Vec<String> {
-    store
-        .result_keys()
-        .filter(|key| matches(key))
-        .map(str::to_owned)
-        .collect()
 }

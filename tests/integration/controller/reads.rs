@@ -428,3 +428,50 @@ async fn a_controller_dropped_with_a_read_on_its_way_is_freed() {
         "a read on its way holds no strong reference to its controller"
     );
 }
+
+#[tokio::test]
+async fn a_predicate_of_invalidate_all_and_expire_all_may_call_the_controller() {
+    let (_server, ctrl, _) = setup().await;
+    let todo = |id| {
+        Rc::new(Todo {
+            id,
+            completed: id == 2,
+            ..Todo::default()
+        })
+    };
+    for id in 1..=3 {
+        ctrl.set_response(&TodoResource::get(), &one(id), todo(id))
+            .unwrap();
+    }
+    // A predicate that asks the cache what a key holds: the completed
+    // todos' reads.
+    let completed = |ctrl: &Controller, key: &str| {
+        (1..=3).any(|id| {
+            key.ends_with(&format!("/todos/{id}"))
+                && ctrl
+                    .read(&TodoResource::get(), &one(id))
+                    .data
+                    .is_some_and(|todo| todo.completed)
+        })
+    };
+    assert_eq!(ctrl.expire_all(|key| completed(&ctrl, key)), 1);
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(2)).status,
+        ExpiryStatus::Stale
+    );
+    assert_eq!(ctrl.invalidate_all(|key| completed(&ctrl, key)), 1);
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(2)).status,
+        ExpiryStatus::Invalid
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(1)).status,
+        ExpiryStatus::Valid
+    );
+    // One that writes to the controller itself.
+    let writes = ctrl.invalidate_all(|key| {
+        ctrl.expire_all(|other| other == key);
+        key.ends_with("/todos/3")
+    });
+    assert_eq!(writes, 1);
+}
