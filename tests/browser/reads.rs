@@ -1,6 +1,7 @@
 //! Reads in a browser: ten components on one key make one request, stale
-//! data shows at once and then the refetched data, and polling stops with
-//! its last subscriber.
+//! data shows at once and then the refetched data, polling stops with its
+//! last subscriber, and a read is cancelled when the last component that
+//! waits on it goes.
 
 use std::rc::Rc;
 use std::time::Duration;
@@ -118,4 +119,41 @@ async fn polling_runs_while_mounted_and_stops_after_unmount() {
     // Ten polling periods with nobody subscribed.
     sleep(Duration::from_millis(400)).await;
     assert_eq!(hits("GET /todos/2").await, at_unmount);
+}
+
+#[wasm_bindgen_test]
+async fn a_read_is_cancelled_when_the_last_component_waiting_on_it_goes() {
+    reset_demo().await;
+    set_delay(400).await;
+    let ctrl = controller();
+    let cancelled = Rc::new(std::cell::Cell::new(0));
+    let seen = Rc::clone(&cancelled);
+    let _listener = ctrl.on_event(move |event, _| {
+        if let restcache::Event::RequestCancelled { .. } = event {
+            seen.set(seen.get() + 1);
+        }
+    });
+    let mut first = mount::<Titles>(AppProps {
+        ctrl: ctrl.clone(),
+        copies: 1,
+    });
+    let mut second = mount::<Titles>(AppProps {
+        ctrl: ctrl.clone(),
+        copies: 2,
+    });
+    until("loading", || {
+        first.text() == "loading" && second.text() == "loading"
+    })
+    .await;
+    assert_eq!(ctrl.in_flight(), 1, "one request for the three");
+
+    first.unmount();
+    sleep(Duration::from_millis(50)).await;
+    assert_eq!(cancelled.get(), 0, "the other page still waits on it");
+    assert_eq!(ctrl.in_flight(), 1);
+
+    second.unmount();
+    until("the read cancelled", || cancelled.get() == 1).await;
+    assert_eq!(ctrl.in_flight(), 0);
+    set_delay(0).await;
 }

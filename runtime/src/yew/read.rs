@@ -5,6 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
+use futures_util::future::{AbortHandle, Abortable};
 use serde::Serialize;
 use yew::prelude::*;
 use yew::suspense::Suspension;
@@ -31,6 +32,38 @@ pub(crate) struct Reader<P, S: Schema> {
     pub cache: CacheContext,
     observer: Option<Rc<RefCell<ReadObserver<P, S>>>>,
     failed: Rc<RefCell<Option<Suspension>>>,
+    waiters: Rc<Waiters>,
+}
+
+/// The tasks that drive a component's fetches while it waits for them,
+/// stopped when the component goes: a read that no mounted component
+/// waits on any more is cancelled.
+#[derive(Default)]
+struct Waiters(RefCell<Vec<(AbortHandle, Rc<Cell<bool>>)>>);
+
+impl Waiters {
+    /// Runs `fetch` (then `after`) until it ends or the component goes.
+    fn run(&self, fetch: impl Future<Output = ()> + 'static, after: impl FnOnce() + 'static) {
+        let (abort, registration) = AbortHandle::new_pair();
+        let done = Rc::new(Cell::new(false));
+        let mut waiters = self.0.borrow_mut();
+        waiters.retain(|(_, done)| !done.get());
+        waiters.push((abort, Rc::clone(&done)));
+        yew::platform::spawn_local(async move {
+            if Abortable::new(fetch, registration).await.is_ok() {
+                done.set(true);
+                after();
+            }
+        });
+    }
+}
+
+impl Drop for Waiters {
+    fn drop(&mut self) {
+        for (abort, _) in self.0.get_mut().drain(..) {
+            abort.abort();
+        }
+    }
 }
 
 /// The [`Reader`] of the hook named `hook` (the name a missing provider's
@@ -84,10 +117,12 @@ where
         }
     });
     let failed = use_mut_ref(|| None);
+    let waiters = use_memo((), |()| Waiters::default());
     Reader {
         cache,
         observer,
         failed,
+        waiters,
     }
 }
 
@@ -140,11 +175,11 @@ where
         self.cache.ended()
     }
 
-    /// Fetches the read in the background (identical reads share one
-    /// request).
+    /// Fetches the read while the component is mounted (identical reads
+    /// share one request).
     pub fn fetch(&self) {
-        if let Some(observer) = &self.observer {
-            drop(observer.borrow().wait());
+        if let Some(fetch) = self.observer.as_ref().and_then(|o| o.borrow().wait()) {
+            self.waiters.run(fetch, || {});
         }
     }
 
@@ -166,8 +201,7 @@ where
         if let Some(pass) = &pass {
             pass.waits(Rc::clone(&waiting));
         }
-        yew::platform::spawn_local(async move {
-            fetch.await;
+        self.waiters.run(fetch, move || {
             // Resumed by a call, not a drop: a component that cannot
             // render now (a failed read on a server, outside
             // `ServerRender`) panics out of this task, never out of a

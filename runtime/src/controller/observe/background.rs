@@ -1,6 +1,6 @@
 //! Work a controller does on its own: fetches nobody awaits (a stale read
-//! revalidating, a read a view waits for), run on the controller's
-//! spawner, one per key at a time.
+//! revalidating), run on the controller's spawner, and fetches views wait
+//! for, run while they wait; one per key at a time.
 
 use futures_util::FutureExt;
 use futures_util::future::{LocalBoxFuture, Shared, WeakShared};
@@ -43,9 +43,32 @@ impl Controller {
     }
 
     /// Fetches the read `key` in the background, unless it is being
-    /// fetched that way already; resolves once the response (or the
+    /// fetched that way already (then it joins that fetch), and runs it to
+    /// its end whoever waits for it; resolves once the response (or the
     /// error) is stored.
     pub(crate) fn fetch_in_background<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        key: &str,
+    ) -> Background
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Readable,
+    {
+        let fetch = self.fetch_while_awaited(endpoint, params, key);
+        self.spawn(Box::pin(fetch.clone()));
+        fetch
+    }
+
+    /// Fetches the read `key` for those who await the returned future,
+    /// unless it is being fetched in the background already (then it
+    /// joins that fetch); resolves once the response (or the error) is
+    /// stored. It runs only while awaited: once every copy is dropped
+    /// before the answer (the views waiting on it went), the request is
+    /// cancelled, unless a background fetch holds it.
+    pub(crate) fn fetch_while_awaited<P, S, E>(
         &self,
         endpoint: &Endpoint<P, S, E>,
         params: &P,
@@ -83,7 +106,6 @@ impl Controller {
                 .borrow_mut()
                 .insert(key.to_owned(), running);
         }
-        self.spawn(Box::pin(fetch.clone()));
         fetch
     }
 

@@ -333,11 +333,14 @@ where
         Some(cached)
     }
 
-    /// Fetches the read for a view that waits for it, unless a background
-    /// fetch of its key is on its way (then it joins that one); resolves
-    /// once the response (or the error) is stored. `None` without a read
-    /// whose params make a URL. The fetch runs on the controller's
-    /// spawner: dropping the future does not stop it.
+    /// Fetches the read for a view that waits for it, unless a fetch of
+    /// its key is on its way (then it joins that one); resolves once the
+    /// response (or the error) is stored. `None` without a read whose
+    /// params make a URL. The fetch runs while someone awaits it: once
+    /// every view waiting on it dropped its future before the answer (the
+    /// views went), the request is cancelled
+    /// ([`Event::RequestCancelled`](crate::Event::RequestCancelled)),
+    /// unless a background revalidation of the key holds it.
     ///
     /// ```
     /// # use restcache::prelude::*;
@@ -360,7 +363,7 @@ where
         let key = current.key.as_ref().ok()?;
         Some(
             self.controller
-                .fetch_in_background(&current.endpoint, &current.params, key),
+                .fetch_while_awaited(&current.endpoint, &current.params, key),
         )
     }
 
