@@ -31,6 +31,10 @@ pub struct BoundaryError {
 pub struct ErrorBoundaryProps {
     /// What to show in place of the children once a read below failed.
     pub fallback: Callback<BoundaryError, Html>,
+    /// What the boundary stands for (the page's route, say): when it
+    /// changes, a fallback on show goes as a reset would take it.
+    #[prop_or_default]
+    pub reset_key: AttrValue,
     /// The subtree.
     #[prop_or_default]
     pub children: Html,
@@ -160,6 +164,12 @@ impl BoundaryContext {
 /// Put a `<Suspense>` inside the boundary (or use [`AsyncBoundary`], which
 /// is both): a failed component waits for the boundary to take over.
 ///
+/// A boundary that stands for a page is told which (`reset_key`, e.g. the
+/// route): when the key changes, a fallback on show goes, as a reset
+/// would take it, so a 404 does not stay after the user navigates away.
+/// A reset also clears the failures of reads in the fallback itself
+/// (they fetch again, and fail in view again).
+///
 /// ```
 /// use restcache::yew::{BoundaryError, CacheProvider, ErrorBoundary};
 /// use yew::prelude::*;
@@ -174,7 +184,7 @@ impl BoundaryContext {
 ///     });
 ///     html! {
 ///         <CacheProvider base_url="http://127.0.0.1:8080">
-///             <ErrorBoundary {fallback}>
+///             <ErrorBoundary {fallback} reset_key="/todos">
 ///                 <Suspense fallback={html! {"Loading..."}}>
 ///                     <p>{"Todos"}</p>
 ///                 </Suspense>
@@ -217,8 +227,27 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
     });
     // A page that hydrates shows the fallbacks the server showed.
     let handed = use_state(|| hydrating.and_then(|hydrating| hydrating.take(&context.0.id)));
+    // What it stands for changed (the app moved to another page): a
+    // fallback on show goes, as a reset takes it.
+    let stands_for = use_mut_ref(|| props.reset_key.clone());
+    let moved = *stands_for.borrow() != props.reset_key;
+    if moved {
+        *stands_for.borrow_mut() = props.reset_key.clone();
+        if shown.is_some() {
+            clear([&context, &fallback_context]);
+            shown.set(None);
+        }
+        if let Some((_, keys)) = &*handed {
+            let controller = cache.as_ref().map(CacheContext::controller);
+            reset_handed(controller, keys.clone(), &handed).emit(());
+        }
+    }
     let failed = match ((*shown).clone(), context.0.pass.as_ref(), (*handed).clone()) {
-        (Some(failure), _, _) => Some((failure.error.clone(), reset(&context, &shown))),
+        _ if moved => None,
+        (Some(failure), _, _) => Some((
+            failure.error.clone(),
+            reset([&context, &fallback_context], &shown),
+        )),
         (None, Some(pass), _) => pass
             .fallback_of(&context.0.id)
             .map(|error| (error, Callback::noop())),
@@ -242,18 +271,33 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
     }
 }
 
-/// The callback that clears a boundary's failed reads (every one reported,
-/// on the controller each used) and shows its children again.
-fn reset(context: &Rc<BoundaryContext>, shown: &UseStateHandle<Option<Failure>>) -> Callback<()> {
-    let (context, shown) = (Rc::clone(context), shown.setter());
+/// The callback that clears a boundary's failures and shows its children
+/// again: `contexts` are the boundary's (its children's failures) and its
+/// fallback's (the fallback's own).
+fn reset(
+    contexts: [&Rc<BoundaryContext>; 2],
+    shown: &UseStateHandle<Option<Failure>>,
+) -> Callback<()> {
+    let contexts = contexts.map(Rc::clone);
+    let shown = shown.setter();
     Callback::from(move |()| {
+        clear([&contexts[0], &contexts[1]]);
+        shown.set(None);
+    })
+}
+
+/// Forgets the failures reported to `contexts`: each failed read is
+/// invalidated (on the controller it used), so that it fetches again when
+/// read, and the components that wait on them are let go. A fallback's
+/// own failures go too, so the next ones are shown as the first were.
+fn clear(contexts: [&BoundaryContext; 2]) {
+    for context in contexts {
         let reported = context.0.reported.borrow_mut().take();
         for (controller, key) in reported.map(|failure| failure.reads).unwrap_or_default() {
             controller.invalidate_all(|k| k == key);
         }
         context.0.held.borrow_mut().clear();
-        shown.set(None);
-    })
+    }
 }
 
 /// The callback that clears the reads a server's fallback stood for (so
@@ -280,6 +324,9 @@ pub struct AsyncBoundaryProps {
     pub fallback: Html,
     /// What to show once a read below failed (see [`ErrorBoundary`]).
     pub error_fallback: Callback<BoundaryError, Html>,
+    /// What the boundary stands for (see [`ErrorBoundaryProps::reset_key`]).
+    #[prop_or_default]
+    pub reset_key: AttrValue,
     /// The subtree.
     #[prop_or_default]
     pub children: Html,
@@ -320,7 +367,7 @@ pub fn AsyncBoundary(props: &AsyncBoundaryProps) -> Html {
         })
     };
     html! {
-        <ErrorBoundary fallback={error_fallback}>
+        <ErrorBoundary fallback={error_fallback} reset_key={props.reset_key.clone()}>
             <Suspense fallback={props.fallback.clone()}>
                 { props.children.clone() }
             </Suspense>
