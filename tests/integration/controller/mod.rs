@@ -2,6 +2,7 @@
 //! to the embedded demo API.
 
 mod demo_api;
+mod derived;
 mod inference;
 mod mutations;
 mod observers;

@@ -6,6 +6,7 @@
 //! that do it ([`Store::read`], [`Store::get_entity`]). `results.rs` reads
 //! stored results through a memo.
 
+mod every;
 mod results;
 
 use std::rc::Rc;

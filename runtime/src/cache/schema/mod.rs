@@ -6,6 +6,7 @@
 //! with which fields its records carried ([`from_json`], [`Decoded`],
 //! the light pass of `scan.rs`).
 
+mod all;
 mod impls;
 mod scan;
 
@@ -27,6 +28,7 @@ use crate::error::SchemaError;
 use crate::path::Segment;
 use crate::pk::Pk;
 
+pub use all::All;
 pub(crate) use scan::ScanSeed;
 
 /// A response shape whose entities the store can split out and join back.
