@@ -79,6 +79,7 @@ pub mod testing;
 pub mod yew;
 
 pub use blob::Blob;
+pub use cache::derived::{Query, QueryReader};
 pub use cache::entity::Entity;
 pub use cache::memo::Memo;
 pub use cache::partial::{Absent, replace_whole};

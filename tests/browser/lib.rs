@@ -6,7 +6,10 @@
 //! - `reads`: shared requests, stale data shown then refreshed, polling;
 //! - `updates`: what re-renders after a mutation, another component's
 //!   fetch, an optimistic update and its rollback, and what does not;
-//! - `boundaries`: a 404 caught by the boundary and reset;
+//! - `boundaries`: a 404 caught by the boundary and reset, a fallback
+//!   gone with its page, a fallback's own failure after every reset;
+//! - `derived`: a header counting open todos (`use_query`) follows a
+//!   mutation, and does not render again for a write that leaves it;
 //! - `graphql`: a GraphQL view and a REST view of one todo follow each
 //!   other's writes;
 //! - `hydration`: a server-rendered page hydrates from a filled cache;
@@ -25,6 +28,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 mod harness;
 
 mod boundaries;
+mod derived;
 mod graphql;
 mod hydration;
 mod image;

@@ -11,6 +11,7 @@
 
 pub(crate) mod deleted;
 pub(crate) mod denormalize;
+pub(crate) mod derived;
 pub(crate) mod entity;
 pub(crate) mod filter;
 pub(crate) mod memo;

@@ -20,6 +20,7 @@
 
 mod builder;
 mod clock;
+mod derived;
 mod edits;
 mod events;
 mod expiry;

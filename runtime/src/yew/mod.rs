@@ -42,6 +42,7 @@ mod pages;
 #[cfg(feature = "persist")]
 mod persist;
 mod provider;
+mod query;
 mod read;
 mod server;
 #[cfg(feature = "live")]
@@ -62,6 +63,7 @@ pub use pages::{NextPageLoader, use_next_page};
 #[cfg(feature = "persist")]
 pub use persist::use_persist;
 pub use provider::{CacheProvider, CacheProviderProps, use_controller};
+pub use query::use_query;
 #[cfg(feature = "ssr")]
 pub use server::ServerRender;
 #[cfg(feature = "live")]

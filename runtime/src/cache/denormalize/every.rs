@@ -12,10 +12,10 @@ use crate::cache::store::table::EntityRef;
 impl Reader<'_> {
     /// Every record of `E` the store shows (an optimistic copy where one
     /// is on show), its nested entities joined, in the order the store
-    /// first held them. The read depends on every record: one created or
-    /// deleted later changes it.
+    /// first held them. The read depends on the records it found; one
+    /// created later is the caller's to watch for (by every stamp, or
+    /// by the table).
     pub(crate) fn every<E: Entity>(&mut self) -> Vec<Rc<E>> {
-        self.add_stamps(u64::MAX);
         let tables = self.store.tables();
         let Some(table) = tables.find(E::type_index(), TypeId::of::<E>()) else {
             return Vec::new();
@@ -39,8 +39,10 @@ impl Reader<'_> {
 }
 
 impl Denormalizer<'_, '_> {
-    /// Every record of `E` the store shows (see `Reader::every`).
+    /// Every record of `E` the store shows (see `Reader::every`); the
+    /// read depends on every record (one created later joins it).
     pub(crate) fn every<E: Entity>(&mut self) -> Vec<Rc<E>> {
+        self.reader.add_stamps(u64::MAX);
         self.reader.every::<E>()
     }
 }

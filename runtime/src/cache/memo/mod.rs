@@ -102,6 +102,14 @@ impl Memo {
         (read, reader.mask())
     }
 
+    /// Every record of `E` the store shows, remembering, with the stamps
+    /// of the records it read (see [`All`](crate::All)).
+    pub(crate) fn every<E: Entity>(&mut self, store: &Store) -> (Vec<std::rc::Rc<E>>, u64) {
+        let mut reader = Reader::new(store, Some(self.state_for(store)));
+        let every = reader.every::<E>();
+        (every, reader.mask())
+    }
+
     /// The stamps of every record the last read of `key` depended on.
     pub(crate) fn result_mask(&self, key: &str) -> Option<u64> {
         self.state.results.get(key).map(|entry| entry.mask)

@@ -84,6 +84,8 @@ pub(crate) struct Registry {
     by_key: FxHashMap<&'static str, u32>,
     /// The last write to any record of each stamp.
     changed_at: [u64; STAMPS as usize],
+    /// The last write to any record of each table.
+    table_changed_at: Vec<u64>,
     /// The records written since the log was last taken, when someone
     /// watches (see [`Store::watch_changes`](super::Store::watch_changes)).
     log: Option<Vec<EntityRef>>,
@@ -98,6 +100,7 @@ impl Clone for Registry {
             by_type: self.by_type.clone(),
             by_key: self.by_key.clone(),
             changed_at: self.changed_at,
+            table_changed_at: self.table_changed_at.clone(),
             log: None,
         }
     }
@@ -111,6 +114,7 @@ impl Registry {
             by_type: FxHashMap::default(),
             by_key: FxHashMap::default(),
             changed_at: [0; STAMPS as usize],
+            table_changed_at: Vec::new(),
             log: None,
         }
     }
@@ -131,6 +135,7 @@ impl Registry {
         }
         let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
         self.tables.push(Box::new(Table::<E>::new()));
+        self.table_changed_at.push(0);
         match ty.index {
             u32::MAX => drop(self.by_type.insert(ty.id, table)),
             index => {
@@ -152,6 +157,7 @@ impl Registry {
             return; // only the newest table can go without moving others
         }
         self.tables.pop();
+        self.table_changed_at.pop();
         self.by_index
             .iter_mut()
             .filter(|t| **t == table + 1)
@@ -221,6 +227,9 @@ impl Registry {
     pub fn changed(&mut self, table: u32, slot: u32, version: u64) {
         let bit = stamp_bit(table, slot).trailing_zeros() as usize;
         self.changed_at[bit] = version;
+        if let Some(at) = self.table_changed_at.get_mut(table as usize) {
+            *at = version;
+        }
         if let Some(log) = &mut self.log {
             log.push(EntityRef { table, slot });
         }
@@ -257,6 +266,14 @@ impl Registry {
             }
         }
         bits
+    }
+
+    /// Whether no record of the table of entity key `key` changed after
+    /// the write `at` (true when there is no such table).
+    pub fn table_unchanged_since(&self, key: &str, at: u64) -> bool {
+        self.by_key(key)
+            .and_then(|table| self.table_changed_at.get(table as usize))
+            .is_none_or(|&changed| changed <= at)
     }
 
     /// Whether no record among the stamps `mask` changed after the write

@@ -28,13 +28,12 @@ use crate::http::Error;
 use crate::rest::{Endpoint, Read, Readable};
 
 pub(crate) use background::{Background, Running, Spawner, default_spawner};
-pub(crate) use registry::{Holds, Observers};
+pub(crate) use registry::{Entry, Holds, Look, Observers, Watching};
 pub use signals::PageListener;
 pub(crate) use signals::SignalWaiters;
 pub use subscribe::Subscription;
 
 use poll::PollFetch;
-use registry::Entry;
 use subscribe::{Seen, read_check};
 
 /// What a [`ReadObserver`] does while subscribed, beside reading.

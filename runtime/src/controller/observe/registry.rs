@@ -43,6 +43,8 @@ pub(crate) enum Watching {
     /// Any record with these stamp bits (a read whose
     /// records nest others).
     Stamps(u64),
+    /// Any change at all (a derived view, which may read anything).
+    Any,
 }
 
 /// What an observer keeps from collection while it lives.
@@ -150,7 +152,7 @@ pub(crate) struct Observers {
     free: Vec<u32>,
     by_key: FxHashMap<String, SmallVec<[u32; 2]>>,
     by_record: FxHashMap<EntityRef, SmallVec<[u32; 2]>>,
-    /// The observers that watch stamps.
+    /// The observers that watch stamps, or any change.
     by_stamps: Vec<u32>,
     /// The pollers, by key.
     pub polls: FxHashMap<String, Poller>,
@@ -242,10 +244,14 @@ impl Observers {
                 ids.extend(found);
             }
         }
-        if touched.stamps != 0 {
+        let any = touched.stamps != 0 || !touched.keys.is_empty() || !touched.records.is_empty();
+        if any {
             ids.extend(self.by_stamps.iter().copied().filter(|&id| {
-                matches!(self.entries[id as usize].as_ref().map(|e| &e.watching),
-                    Some(Watching::Stamps(bits)) if bits & touched.stamps != 0)
+                match self.entries[id as usize].as_ref().map(|e| &e.watching) {
+                    Some(Watching::Stamps(bits)) => bits & touched.stamps != 0,
+                    Some(Watching::Any) => true,
+                    _ => false,
+                }
             }));
         }
         ids.sort_unstable();
@@ -315,7 +321,7 @@ impl Observers {
                     }
                 }
             }
-            Watching::Stamps(_) => self.by_stamps.push(id),
+            Watching::Stamps(_) | Watching::Any => self.by_stamps.push(id),
         }
     }
 
@@ -327,7 +333,7 @@ impl Observers {
                     unlist(&mut self.by_record, record, id);
                 }
             }
-            Watching::Stamps(_) => self.by_stamps.retain(|&other| other != id),
+            Watching::Stamps(_) | Watching::Any => self.by_stamps.retain(|&other| other != id),
         }
     }
 
