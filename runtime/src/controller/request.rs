@@ -20,7 +20,7 @@ use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::effect::Action;
-use crate::rest::{Effect, Endpoint, ErrorPolicy};
+use crate::rest::{Effect, Endpoint, ErrorPolicy, Updates};
 
 impl Controller {
     /// The cache key and the URL of a request, each made once.
@@ -346,6 +346,16 @@ impl Controller {
                     && let Some(pk) = (target.pk)(params)
                 {
                     leave_lists(&mut state.store, target.entity, &pk, layer.as_mut());
+                }
+            }
+        }
+        if let Some(update) = endpoint.updater() {
+            let mut updates = Updates::new(self.inner.client.base_url());
+            update(&mut updates, params, &written.value);
+            for other in updates.apply(&mut state.store, layered) {
+                match &mut layer {
+                    Some(layer) => layer.absorb(other),
+                    None => layer = Some(other),
                 }
             }
         }

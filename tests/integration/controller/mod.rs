@@ -11,3 +11,4 @@ mod outside;
 mod persist;
 mod reads;
 mod tabs;
+mod updaters;

@@ -111,6 +111,9 @@ pub(crate) struct Layer {
     tables: Vec<(u32, Vec<u32>)>,
     /// The results it covers.
     results: Vec<String>,
+    /// Layers written with it (a mutation's updates of other results),
+    /// removed with it.
+    with: Vec<Layer>,
 }
 
 impl Layer {
@@ -119,7 +122,13 @@ impl Layer {
             id,
             tables: Vec::new(),
             results: Vec::new(),
+            with: Vec::new(),
         }
+    }
+
+    /// `other` goes with this layer: removed when it is.
+    pub(crate) fn absorb(&mut self, other: Layer) {
+        self.with.push(other);
     }
 
     pub(crate) fn covers(&mut self, table: u32, slots: Vec<u32>) {
@@ -163,6 +172,9 @@ impl Store {
                 self.results.insert(key.clone(), shown);
                 self.log_result(key);
             }
+        }
+        for other in layer.with {
+            self.remove_layer(other);
         }
     }
 

@@ -21,6 +21,7 @@ use crate::http::{Attempt, Body, Client, GraphQlError, Method, Request, Response
 use crate::rest::effect::{Effect, JoinAt, Read, Target};
 use crate::rest::page::{Pagination, without_param};
 use crate::rest::template::PathTemplate;
+use crate::rest::updates::UpdateFn;
 use crate::rest::{
     DecodeFn, ErrorPolicy, ErrorPolicyFn, FetchFn, KeyArgs, KeyFn, Options, decode_json,
     default_key,
@@ -106,6 +107,8 @@ pub struct Endpoint<P, S, E = Read> {
     binary: bool,
     /// Whether its answers stay out of a saved cache.
     private: bool,
+    /// How a mutation changes other cached results.
+    update: Option<UpdateFn<P, S>>,
     types: Types<P, S, E>,
 }
 
@@ -217,6 +220,7 @@ impl<P, S> Endpoint<P, S> {
             error_policy: ErrorPolicy::by_kind,
             binary: false,
             private: false,
+            update: None,
             types: PhantomData,
         }
     }
@@ -674,6 +678,8 @@ impl<P, S, E> Endpoint<P, S, E> {
             error_policy: self.error_policy,
             binary: self.binary,
             private: self.private,
+            // Typed on the old schema: it cannot follow.
+            update: None,
             types: PhantomData,
         }
     }
@@ -697,6 +703,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             error_policy: self.error_policy,
             binary: self.binary,
             private: self.private,
+            update: self.update.clone(),
             types: PhantomData,
         }
     }

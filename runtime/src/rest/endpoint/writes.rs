@@ -2,13 +2,70 @@
 //! a mutation names, where a created record joins the cached lists, and
 //! how a list grows by pages.
 
+use std::rc::Rc;
+
 use super::Endpoint;
 use crate::cache::entity::Entity;
 use crate::pk::Pk;
 use crate::rest::effect::{Effect, JoinAt, Target};
 use crate::rest::page::Pagination;
+use crate::rest::updates::{UpdateFn, Updates};
 
 impl<P, S, E: Effect> Endpoint<P, S, E> {
+    /// This endpoint with an updater: how its answer changes other cached
+    /// results beside its own (the reference's `update`): move a record
+    /// between two lists, bump a counter, put a created record in a list
+    /// the cache cannot match by its query. `update` gets the
+    /// [`Updates`] to make, the params and the answer (its records as the
+    /// cache holds them), and names each result with an endpoint and
+    /// params (see [`Updates::update`]).
+    ///
+    /// It runs when the answer is stored; with an optimistic value
+    /// ([`Controller::fetch_optimistic`](crate::Controller::fetch_optimistic))
+    /// it also runs at once on that value, as part of its layer: its
+    /// changes show at once and go with the value if the request fails.
+    /// A result it changes keeps its fetch time.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use serde_json::json;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// // Counts a header shows: `{"todos": 5}`.
+    /// endpoint!(pub stats { path: "/stats", schema: serde_json::Value });
+    ///
+    /// // A created todo counts at once, with no refetch of the counts.
+    /// let create = TodoResource::create().with_update(|u, _, _: &Rc<Todo>| {
+    ///     u.update(&stats(), &(), |stats| stats["todos"] = json!(stats["todos"].as_u64().unwrap_or(0) + 1));
+    /// });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// ctrl.set_response(&stats(), &(), json!({"todos": 5}))?;
+    /// ctrl.set_response(&create, &(), Rc::new(Todo { id: 6, title: "new".into() }))?; // its answer
+    /// assert_eq!(ctrl.read(&stats(), &()).data.unwrap()["todos"], 6);
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn with_update(mut self, update: impl Fn(&mut Updates, &P, &S) + 'static) -> Self {
+        self.update = Some(Rc::new(update));
+        self
+    }
+
+    /// Its updater (see [`with_update`](Self::with_update)).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64 }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    /// assert!(TodoResource::create().updater().is_none());
+    /// ```
+    pub fn updater(&self) -> Option<&UpdateFn<P, S>> {
+        self.update.as_ref()
+    }
+
     /// This endpoint, a mutation of the record of `T` whose pk `pk` takes
     /// from the params: when its answer cannot be read (the server
     /// changed the record; the cache cannot read how), that record is

@@ -1,0 +1,95 @@
+//! Custom updaters, against the demo API: a create bumps a cached count
+//! with no refetch; an optimistic create shows the bump at once
+//! and takes it back when the request fails; an updater moves a record
+//! between two lists the cache could not match.
+
+use std::rc::Rc;
+
+use restcache::prelude::*;
+use serde_json::json;
+use tokio::task::LocalSet;
+
+use crate::common::{Todo, TodoResource, TodoResourceParams, todo};
+use restcache_demo::DemoApi;
+
+// A count of the todos, which no list holds: `{"todos": 5}`.
+endpoint!(stats {
+    path: "/stats",
+    schema: serde_json::Value
+});
+
+/// A create that counts in the stats.
+fn counted_create() -> Endpoint<(), Rc<Todo>, restcache::rest::Create> {
+    TodoResource::create().with_update(|updates, _, _| {
+        updates.update(&stats(), &(), |stats| {
+            stats["todos"] = json!(stats["todos"].as_u64().unwrap_or(0) + 1);
+        });
+    })
+}
+
+fn count(ctrl: &Controller) -> Option<u64> {
+    ctrl.read(&stats(), &()).data.unwrap()["todos"].as_u64()
+}
+
+#[tokio::test]
+async fn a_create_bumps_a_cached_count_and_an_optimistic_one_takes_it_back_on_failure() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let ctrl = Controller::new(Client::new(api.url()));
+            ctrl.set_response(&stats(), &(), json!({"todos": 5}))
+                .unwrap();
+            let key = stats().key(ctrl.client().base_url(), &()).unwrap();
+            let meta = || ctrl.with_store(|store| store.result_meta(&key)).unwrap();
+            let fetched = meta();
+
+            let body = || Some(Body::json(&json!({"userId": 1, "title": "new"})).unwrap());
+            ctrl.fetch(&counted_create(), &(), body()).await.unwrap();
+            assert_eq!(count(&ctrl), Some(6));
+            assert_eq!(
+                meta().expires_at,
+                fetched.expires_at,
+                "it keeps its fetch time"
+            );
+
+            // Optimistic: shown at once, taken back when the request fails.
+            api.set_outage(true);
+            let made = Rc::new(todo(99, "optimistic"));
+            let create = counted_create();
+            let creating = ctrl.fetch_optimistic(&create, &(), body(), made);
+            assert_eq!(count(&ctrl), Some(7), "the count shows at once");
+            assert!(creating.await.is_err());
+            assert_eq!(count(&ctrl), Some(6), "and goes with the failed request");
+            api.set_outage(false);
+            assert_eq!(api.hits("POST /todos"), 2, "the second was answered 503");
+        })
+        .await;
+}
+
+// Two cached lists the cache cannot match a record to: "starred" and
+// "archived" are not fields of a todo.
+endpoint!(starred { path: "/todos\\?starred=1", schema: Vec<Rc<Todo>> });
+endpoint!(archived { path: "/todos\\?archived=1", schema: Vec<Rc<Todo>> });
+
+#[test]
+fn an_updater_moves_a_record_between_two_lists() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let item = |id| Rc::new(todo(id, "t"));
+    ctrl.set_response(&starred(), &(), vec![item(1), item(2)])
+        .unwrap();
+    ctrl.set_response(&archived(), &(), vec![item(3)]).unwrap();
+    let archive = TodoResource::partial_update().with_update(|updates, params, todo| {
+        let (id, moved) = (params.id, Rc::clone(todo));
+        updates.update(&starred(), &(), move |list| list.retain(|t| t.id != id));
+        updates.update(&archived(), &(), move |list| list.push(moved));
+    });
+    // What the server answers, stored as a mutation's answer.
+    let answer = Rc::new(todo(2, "archived"));
+    ctrl.set_response(&archive, &TodoResourceParams { id: 2 }, answer)
+        .unwrap();
+    let ids = |list: Rc<Vec<Rc<Todo>>>| list.iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(ids(ctrl.read(&starred(), &()).data.unwrap()), [1]);
+    let archived_list = ctrl.read(&archived(), &()).data.unwrap();
+    assert_eq!(ids(Rc::clone(&archived_list)), [3, 2]);
+    assert_eq!(archived_list[1].title, "archived");
+}
