@@ -2,8 +2,6 @@
 //! `Query` through `use_query`) follows a mutation with no request, and
 //! does not render again for a write that leaves its count as it was.
 
-use std::rc::Rc;
-
 use restcache::Query;
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, CacheProvider, use_query, use_suspense};
