@@ -132,6 +132,39 @@ pub use restcache_macros::Entity;
 /// assert_eq!(store.entity_count("Post"), 1);
 /// # Ok::<(), restcache::SchemaError>(())
 /// ```
+///
+/// On an enum whose variants each hold one schema, it derives a union:
+/// polymorphic records (a feed of comments and mentions). The enum's own
+/// `Deserialize` tells the variants apart (serde's `tag` for a field of
+/// the record, `untagged`, or one written by hand for a function of
+/// it); each record goes to its own type's table, and reads give the
+/// enum back, following every change to its records.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use std::rc::Rc;
+///
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// struct Comment { id: u64, text: String }
+/// #[derive(Entity, Clone, Debug, Default, Deserialize)]
+/// struct Mention { id: u64, who: String }
+///
+/// #[derive(Schema, Clone, Debug, Deserialize)]
+/// #[serde(tag = "type", rename_all = "lowercase")]
+/// enum FeedItem {
+///     Comment(Rc<Comment>),
+///     Mention(Rc<Mention>),
+/// }
+///
+/// let mut store = Store::new();
+/// let text = r#"[{"type": "comment", "id": 1, "text": "hi"}, {"type": "mention", "id": 1, "who": "ada"}]"#;
+/// store.set_json::<Vec<FeedItem>>("GET /feed", text, Meta::default())?;
+/// store.set_entity(Comment { id: 1, text: "edited".into() }, Meta::default())?;
+/// let feed = store.read::<Vec<FeedItem>>("GET /feed").into_value().unwrap();
+/// assert!(matches!(&feed[0], FeedItem::Comment(c) if c.text == "edited"));
+/// assert_eq!((store.entity_count("Comment"), store.entity_count("Mention")), (1, 1));
+/// # Ok::<(), restcache::SchemaError>(())
+/// ```
 pub use restcache_macros::Schema;
 
 /// Declares a REST resource: a unit struct whose functions return the six

@@ -13,6 +13,9 @@ use crate::valid::{self, Checked};
 pub fn derive(input: &DeriveInput, derive: Derive) -> TokenStream {
     let mut errors = Errors::default();
     let parsed = Input::parse(input, derive, &mut errors);
+    if let (Derive::Schema, syn::Data::Enum(data)) = (derive, &input.data) {
+        return crate::union::derive(input, data, errors, fallback(&parsed));
+    }
     let checked = valid::check(input, &parsed, &mut errors);
     match (errors.finish(), checked) {
         (Ok(()), Some(Checked::Entity { pk, version })) => entity(&parsed, pk, version),

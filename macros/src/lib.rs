@@ -14,6 +14,7 @@ mod declare;
 mod errors;
 mod expand;
 mod partial;
+mod union;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -27,7 +28,8 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
     expand::derive(&input, ast::Derive::Entity).into()
 }
 
-/// Derives `restcache::Schema` for an envelope struct. Use it as
+/// Derives `restcache::Schema` for an envelope struct, or for an enum
+/// whose variants each hold one schema (a union of records). Use it as
 /// `restcache::Schema`, documented there with its attributes and examples.
 #[proc_macro_derive(Schema, attributes(schema))]
 pub fn derive_schema(input: TokenStream) -> TokenStream {

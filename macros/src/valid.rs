@@ -56,7 +56,9 @@ fn shape(input: &DeriveInput, derive: Derive, errors: &mut Errors) {
     match &input.data {
         Data::Enum(data) => errors.at(
             data.enum_token,
-            format!("`#[derive({name})]` is for structs with named fields, not enums"),
+            format!(
+                "`#[derive({name})]` is for structs with named fields, not enums; for a union of records (`Comment(Rc<Comment>)`, `Mention(Rc<Mention>)`), derive `Schema` on the enum"
+            ),
         ),
         Data::Union(data) => errors.at(
             data.union_token,

@@ -8,3 +8,4 @@ mod memo;
 mod query;
 mod records;
 mod store;
+mod unions;
