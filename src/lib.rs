@@ -321,7 +321,7 @@ pub use restcache_macros::endpoint;
 pub use restcache_runtime::{
     Absent, All, Blob, Cached, Clock, Collected, Controller, ControllerBuilder,
     DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, Decoded, Entity, EntityQuery, Event, EventListener,
-    ExpiryStatus, FieldPath, HANDOFF_SCRIPT_ID, HandoffError, Lookup, MAX_HANDOFF_BYTES,
+    ExpiryStatus, FieldPath, HANDOFF_SCRIPT_ID, HandoffError, Lazy, Lookup, MAX_HANDOFF_BYTES,
     ManualClock, Memo, Meta, Observe, PageListener, Pk, PkValue, Query, QueryReader, ReadObserver,
     RecordChange, Retention, Retry, Schema, SchemaError, Segment, Store, Subscription, SystemClock,
     Timestamp, WriteError, from_json, handoff_script, replace_whole,

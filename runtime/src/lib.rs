@@ -84,7 +84,7 @@ pub use cache::entity::Entity;
 pub use cache::memo::Memo;
 pub use cache::partial::{Absent, replace_whole};
 pub use cache::query::EntityQuery;
-pub use cache::schema::{All, Decoded, Schema, from_json};
+pub use cache::schema::{All, Decoded, Lazy, Schema, from_json};
 pub use cache::store::{Lookup, Store};
 pub use controller::{
     Cached, Clock, Collected, Controller, ControllerBuilder, DEFAULT_DATA_EXPIRY,

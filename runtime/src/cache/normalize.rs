@@ -237,6 +237,18 @@ impl<'s> Normalizer<'s> {
         absent
     }
 
+    /// Runs `walk` storing what it meets without noting where: the value
+    /// being walked does not refer to those records (a lazy link).
+    pub(crate) fn detached(
+        &mut self,
+        walk: impl FnOnce(&mut Self) -> Result<(), SchemaError>,
+    ) -> Result<(), SchemaError> {
+        let outer = std::mem::take(&mut self.refs);
+        let outcome = walk(self);
+        self.refs = outer;
+        outcome
+    }
+
     /// Runs `walk` over nested values a partial record kept from its
     /// stored copy: their records stay as the store holds them.
     pub fn keeping(

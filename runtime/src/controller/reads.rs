@@ -2,11 +2,14 @@
 //! holds no result, from the record the read names; a result of another
 //! schema under the key is a clash, not a fetch.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use super::expiry::classify;
 use super::{Cached, Controller, ExpiryStatus, State};
-use crate::cache::schema::{Schema, SchemaParts};
+use crate::cache::entity::Entity;
+use crate::cache::schema::{Lazy, Schema, SchemaParts};
 use crate::cache::store::Lookup;
 use crate::http::Error;
 use crate::rest::{Effect, Endpoint};
@@ -86,6 +89,30 @@ impl Controller {
             self.notify();
         }
         cached
+    }
+
+    /// The record a lazy link names (see [`Lazy`](crate::Lazy)), as the
+    /// cache holds it now, nested records joined; `None` when it holds
+    /// none (read its endpoint then). It never fetches.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::Lazy;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct User { id: u64, name: String }
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let link = Lazy::<User>::new(7u64);
+    /// assert!(ctrl.resolve(&link).is_none());
+    /// ctrl.set_entity(User { id: 7, name: "Ada".into() }, ctrl.write_time())?;
+    /// assert_eq!(ctrl.resolve(&link).unwrap().name, "Ada");
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn resolve<E: Entity>(&self, link: &Lazy<E>) -> Option<Rc<E>> {
+        let mut state = self.state_mut();
+        let State { store, memo, .. } = &mut *state;
+        memo.entity::<E>(store, link.pk()).into_value()
     }
 
     /// The cache key of `endpoint` with `params`.

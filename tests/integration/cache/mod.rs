@@ -4,6 +4,7 @@
 mod decode_errors;
 mod envelopes;
 mod fixture;
+mod lazy;
 mod memo;
 mod query;
 mod records;

@@ -8,6 +8,7 @@
 
 mod all;
 mod impls;
+mod lazy;
 mod scan;
 
 use std::any::{Any, TypeId};
@@ -29,6 +30,7 @@ use crate::path::Segment;
 use crate::pk::Pk;
 
 pub use all::All;
+pub use lazy::Lazy;
 pub(crate) use scan::ScanSeed;
 
 /// A response shape whose entities the store can split out and join back.
