@@ -138,7 +138,9 @@ pub use restcache_macros::Entity;
 /// `Deserialize` tells the variants apart (serde's `tag` for a field of
 /// the record, `untagged`, or one written by hand for a function of
 /// it); each record goes to its own type's table, and reads give the
-/// enum back, following every change to its records.
+/// enum back, following every change to its records. A record read
+/// through a union is stored as it came: a field it leaves out is not
+/// kept from the stored copy.
 ///
 /// ```
 /// use restcache::prelude::*;

@@ -168,19 +168,13 @@ impl QueryReader<'_> {
         let (found, mask) = self
             .memo
             .entity_stamped::<E>(self.store, pk.to_pk().as_ref());
-        match found.into_value() {
-            Some(record) => {
-                self.mask |= mask;
-                Some(record)
-            }
-            // A record of its type written later may be it.
-            None => {
-                if !self.tables.contains(&E::KEY) {
-                    self.tables.push(E::KEY);
-                }
-                None
-            }
+        self.mask |= mask;
+        let found = found.into_value();
+        // A record of its type written later may be it.
+        if found.is_none() && !self.tables.contains(&E::KEY) {
+            self.tables.push(E::KEY);
         }
+        found
     }
 
     /// The result stored under `key`, if the cache holds it (stale or
@@ -204,14 +198,20 @@ impl QueryReader<'_> {
         let version = self.store.result_slot(key).map(|slot| slot.version);
         self.results.push((key.to_owned(), version));
         let found = self.memo.read::<S>(self.store, key).into_value();
-        self.mask |= self.memo.result_mask(key).unwrap_or(0);
+        self.mask |= match &found {
+            Some(_) => self.memo.result_mask(key).unwrap_or(0),
+            // Held but not readable (a record it needs is gone): any
+            // record that comes back may make it readable.
+            None => u64::MAX,
+        };
         found
     }
 
-    /// What the cache holds for `endpoint` with `params` (stale or not),
-    /// as [`Controller::read`](crate::Controller::read) would show it;
-    /// `None` when it holds nothing, or when the query is read over a
-    /// bare store (which knows no base URL).
+    /// The result the cache holds for `endpoint` with `params` (stale or
+    /// not); `None` when it holds none (a read of one record answered
+    /// from that record, with no result of its own, is one: read it with
+    /// [`entity`](Self::entity)), or when the query is read over a bare
+    /// store (which knows no base URL).
     ///
     /// ```
     /// use restcache::prelude::*;

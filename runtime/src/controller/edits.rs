@@ -239,6 +239,8 @@ impl Controller {
             state.in_flight.clear();
             state.handoff.recorded.clear();
             state.handoff.pending.clear();
+            #[cfg(feature = "persist")]
+            state.handoff.private_records.clear();
             state.generation += 1;
         }
         self.emit(|| Event::Reset);

@@ -202,6 +202,14 @@ pub(crate) struct Handoff {
     pub recorded: FxHashMap<String, (Recorded, Timestamp, u64)>,
     /// The responses imported and not read yet, by key.
     pub pending: FxHashMap<String, Pending>,
+    /// The records a private endpoint's answer held, by entity key and
+    /// pk, until a reset: never saved.
+    #[cfg(feature = "persist")]
+    pub private_records: rustc_hash::FxHashSet<(&'static str, crate::pk::Pk)>,
+    /// Whether a saved cache's mutations were sent again already (only
+    /// the first restore of a controller does).
+    #[cfg(feature = "persist")]
+    pub replayed: bool,
     /// The boundaries that showed their fallback: on the server, for the
     /// export; in the browser, until a provider takes them.
     fallbacks: Vec<Fallback>,

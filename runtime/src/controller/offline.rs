@@ -66,6 +66,12 @@ impl Controller {
         })
     }
 
+    /// How many queued mutations are not answered yet.
+    #[cfg(feature = "persist")]
+    pub(crate) fn queued_call_count(&self) -> usize {
+        self.inner.offline.borrow().called.len()
+    }
+
     /// The queued mutations not answered yet, in order.
     #[cfg(feature = "persist")]
     pub(crate) fn queued_calls(&self) -> Vec<QueuedMutation> {

@@ -303,6 +303,11 @@ impl Controller {
             });
         }
         let mut layer = written.layer;
+        #[cfg(feature = "persist")]
+        if endpoint.is_private() {
+            let named = state.store.records_named_from(&written.refs);
+            state.handoff.private_records.extend(named);
+        }
         match E::ACTION {
             Action::Read => {
                 state.note_use(key, arrived, expiry);
@@ -352,7 +357,7 @@ impl Controller {
         if let Some(update) = endpoint.updater() {
             let mut updates = Updates::new(self.inner.client.base_url());
             update(&mut updates, params, &written.value);
-            for other in updates.apply(&mut state.store, layered) {
+            for other in updates.apply(&mut state.store, layered, started) {
                 match &mut layer {
                     Some(layer) => layer.absorb(other),
                     None => layer = Some(other),

@@ -38,6 +38,13 @@ impl Controller {
         self.state_mut().handoff.recording = true;
     }
 
+    /// Whether a saved cache's mutations are to be sent again: only at
+    /// the first restore of this controller (a second link on it finds
+    /// them in its queue already).
+    pub(crate) fn first_replay(&self) -> bool {
+        !std::mem::replace(&mut self.state_mut().handoff.replayed, true)
+    }
+
     /// The last response of every read the store holds a value for, and
     /// the saved ones no read has taken yet.
     pub(crate) fn saved_responses(&self) -> Vec<SavedResponse> {
@@ -75,9 +82,10 @@ impl Controller {
         saved
     }
 
-    /// Drops what a private read brought (see
+    /// Drops what a private endpoint brought (see
     /// [`Endpoint::private`](crate::rest::Endpoint::private)): from
-    /// `records`, each one a private read's result holds at any depth;
+    /// `records`, each one a private answer held (at any depth, since the
+    /// last reset) or a private read's result holds now;
     /// from `responses`, each one that holds such a record (its body
     /// carries it).
     pub(crate) fn drop_privately_held(
@@ -93,7 +101,9 @@ impl Controller {
             .chain(pending)
             .filter(|(_, response)| response.private)
             .map(|(key, _)| key.as_str());
-        let held = store.records_reached_from(private);
+        let mut held = store.records_reached_from(private);
+        let marked = handoff.private_records.iter();
+        held.extend(marked.filter_map(|(key, pk)| store.entity_ref(key, pk)));
         if held.is_empty() {
             return;
         }

@@ -124,7 +124,9 @@ impl IndexedDb {
         })
     }
 
-    /// The error of the last save that failed, once it is known.
+    /// The error of the last save (or removal) that failed, once it is
+    /// known: at once when IndexedDB refused it, else when its
+    /// transaction ended.
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), String> {
@@ -181,7 +183,8 @@ impl CacheStorage for IndexedDb {
     }
 
     fn save(&self, name: &str, text: &str) -> Result<(), String> {
-        self.write(|store| store.put_with_key(&text.into(), &name.into()))?;
+        self.write(|store| store.put_with_key(&text.into(), &name.into()))
+            .inspect_err(|error| *self.failed.borrow_mut() = Some(error.clone()))?;
         self.saved
             .borrow_mut()
             .insert(name.to_owned(), text.to_owned());
@@ -189,8 +192,9 @@ impl CacheStorage for IndexedDb {
     }
 
     fn remove(&self, name: &str) {
-        if self.write(|store| store.delete(&name.into())).is_ok() {
-            self.saved.borrow_mut().remove(name);
+        match self.write(|store| store.delete(&name.into())) {
+            Ok(()) => drop(self.saved.borrow_mut().remove(name)),
+            Err(error) => *self.failed.borrow_mut() = Some(error),
         }
     }
 }

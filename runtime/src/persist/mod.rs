@@ -280,6 +280,9 @@ struct Saving {
     scheduled: Cell<bool>,
     /// When it last saved.
     saved_at: Cell<Option<crate::meta::Timestamp>>,
+    /// How many queued mutations the controller had at the last save: a
+    /// change of the queue saves at once, whatever the throttle.
+    queue_saved: Cell<usize>,
 }
 
 /// Keeps a controller's cache saved while it lives; dropping it saves
@@ -302,6 +305,9 @@ pub struct PersistLink {
     saving: Rc<Saving>,
     restored: Restored,
     _listener: EventListener,
+    /// Saves what is left to save as the page goes (`pagehide`).
+    #[cfg(target_arch = "wasm32")]
+    _pagehide: Option<gloo_events::EventListener>,
 }
 
 impl std::fmt::Debug for PersistLink {
@@ -374,20 +380,37 @@ impl Controller {
             #[cfg(target_arch = "wasm32")]
             scheduled: Cell::new(false),
             saved_at: Cell::new(None),
+            queue_saved: Cell::new(self.queued_call_count()),
         });
         let heard = Rc::clone(&saving);
         let listener = self.on_event(move |event, ctrl| changed(&heard, event, ctrl));
+        #[cfg(target_arch = "wasm32")]
+        let pagehide = web_sys::window().map(|window| {
+            let (ctrl, saving) = (self.downgrade(), Rc::downgrade(&saving));
+            gloo_events::EventListener::new(&window, "pagehide", move |_| {
+                if let (Some(ctrl), Some(saving)) = (ctrl.upgrade(), saving.upgrade())
+                    && saving.dirty.get()
+                {
+                    save(&ctrl, &saving);
+                }
+            })
+        });
         PersistLink {
             controller: self.clone(),
             saving,
             restored,
             _listener: listener,
+            #[cfg(target_arch = "wasm32")]
+            _pagehide: pagehide,
         }
     }
 }
 
 /// Reads the saved cache back into `ctrl`.
 fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> Restored {
+    // Only a controller's first link sends saved mutations: a later one
+    // (its component mounted again) finds them in the queue already.
+    let replay = ctrl.first_replay();
     let Some(text) = storage.load(&persist.name) else {
         return Restored::default();
     };
@@ -414,7 +437,9 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
         }
     });
     ctrl.adopt_saved(saved.responses);
-    restored.mutations = persist.replay(ctrl, saved.mutations);
+    if replay {
+        restored.mutations = persist.replay(ctrl, saved.mutations);
+    }
     restored
 }
 
@@ -435,12 +460,13 @@ fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
         _ => return,
     }
     saving.dirty.set(true);
-    // The first change after a quiet spell saves at once.
+    // The first change after a quiet spell saves at once, and so does a
+    // change of the queue of mutations (the user's own changes).
     let now = ctrl.now();
     let quiet = saving.saved_at.get().is_none_or(|at| {
         now.as_micros().saturating_sub(at.as_micros()) >= saving.persist.throttle.as_micros() as u64
     });
-    if quiet {
+    if quiet || ctrl.queued_call_count() != saving.queue_saved.get() {
         save(ctrl, saving);
         return;
     }
@@ -484,6 +510,7 @@ fn save(ctrl: &Controller, saving: &Saving) {
     responses.sort_by_key(SavedResponse::at);
     records.sort_by_key(|record| record.at);
     let mutations = persist.saved_mutations(ctrl);
+    saving.queue_saved.set(ctrl.queued_call_count());
     let (Some(records), Some(responses), Some(mutations)) =
         (as_json(&records), as_json(&responses), as_json(&mutations))
     else {

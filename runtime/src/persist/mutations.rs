@@ -3,6 +3,7 @@
 //! optimistic value) as JSON, and the next load calls them again, in
 //! their order, their optimistic values on show at once.
 
+use std::any::TypeId;
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
@@ -72,6 +73,8 @@ impl From<SavedBody> for Body {
 /// How the queued calls of one endpoint are saved and called again.
 pub(super) struct MutationCodec {
     name: String,
+    /// The endpoint's params and schema types.
+    types: TypeId,
     save: Box<SaveFn>,
     /// Calls a saved mutation again: its optimistic value shows at once,
     /// and the returned future sends it in its turn.
@@ -94,7 +97,17 @@ impl Persist {
     /// load, so give a create an id of the client's making if the server
     /// would make two. An endpoint is known across loads by its method,
     /// URL prefix and path (not one made with
-    /// [`Endpoint::by_url`], which is never saved).
+    /// [`Endpoint::by_url`], which is never saved). A
+    /// [private](Endpoint::private) endpoint's mutations are never saved.
+    /// Natively, the mutations a restore sends again run on the
+    /// controller's spawner (tokio's `spawn_local`: restore within a
+    /// `LocalSet`).
+    ///
+    /// # Panics
+    ///
+    /// When another endpoint of the same method and path, with other
+    /// params or schema types, was named already: the two could not be
+    /// told apart after a reload.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -116,10 +129,16 @@ impl Persist {
         S: Schema + Serialize + DeserializeOwned,
         E: Effect + 'static,
     {
-        let Some(name) = endpoint.replay_name() else {
+        let Some(name) = endpoint.replay_name().filter(|_| !endpoint.is_private()) else {
             return self;
         };
-        if self.mutations.iter().any(|codec| codec.name == name) {
+        let types = TypeId::of::<(P, S)>();
+        if let Some(named) = self.mutations.iter().find(|codec| codec.name == name) {
+            assert!(
+                named.types == types,
+                "Persist::mutation: two endpoints are named `{name}` with other params or schema \
+                 types; give one a URL prefix or path of its own"
+            );
             return self;
         }
         let saved_name = name.clone();
@@ -155,6 +174,7 @@ impl Persist {
         };
         self.mutations.push(Rc::new(MutationCodec {
             name,
+            types,
             save: Box::new(save),
             replay: Box::new(replay),
         }));

@@ -233,8 +233,9 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
     let moved = *stands_for.borrow() != props.reset_key;
     if moved {
         *stands_for.borrow_mut() = props.reset_key.clone();
+        // A failure reported but not shown yet belonged to the old page.
+        clear([&context, &fallback_context]);
         if shown.is_some() {
-            clear([&context, &fallback_context]);
             shown.set(None);
         }
         if let Some((_, keys)) = &*handed {

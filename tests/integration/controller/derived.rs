@@ -192,3 +192,44 @@ fn a_derived_view_reads_results_and_records_and_follows_what_it_read() {
     ctrl.invalidate(&TodoResource::get_list(), &());
     assert_eq!(*ctrl.query(&header), (0, Some("Bret".to_owned())));
 }
+
+#[test]
+fn every_record_inside_an_envelope_leaves_the_next_field_its_own_record() {
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    struct Picker {
+        #[schema(nested)]
+        labels: All<Todo>,
+        #[schema(nested)]
+        chosen: Rc<User>,
+    }
+    let mut store = Store::new();
+    let text = r#"{"labels": [{"id": 1}, {"id": 2}], "chosen": {"id": 7, "username": "Bret"}}"#;
+    store
+        .set_json::<Picker>("picker", text, Meta::default())
+        .unwrap();
+    let picker = store.read::<Picker>("picker").into_value().unwrap();
+    assert_eq!(ids(&picker.labels), [1, 2]);
+    assert_eq!(picker.chosen.username, "Bret");
+}
+
+#[test]
+fn a_query_of_a_result_that_could_not_be_read_follows_the_record_that_comes_back() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let one = TodoResourceParams { id: 1 };
+    ctrl.set_response(
+        &TodoResource::get(),
+        &one,
+        Rc::new(crate::common::todo(1, "milk")),
+    )
+    .unwrap();
+    let title = Query::new(move |q| {
+        q.read(&TodoResource::get(), &TodoResourceParams { id: 1 })
+            .map(|todo| todo.title.clone())
+    });
+    assert_eq!(ctrl.query(&title).as_deref(), Some("milk"));
+    ctrl.delete_entity::<Todo>(1u64, ctrl.write_time());
+    assert_eq!(*ctrl.query(&title), None);
+    ctrl.set_entity(crate::common::todo(1, "oat milk"), ctrl.write_time())
+        .unwrap();
+    assert_eq!(ctrl.query(&title).as_deref(), Some("oat milk"));
+}

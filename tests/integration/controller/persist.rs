@@ -464,3 +464,76 @@ async fn mutations_made_offline_survive_a_reload_and_go_in_order_when_back() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_private_answer_stays_unsaved_after_its_read_is_invalidated() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let ctrl = Controller::new(Client::new(api.url()));
+            let link = ctrl.persist(&persist(&storage));
+            ctrl.fetch(
+                &TodoResource::get().private(),
+                &TodoResourceParams { id: 1 },
+                None,
+            )
+            .await
+            .unwrap();
+            ctrl.fetch(&TodoResource::get_list(), &(), None)
+                .await
+                .unwrap();
+            // The private read goes; the list still holds todo 1.
+            ctrl.invalidate(
+                &TodoResource::get().private(),
+                &TodoResourceParams { id: 1 },
+            );
+            link.save_now();
+            let saved = storage.load("todos").unwrap();
+            assert!(!saved.contains("delectus aut autem"), "{saved}");
+            assert!(saved.contains("quis ut nam facilis"), "{saved}");
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_second_link_on_one_controller_sends_no_saved_mutation_again() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            // A long throttle: the queue saves at once all the same.
+            let saving = persist(&storage)
+                .throttle(std::time::Duration::from_secs(3600))
+                .mutation(&update);
+            let ctrl = Controller::new(Client::new(api.url()));
+            let first = ctrl.persist(&saving);
+            ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
+                .unwrap();
+            ctrl.set_online(false);
+            let body = Some(Body::json(&json!({"title": "renamed"})).unwrap());
+            let renaming = ctrl.fetch(&update, &TodoResourceParams { id: 1 }, body);
+            let mut renaming = Box::pin(renaming);
+            assert!(futures_util::poll!(&mut renaming).is_pending());
+            assert!(
+                storage.load("todos").unwrap().contains("renamed"),
+                "saved at once"
+            );
+
+            // The component holding the link mounts again on this controller.
+            drop(first);
+            let second = ctrl.persist(&saving);
+            assert_eq!(second.restored().mutations, 0, "its queue holds it already");
+            assert_eq!(ctrl.queued_mutations(), 1);
+            ctrl.set_online(true);
+            renaming.await.unwrap();
+            assert_eq!(api.hits("PATCH /todos/1"), 1);
+            let saved = storage.load("todos").unwrap();
+            assert!(
+                saved.contains(r#""mutations":[]"#),
+                "answered: gone: {saved}"
+            );
+        })
+        .await;
+}

@@ -93,3 +93,45 @@ fn an_updater_moves_a_record_between_two_lists() {
     assert_eq!(ids(Rc::clone(&archived_list)), [3, 2]);
     assert_eq!(archived_list[1].title, "archived");
 }
+
+#[tokio::test]
+async fn an_updater_edits_what_the_server_confirmed_not_another_mutations_optimistic_value() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let ctrl = Controller::new(Client::new(api.url()));
+            ctrl.set_response(&starred(), &(), vec![Rc::new(todo(1, "t"))])
+                .unwrap();
+            // An optimistic create that will fail joins "starred" as a layer.
+            let starring = TodoResource::create().with_update(|updates, _, made| {
+                let made = Rc::clone(made);
+                updates.update(&starred(), &(), move |list| list.push(made));
+            });
+            api.set_outage(true);
+            let body = || Some(Body::json(&json!({"userId": 1, "title": "x"})).unwrap());
+            let failing = ctrl.fetch_optimistic(&starring, &(), body(), Rc::new(todo(99, "x")));
+            let ids = |ctrl: &Controller| -> Vec<u64> {
+                let list = ctrl.read(&starred(), &()).data.unwrap();
+                list.iter().map(|t| t.id).collect()
+            };
+            assert_eq!(ids(&ctrl), [1, 99]);
+            // Meanwhile a confirmed change with an updater on the same list.
+            let unstar = TodoResource::partial_update().with_update(|updates, params, _| {
+                let id = params.id;
+                updates.update(&starred(), &(), move |list| list.retain(|t| t.id != id));
+            });
+            ctrl.set_response(
+                &unstar,
+                &TodoResourceParams { id: 1 },
+                Rc::new(todo(1, "t")),
+            )
+            .unwrap();
+            assert!(ids(&ctrl).contains(&99), "the optimistic one still shows");
+            assert!(failing.await.is_err());
+            api.set_outage(false);
+            // The confirmed edit removed todo 1 from what the server said;
+            // the failed create's todo never reached the confirmed list.
+            assert_eq!(ids(&ctrl), Vec::<u64>::new());
+        })
+        .await;
+}

@@ -39,6 +39,11 @@ impl Reader<'_> {
 }
 
 impl Denormalizer<'_, '_> {
+    /// Passes over the next `count` references, unread.
+    pub(crate) fn skip(&mut self, count: usize) {
+        self.next += count;
+    }
+
     /// Every record of `E` the store shows (see `Reader::every`); the
     /// read depends on every record (one created later joins it).
     pub(crate) fn every<E: Entity>(&mut self) -> Vec<Rc<E>> {

@@ -113,6 +113,9 @@ impl<E: Entity> SchemaParts for All<E> {
 
     /// Every record the store shows now, not the stored list's.
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
+        // Its own references (one a record it was stored with) are not
+        // read: the next field's come after them.
+        cx.skip(self.0.len());
         let every = All(cx.every::<E>());
         match every == *self {
             true => Denorm::Same,

@@ -28,7 +28,9 @@ use crate::pk::{Pk, PkValue};
 /// the cache when it holds the record).
 ///
 /// A lazily linked record is kept in the cache by the reads that hold it
-/// themselves, not by the link.
+/// themselves, not by the link. A record that comes with a link is
+/// stored as it came: a field it leaves out is not kept from the stored
+/// copy.
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -163,6 +165,7 @@ impl<E> Serialize for Lazy<E> {
 #[serde(untagged)]
 enum Wire<E> {
     Number(u64),
+    Signed(i64),
     Text(String),
     Record(E),
 }
@@ -171,6 +174,7 @@ impl<'de, E: Entity + Deserialize<'de>> Deserialize<'de> for Lazy<E> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Ok(match Wire::<E>::deserialize(deserializer)? {
             Wire::Number(pk) => Lazy::new(pk),
+            Wire::Signed(pk) => Lazy::new(pk),
             Wire::Text(pk) => Lazy::new(pk),
             Wire::Record(record) => Lazy {
                 pk: record.pk(),

@@ -218,7 +218,7 @@ impl Store {
     }
 
     /// The confirmed result under `key`: beneath its layers, if any.
-    pub(super) fn confirmed_result(&self, key: &str) -> Option<&ResultSlot> {
+    pub(crate) fn confirmed_result(&self, key: &str) -> Option<&ResultSlot> {
         match self.result_layers.get(key) {
             Some(under) => Some(&under.confirmed),
             None => self.results.get(key),

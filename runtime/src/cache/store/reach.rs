@@ -57,11 +57,39 @@ impl Store {
         &self,
         keys: impl Iterator<Item = &'k str>,
     ) -> FxHashSet<EntityRef> {
-        let mut seen = FxHashSet::default();
-        let mut pending: Vec<EntityRef> = keys
+        let refs: Vec<EntityRef> = keys
             .filter_map(|key| self.results.get(key))
             .flat_map(|result| result.refs.iter().copied())
             .collect();
+        self.reached_from_refs(refs)
+    }
+
+    /// The records `refs` name and those they nest, at any depth, by
+    /// entity key and pk.
+    #[cfg(feature = "persist")]
+    pub(crate) fn records_named_from(
+        &self,
+        refs: &[EntityRef],
+    ) -> Vec<(&'static str, crate::pk::Pk)> {
+        let reached = self.reached_from_refs(refs.to_vec());
+        let mut by_table: rustc_hash::FxHashMap<u32, FxHashSet<u32>> = Default::default();
+        for at in reached {
+            by_table.entry(at.table).or_default().insert(at.slot);
+        }
+        let mut named = Vec::new();
+        for (key, table) in self.tables.keys() {
+            if let Some(slots) = by_table.get(&table) {
+                let pks = self.tables.any(table).pks_of(slots);
+                named.extend(pks.into_iter().map(|pk| (key, pk)));
+            }
+        }
+        named
+    }
+
+    /// `refs` and every record they point at, at any depth.
+    #[cfg(feature = "persist")]
+    fn reached_from_refs(&self, mut pending: Vec<EntityRef>) -> FxHashSet<EntityRef> {
+        let mut seen = FxHashSet::default();
         while let Some(next) = pending.pop() {
             if seen.insert(next) {
                 pending.extend_from_slice(self.tables.any(next.table).refs_of(next.slot));

@@ -642,8 +642,6 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
 }
 
 impl<P, S, E> Endpoint<P, S, E> {
-    /// This endpoint with another schema or effect: `decode` builds the
-    /// schema; every other part is kept.
     /// What names the endpoint across loads of an app, for a mutation
     /// saved to be sent after a reload: its method, URL prefix and path
     /// (and a GraphQL operation's document); `None` for one whose URL is
@@ -661,6 +659,8 @@ impl<P, S, E> Endpoint<P, S, E> {
         Some(name)
     }
 
+    /// This endpoint with another schema or effect: `decode` builds the
+    /// schema; every other part is kept.
     fn retyped<T, E2>(self, decode: DecodeFn<P, T>) -> Endpoint<P, T, E2> {
         Endpoint {
             method: self.method,

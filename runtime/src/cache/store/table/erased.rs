@@ -24,6 +24,9 @@ pub(crate) trait AnyTable: Any {
     fn slot_index(&self, pk: &Pk) -> Option<u32>;
     /// The entities the record in `slot` points at.
     fn refs_of(&self, slot: u32) -> &[EntityRef];
+    /// The pks of `slots` (a scan of the table's index).
+    #[cfg(feature = "persist")]
+    fn pks_of(&self, slots: &rustc_hash::FxHashSet<u32>) -> Vec<Pk>;
     /// Number of slots, live or not.
     fn slot_count(&self) -> usize;
     /// When the record in `slot` was last fetched, and whether it holds a
@@ -95,6 +98,17 @@ impl<E: 'static> AnyTable for Table<E> {
 
     fn slot_index(&self, pk: &Pk) -> Option<u32> {
         self.slot_of(pk)
+    }
+
+    #[cfg(feature = "persist")]
+    fn pks_of(&self, slots: &rustc_hash::FxHashSet<u32>) -> Vec<Pk> {
+        let mut pks = Vec::with_capacity(slots.len());
+        self.index.each(|pk, slot| {
+            if slots.contains(&slot) {
+                pks.push(pk);
+            }
+        });
+        pks
     }
 
     fn refs_of(&self, slot: u32) -> &[EntityRef] {
