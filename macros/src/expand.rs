@@ -164,15 +164,9 @@ fn schema(input: &Input) -> TokenStream {
     let same = same_fields(input);
     let extend_page = extend_page(input);
     let partial_items = partial::schema_items(input);
+    let schema_impl = schema_impl(ident, input.generics);
     quote! {
-        #[automatically_derived]
-        impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
-            type Handle = ::std::rc::Rc<Self>;
-
-            fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
-                value
-            }
-        }
+        #schema_impl
 
         #[automatically_derived]
         impl #impl_generics ::restcache::__private::SchemaParts for #ident #ty_generics #where_clause {
@@ -208,6 +202,21 @@ fn schema(input: &Input) -> TokenStream {
 
             #extend_page
             #partial_items
+        }
+    }
+}
+
+/// `Schema` for a derived type: read through an `Rc` of itself.
+pub fn schema_impl(ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
+            type Handle = ::std::rc::Rc<Self>;
+
+            fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
+                value
+            }
         }
     }
 }
@@ -363,27 +372,25 @@ fn fallback(input: &Input) -> TokenStream {
                 impl #impl_generics ::restcache::__private::EntityParts for #ident #ty_generics #where_clause {}
             }
         }
-        Derive::Schema => quote! {
-            impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
-                type Handle = ::std::rc::Rc<Self>;
-                fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
-                    value
+        Derive::Schema => {
+            let schema_impl = schema_impl(ident, input.generics);
+            quote! {
+                #schema_impl
+                impl #impl_generics ::restcache::__private::SchemaParts for #ident #ty_generics #where_clause {
+                    fn normalize(&mut self, _: &mut ::restcache::__private::Normalizer<'_>) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
+                        ::restcache::__private::Ok(())
+                    }
+                    fn denormalize(&self, _: &mut ::restcache::__private::Denormalizer<'_, '_>) -> ::restcache::__private::Denorm<Self> {
+                        ::restcache::__private::Denorm::Same
+                    }
+                    fn same_entities(&self, _: &Self) -> bool {
+                        true
+                    }
+                    fn entity_at(_: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
+                        ::restcache::__private::None
+                    }
                 }
             }
-            impl #impl_generics ::restcache::__private::SchemaParts for #ident #ty_generics #where_clause {
-                fn normalize(&mut self, _: &mut ::restcache::__private::Normalizer<'_>) -> ::restcache::__private::Result<(), ::restcache::SchemaError> {
-                    ::restcache::__private::Ok(())
-                }
-                fn denormalize(&self, _: &mut ::restcache::__private::Denormalizer<'_, '_>) -> ::restcache::__private::Denorm<Self> {
-                    ::restcache::__private::Denorm::Same
-                }
-                fn same_entities(&self, _: &Self) -> bool {
-                    true
-                }
-                fn entity_at(_: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {
-                    ::restcache::__private::None
-                }
-            }
-        },
+        }
     }
 }

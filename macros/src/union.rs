@@ -105,15 +105,9 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
         }),
     };
     let others = (variants.len() > 1).then(|| quote!(_ => false,));
+    let schema_impl = crate::expand::schema_impl(ident, &input.generics);
     quote! {
-        #[automatically_derived]
-        impl #impl_generics ::restcache::Schema for #ident #ty_generics #where_clause {
-            type Handle = ::std::rc::Rc<Self>;
-
-            fn into_handle(value: ::std::rc::Rc<Self>) -> ::std::rc::Rc<Self> {
-                value
-            }
-        }
+        #schema_impl
 
         #[automatically_derived]
         impl #impl_generics ::restcache::__private::SchemaParts for #ident #ty_generics #where_clause {
