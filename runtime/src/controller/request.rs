@@ -354,7 +354,11 @@ impl Controller {
                 }
             }
         }
-        if let Some(update) = endpoint.updater() {
+        // Only a mutation's answer runs an updater (a read's code, in every
+        // app, carries none of it).
+        if E::ACTION != Action::Read
+            && let Some(update) = endpoint.updater()
+        {
             let mut updates = Updates::new(self.inner.client.base_url());
             update(&mut updates, params, &written.value);
             for other in updates.apply(&mut state.store, layered, started) {

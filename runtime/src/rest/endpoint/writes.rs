@@ -24,7 +24,8 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// ([`Controller::fetch_optimistic`](crate::Controller::fetch_optimistic))
     /// it also runs at once on that value, as part of its layer: its
     /// changes show at once and go with the value if the request fails.
-    /// A result it changes keeps its fetch time.
+    /// A result it changes keeps its fetch time. A read's updater never
+    /// runs.
     ///
     /// ```
     /// use restcache::prelude::*;
