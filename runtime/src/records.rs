@@ -108,9 +108,12 @@ fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bo
             Ok(record) => ctrl.set_entity(record, at).is_ok(),
             Err(_) => false,
         },
+        // Gone (deleted or invalidated) as of `at`: written as a delete
+        // is, so that an answer whose request started earlier does not
+        // bring it back, whether or not this cache held it.
         None => {
             if let Some(pk) = Pk::parse(&record.pk) {
-                ctrl.invalidate_entity::<E>(pk);
+                ctrl.delete_entity::<E>(pk, at);
             }
             true
         }

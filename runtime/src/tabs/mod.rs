@@ -12,8 +12,10 @@
 //! Each record carries the time its data stood, so the cache's rule of
 //! order holds across tabs: a copy another tab fetched earlier does not
 //! replace one fetched later here. A record another tab dropped (deleted
-//! or invalidated) is invalidated here: the views that hold it fetch it
-//! again. Optimistic values stay in their tab until confirmed.
+//! or invalidated) is dropped here as of that time, as a delete is: lists
+//! let it go, a view of it alone fetches it again, and an answer whose
+//! request started earlier does not bring it back, whether or not this
+//! tab held it. Optimistic values stay in their tab until confirmed.
 //!
 //! `mod.rs` holds the declaration, the controller's entry point and the
 //! messages; `channel` the ways tabs talk.

@@ -186,3 +186,39 @@ async fn two_links_on_one_controller_do_not_echo_and_other_versions_are_ignored(
         messages.get() - sent
     );
 }
+
+#[tokio::test]
+async fn a_record_deleted_in_one_tab_stays_out_of_an_older_answer_in_another() {
+    tokio::task::LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let channel = LocalChannel::new();
+            let sync = TabSync::new("todos").entity::<Todo>();
+            let (one, two) = (
+                Controller::new(Client::new(api.url())),
+                Controller::new(Client::new(api.url())),
+            );
+            let _links = [
+                one.sync_tabs(&sync.clone().over(channel.clone())),
+                two.sync_tabs(&sync.over(channel)),
+            ];
+            // Tab two asks for the list; the answer is held back.
+            let held = api.hold();
+            let endpoint = TodoResource::get_list();
+            let list = two.fetch(&endpoint, &(), None);
+            let deleted_meanwhile = async {
+                while api.hits("GET /todos") == 0 {
+                    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+                }
+                // Tab one, which never held todo 3, learns it was deleted.
+                one.delete_entity::<Todo>(3u64, one.write_time());
+                drop(held);
+            };
+            let (list, ()) = futures_util::join!(list, deleted_meanwhile);
+            let ids: Vec<u64> = list.unwrap().iter().map(|todo| todo.id).collect();
+            assert_eq!(ids, [1, 2, 4, 5], "the answer started before the delete");
+            let cached = two.read(&TodoResource::get_list(), &()).data.unwrap();
+            assert!(cached.iter().all(|todo| todo.id != 3));
+        })
+        .await;
+}
