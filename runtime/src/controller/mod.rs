@@ -26,6 +26,7 @@ mod events;
 mod expiry;
 mod handoff;
 mod lists;
+mod mutation;
 mod observe;
 mod offline;
 mod paging;

@@ -39,9 +39,14 @@ fn messages_on(channel: &LocalChannel) -> (Rc<Cell<usize>>, Box<dyn std::any::An
 
 /// Two tabs syncing todos, with no server.
 fn two_tabs() -> (Controller, Controller, [restcache::tabs::TabLink; 2]) {
+    two_tabs_on("http://127.0.0.1:9")
+}
+
+/// Two tabs syncing todos, on the server at `base`.
+fn two_tabs_on(base: &str) -> (Controller, Controller, [restcache::tabs::TabLink; 2]) {
     let channel = LocalChannel::new();
     let sync = TabSync::new("todos").entity::<Todo>();
-    let client = || Client::new("http://127.0.0.1:9");
+    let client = || Client::new(base);
     let (one, two) = (Controller::new(client()), Controller::new(client()));
     let links = [
         one.sync_tabs(&sync.clone().over(channel.clone())),
@@ -192,16 +197,7 @@ async fn a_record_deleted_in_one_tab_stays_out_of_an_older_answer_in_another() {
     tokio::task::LocalSet::new()
         .run_until(async {
             let api = DemoApi::start().unwrap();
-            let channel = LocalChannel::new();
-            let sync = TabSync::new("todos").entity::<Todo>();
-            let (one, two) = (
-                Controller::new(Client::new(api.url())),
-                Controller::new(Client::new(api.url())),
-            );
-            let _links = [
-                one.sync_tabs(&sync.clone().over(channel.clone())),
-                two.sync_tabs(&sync.over(channel)),
-            ];
+            let (one, two, _links) = two_tabs_on(api.url());
             // Tab two asks for the list; the answer is held back.
             let held = api.hold();
             let endpoint = TodoResource::get_list();

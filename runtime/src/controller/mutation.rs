@@ -1,0 +1,258 @@
+//! Mutations: started (an optimistic value on show at once), queued while
+//! offline, sent, and their answers stored; a mutation called again from
+//! a saved cache after a reload.
+
+use std::any::Any;
+use std::rc::{Rc, Weak};
+
+use serde::Serialize;
+
+use super::events::Event;
+use super::lists::lists_under;
+use super::offline::{QueuedMutation, Turn};
+use super::request::{Delivery, stored_failed};
+use super::{Controller, Inner, State};
+use crate::cache::schema::{Decoded, Schema};
+use crate::cache::store::Layer;
+use crate::http::{Attempt, Body, Error, ErrorKind, Request};
+use crate::meta::Timestamp;
+use crate::rest::effect::Action;
+use crate::rest::{Effect, Endpoint};
+
+impl Controller {
+    /// Starts a mutation: notes when it starts and, with an `optimistic`
+    /// value, stores it at once (every view of its records shows it) so
+    /// that [`finish_mutation`](Self::finish_mutation) can take it back.
+    pub(super) fn start_mutation<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        key: &str,
+        url: &str,
+        optimistic: Option<S>,
+    ) -> Result<Started, Error>
+    where
+        P: Serialize,
+        S: Schema,
+        E: Effect,
+    {
+        self.inner.mutating.set(self.inner.mutating.get() + 1);
+        let mut started = Started {
+            at: self.start_now(),
+            generation: self.inner.state.borrow().generation,
+            layer: None,
+            optimistic: None,
+            inner: Rc::downgrade(&self.inner),
+        };
+        if let Some(value) = optimistic {
+            let mut state = self.state_mut();
+            let expected = Delivery::at(key, url, started.at);
+            let value = Decoded::from(value);
+            let (shown, layer) = self
+                .store_success(&mut state, endpoint, params, value, expected, true)
+                .map_err(|e| {
+                    Attempt::new(endpoint.method(), url).failed(ErrorKind::Optimistic(e))
+                })?;
+            started.layer = layer;
+            started.optimistic = Some(shown as Rc<dyn Any>);
+            drop(state);
+            self.notify();
+        }
+        Ok(started)
+    }
+
+    /// Makes a started mutation's request and stores its response (an
+    /// optimistic value it stored is taken back first). `turn`: its place
+    /// in the queue, when it took one already.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn finish_mutation<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        body: Option<Body>,
+        key: String,
+        url: String,
+        mut started: Started,
+        turn: Option<Turn>,
+    ) -> Result<Rc<S>, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Effect,
+    {
+        // Offline (or behind mutations that are): wait for the network,
+        // and for the ones before it, which the queue keeps in order.
+        let turn = turn
+            .or_else(|| self.queue_mutation(false, || called(endpoint, params, &body, &started)));
+        if let Some(turn) = &turn {
+            self.emit(|| Event::MutationQueued { key: key.clone() });
+            turn.wait().await;
+            // Its answer is as new as its sending, not its queueing.
+            started.at = self.start_now();
+        }
+        let request = Request::new(endpoint.method(), url.clone()).with_body(body);
+        self.emit(|| Event::RequestStarted {
+            key: key.clone(),
+            method: endpoint.method(),
+            url: url.clone(),
+        });
+        let response = self.inner.client.call_with(endpoint, params, request).await;
+        let arrived = self.now();
+        if let Some(turn) = &turn {
+            turn.answered();
+        }
+        let outcome = {
+            let mut state = self.state_mut();
+            let layer = started.layer.take();
+            if state.generation != started.generation {
+                response.map(|value| Rc::new(value.into_value()))
+            } else {
+                if let Some(layer) = layer {
+                    state.store.remove_layer(layer);
+                }
+                let delivery = Delivery {
+                    key: &key,
+                    url: &url,
+                    started: started.at,
+                    arrived,
+                };
+                let stored = response.and_then(|value| {
+                    self.store_success(&mut state, endpoint, params, value, delivery, false)
+                        .map(|(value, _)| value)
+                        .map_err(|e| stored_failed(endpoint, &url, e))
+                });
+                if let Err(error) = &stored {
+                    if may_have_applied(error.kind()) {
+                        forget_targets(&mut state, endpoint, params, delivery);
+                    }
+                    self.emit(|| Event::RequestFailed {
+                        key: key.clone(),
+                        error: error.clone(),
+                    });
+                }
+                stored
+            }
+        };
+        self.notify();
+        // The next queued mutation goes once this one is answered.
+        drop(turn);
+        outcome
+    }
+
+    /// A mutation called again from a saved cache, after a reload: its
+    /// optimistic value shows at once, and it is sent in its turn after
+    /// every mutation queued before it.
+    #[cfg(feature = "persist")]
+    pub(crate) fn replay_mutation<P, S, E>(
+        &self,
+        endpoint: Endpoint<P, S, E>,
+        params: P,
+        body: Option<Body>,
+        optimistic: Option<S>,
+    ) -> Result<futures_util::future::LocalBoxFuture<'static, Result<Rc<S>, Error>>, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Effect,
+    {
+        let (key, url) = self.locate(&endpoint, &params)?;
+        let started = self.start_mutation(&endpoint, &params, &key, &url, optimistic)?;
+        let turn = self.queue_mutation(true, || called(&endpoint, &params, &body, &started));
+        let ctrl = self.clone();
+        Ok(Box::pin(async move {
+            ctrl.finish_mutation(&endpoint, &params, body, key, url, started, turn)
+                .await
+        }))
+    }
+}
+
+/// Whether a mutation that failed this way may have changed the server's
+/// data all the same: it answered but the answer cannot be read, or it
+/// did not answer in time.
+fn may_have_applied(kind: &ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::Decode(_) | ErrorKind::TooLarge { .. } | ErrorKind::Timeout(_)
+    )
+}
+
+/// After a mutation the server may have applied but whose answer the cache
+/// could not store: the record it names is invalidated (its reads refetch
+/// before showing it again) and every result holding it expires; after a
+/// create, the list it would have joined is invalidated.
+fn forget_targets<P: Serialize, S, E: Effect>(
+    state: &mut State,
+    endpoint: &Endpoint<P, S, E>,
+    params: &P,
+    delivery: Delivery<'_>,
+) {
+    if let Some(target) = endpoint.target()
+        && let Some(pk) = (target.pk)(params)
+    {
+        state.store.expire_holding(target.entity, pk.clone());
+        state
+            .store
+            .invalidate_entity_key(target.entity, pk, delivery.started);
+    }
+    if E::ACTION == Action::Create {
+        for list in lists_under(&state.store, &state.pages, endpoint, params, delivery.url) {
+            state.store.invalidate_result(&list.key, delivery.started);
+        }
+    }
+}
+
+/// What a queued mutation was called with.
+fn called<P: Clone + 'static, S, E: Effect>(
+    endpoint: &Endpoint<P, S, E>,
+    params: &P,
+    body: &Option<Body>,
+    started: &Started,
+) -> QueuedMutation {
+    QueuedMutation {
+        endpoint: endpoint.replay_name(),
+        params: Rc::new(params.clone()),
+        body: body.clone(),
+        optimistic: started.optimistic.clone(),
+    }
+}
+
+/// When a mutation started, and the layer of its optimistic value. A
+/// mutation dropped before its request ended (its future never awaited to
+/// the end) removes its layer: no optimistic value outlives its request.
+pub(super) struct Started {
+    at: Timestamp,
+    generation: u64,
+    layer: Option<Layer>,
+    /// The optimistic value as stored.
+    optimistic: Option<Rc<dyn Any>>,
+    inner: Weak<Inner>,
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        if let Some(inner) = self.inner.upgrade() {
+            inner.mutating.set(inner.mutating.get() - 1);
+        }
+        let (Some(layer), Some(inner)) = (self.layer.take(), self.inner.upgrade()) else {
+            return;
+        };
+        let ctrl = Controller { inner };
+        match ctrl.inner.state.try_borrow_mut() {
+            Ok(mut state) => {
+                if state.generation == self.generation {
+                    state.store.remove_layer(layer);
+                }
+            }
+            // Dropped while the cache is in use (by a callback it runs):
+            // removed at its next use.
+            Err(_) => {
+                ctrl.inner
+                    .dropped_layers
+                    .borrow_mut()
+                    .push((self.generation, layer));
+                return;
+            }
+        }
+        ctrl.notify();
+    }
+}
