@@ -61,6 +61,17 @@ pub enum Event {
         /// The cache key it answers.
         key: String,
     },
+    /// A queued mutation was sent and found no server (no response at
+    /// all: the browser says online, but the server cannot be reached).
+    /// It stays queued, its optimistic value on show, and is sent again
+    /// after a wait that grows with each try, or sooner when the network
+    /// or focus changes.
+    MutationUnsent {
+        /// The cache key it answers.
+        key: String,
+        /// Why it found no server.
+        error: Error,
+    },
     /// A response (or a value set by hand as one) is stored under `key`.
     ResponseStored {
         /// The cache key.

@@ -91,16 +91,43 @@ impl Controller {
             started.at = self.start_now();
         }
         let request = Request::new(endpoint.method(), url.clone()).with_body(body);
-        self.emit(|| Event::RequestStarted {
-            key: key.clone(),
-            method: endpoint.method(),
-            url: url.clone(),
-        });
-        let response = self.inner.client.call_with(endpoint, params, request).await;
-        let arrived = self.now();
+        let send = || {
+            self.emit(|| Event::RequestStarted {
+                key: key.clone(),
+                method: endpoint.method(),
+                url: url.clone(),
+            });
+            self.inner
+                .client
+                .call_with(endpoint, params, request.clone())
+        };
+        let mut response = send().await;
         if let Some(turn) = &turn {
+            // A queued mutation keeps its place while the server cannot be
+            // reached: its caller waits for the network already.
+            // A reset (a log-out) meanwhile ends the wait: what the last
+            // session queued is not sent in the next one's name.
+            let reset = || self.inner.state.borrow().generation != started.generation;
+            let mut unsent = 0;
+            while let Err(error) = &response
+                && found_no_server(error)
+                && !reset()
+            {
+                unsent += 1;
+                self.emit(|| Event::MutationUnsent {
+                    key: key.clone(),
+                    error: error.clone(),
+                });
+                turn.wait_to_send_again(unsent).await;
+                if reset() {
+                    break;
+                }
+                started.at = self.start_now();
+                response = send().await;
+            }
             turn.answered();
         }
+        let arrived = self.now();
         let outcome = {
             let mut state = self.state_mut();
             let layer = started.layer.take();
@@ -174,6 +201,12 @@ fn may_have_applied(kind: &ErrorKind) -> bool {
         kind,
         ErrorKind::Decode(_) | ErrorKind::TooLarge { .. } | ErrorKind::Timeout(_)
     )
+}
+
+/// Whether a mutation that failed this way never reached the server: no
+/// response at all, so sending it again cannot apply it twice.
+fn found_no_server(error: &Error) -> bool {
+    matches!(error.kind(), ErrorKind::Network(_)) && error.status().is_none()
 }
 
 /// After a mutation the server may have applied but whose answer the cache

@@ -1,8 +1,9 @@
 //! While offline: a mutation made while the network is down (or while
 //! earlier ones still wait) keeps its place in a queue, its optimistic
 //! value on show, and is sent once the network is back, each after the
-//! one before it has its answer; a queued mutation whose caller gives up
-//! leaves the queue. A read waits for the network too, showing what the
+//! one before it has its answer; one that finds no server keeps its place
+//! and is sent again after a growing wait; a queued mutation whose caller
+//! gives up leaves the queue. A read waits for the network too, showing what the
 //! cache holds meanwhile.
 
 use std::any::Any;
@@ -10,8 +11,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::future::poll_fn;
 use std::rc::{Rc, Weak};
 use std::task::{Poll, Waker};
+use std::time::Duration;
 
-use super::{Controller, Inner};
+use futures_util::future::select;
+use futures_util::pin_mut;
+
+use super::{Controller, Inner, Retry};
 use crate::http::Body;
 
 /// The mutations waiting to be sent, by turn.
@@ -148,6 +153,33 @@ impl Turn {
             Poll::Pending
         })
         .await;
+    }
+}
+
+/// The waits before a queued mutation that found no server is sent
+/// again: from about a second, at most half a minute apart.
+const SEND_AGAIN: Retry = Retry {
+    attempts: u32::MAX,
+    first_delay: Duration::from_secs(1),
+    max_delay: Duration::from_secs(30),
+};
+
+impl Turn {
+    /// Waits before its mutation, which found no server on try number
+    /// `unsent`, is sent again: a wait that grows with each try
+    /// (jittered), cut short by a change of network or focus; then its
+    /// turn, as [`wait`](Self::wait) does.
+    pub async fn wait_to_send_again(&self, unsent: u32) {
+        let ctrl = &self.controller;
+        let seed = ctrl.now().as_micros() ^ u64::from(unsent) ^ self.ticket;
+        let wait = ctrl
+            .inner
+            .clock
+            .sleep(SEND_AGAIN.delay(unsent.saturating_sub(1), seed));
+        let changed = ctrl.signals_changed();
+        pin_mut!(changed);
+        select(wait, changed).await;
+        self.wait().await;
     }
 }
 

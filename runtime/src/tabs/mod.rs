@@ -259,6 +259,7 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
         Event::RequestStarted { .. }
             | Event::RequestCancelled { .. }
             | Event::MutationQueued { .. }
+            | Event::MutationUnsent { .. }
     ) {
         return;
     }

@@ -9,6 +9,7 @@ use futures_util::future::join;
 use restcache::Event;
 use restcache::http::ErrorKind;
 use restcache::prelude::*;
+use restcache_demo::DemoApi;
 use serde_json::json;
 use tokio::task::LocalSet;
 
@@ -165,6 +166,142 @@ async fn a_read_made_offline_waits_for_the_network_instead_of_failing() {
             let (read, ()) = join(read, back_online).await;
             assert_eq!(read.unwrap().title, "fugiat veniam minus");
             assert_eq!(api.hits("GET /todos/3"), 1);
+        })
+        .await;
+}
+
+/// Polls until `done` holds, on the test's own runtime; panics past a
+/// generous bound (a hang, not a timing claim).
+async fn until(mut done: impl FnMut() -> bool) {
+    for _ in 0..2_500 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    panic!("never came to pass");
+}
+
+#[tokio::test]
+async fn a_queued_mutation_that_finds_no_server_stays_queued_and_goes_once_it_is_back() {
+    LocalSet::new()
+        .run_until(async {
+            let (api, ctrl) = reading_todos().await;
+            let port: u16 = api.url().rsplit(':').next().unwrap().parse().unwrap();
+            let storage = restcache::persist::MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = restcache::persist::Persist::new("todos")
+                .entity::<Todo>()
+                .throttle(std::time::Duration::ZERO)
+                .mutation(&update)
+                .to(storage.clone());
+            let link = ctrl.persist(&saving);
+            let unsent = Rc::new(std::cell::RefCell::new(Vec::new()));
+            let seen = Rc::clone(&unsent);
+            let _listener = ctrl.on_event(move |event, _| {
+                if let Event::MutationUnsent { key, error } = event {
+                    seen.borrow_mut().push((key.clone(), error.kind().clone()));
+                }
+            });
+            // The server goes away: the browser still says online.
+            drop(api);
+
+            ctrl.set_online(false);
+            let one = TodoResourceParams { id: 1 };
+            let three = TodoResourceParams { id: 3 };
+            let first = ctrl.fetch_optimistic(&update, &one, rename("kept"), renamed(1, "kept"));
+            let second = ctrl.fetch_optimistic(&update, &three, rename("next"), renamed(3, "next"));
+            let server_back = async {
+                tokio::task::yield_now().await;
+                ctrl.set_online(true);
+                until(|| !unsent.borrow().is_empty()).await;
+                let (key, kind) = unsent.borrow()[0].clone();
+                assert!(key.starts_with("PATCH "), "{key}");
+                assert!(matches!(kind, ErrorKind::Network(_)), "{kind:?}");
+                assert_eq!(title(&ctrl, 1), "kept", "still on show");
+                assert_eq!(title(&ctrl, 3), "next");
+                assert_eq!(ctrl.queued_mutations(), 2, "both still queued");
+
+                // A reload now would still send both.
+                let reloaded = Controller::new(Client::new("http://127.0.0.1:9"));
+                reloaded.set_online(false);
+                let second_link = reloaded.persist(&saving);
+                assert_eq!(second_link.restored().mutations, 2, "still saved");
+                drop(second_link);
+
+                DemoApi::start_on(port).unwrap()
+            };
+            let ((first, second), api) = join(join(first, second), server_back).await;
+            assert_eq!(first.unwrap().title, "kept");
+            assert_eq!(second.unwrap().title, "next");
+            assert_eq!(api.hits("PATCH /todos/1"), 1);
+            assert_eq!(api.hits("PATCH /todos/3"), 1);
+            assert_eq!(api.records("todos")[0]["title"], "kept");
+            assert_eq!(api.records("todos")[2]["title"], "next");
+            assert_eq!(ctrl.queued_mutations(), 0);
+            drop(link);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_mutation_sent_online_that_finds_no_server_fails_at_once() {
+    LocalSet::new()
+        .run_until(async {
+            let (api, ctrl) = reading_todos().await;
+            drop(api);
+            let update = TodoResource::partial_update();
+            let one = TodoResourceParams { id: 1 };
+            let error = ctrl
+                .fetch_optimistic(&update, &one, rename("lost"), renamed(1, "lost"))
+                .await
+                .unwrap_err();
+            assert!(matches!(error.kind(), ErrorKind::Network(_)), "{error}");
+            assert_eq!(
+                title(&ctrl, 1),
+                "delectus aut autem",
+                "its optimistic value is taken back"
+            );
+            assert_eq!(ctrl.queued_mutations(), 0);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_reset_while_a_mutation_finds_no_server_ends_it_unsent() {
+    LocalSet::new()
+        .run_until(async {
+            let (api, ctrl) = reading_todos().await;
+            let port: u16 = api.url().rsplit(':').next().unwrap().parse().unwrap();
+            drop(api);
+            let unsent = Rc::new(std::cell::Cell::new(0));
+            let seen = Rc::clone(&unsent);
+            let _listener = ctrl.on_event(move |event, _| {
+                if let Event::MutationUnsent { .. } = event {
+                    seen.set(seen.get() + 1);
+                }
+            });
+            ctrl.set_online(false);
+            let update = TodoResource::partial_update();
+            let one = TodoResourceParams { id: 1 };
+            let renaming = ctrl.fetch_optimistic(&update, &one, rename("mine"), renamed(1, "mine"));
+            let log_out = async {
+                tokio::task::yield_now().await;
+                ctrl.set_online(true);
+                until(|| unsent.get() > 0).await;
+                let api = DemoApi::start_on(port).unwrap();
+                // The user logs out before the server is back in reach.
+                ctrl.reset();
+                api
+            };
+            let (renaming, api) = join(renaming, log_out).await;
+            assert!(matches!(
+                renaming.unwrap_err().kind(),
+                ErrorKind::Network(_)
+            ));
+            assert_eq!(api.hits("PATCH /todos/1"), 0, "not sent after the log-out");
+            assert_eq!(unsent.get(), 1);
+            assert_eq!(ctrl.queued_mutations(), 0);
         })
         .await;
 }
