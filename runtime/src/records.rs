@@ -10,6 +10,8 @@ use serde_json::value::RawValue;
 use crate::cache::entity::Entity;
 use crate::cache::store::Store;
 use crate::controller::Controller;
+#[cfg(feature = "tabs")]
+use crate::controller::ForeignLayer;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
 
@@ -33,6 +35,13 @@ struct Codec {
     /// Writes a record another tab sent (or a saved one); `false` when
     /// it no longer fits the type.
     apply: fn(&Controller, &Record) -> bool,
+    /// The records of the type an optimistic layer shows.
+    #[cfg(feature = "tabs")]
+    collect_layer: fn(&Store, u64) -> Vec<Record>,
+    /// Shows a record another tab shows optimistically, as a layer of
+    /// its own; `None` when it does not fit the type.
+    #[cfg(feature = "tabs")]
+    apply_layer: fn(&Controller, &Record) -> Option<ForeignLayer>,
 }
 
 /// The entity types whose records travel (or are saved), each once.
@@ -47,6 +56,10 @@ impl Codecs {
                 key: E::KEY,
                 collect: collect::<E>,
                 apply: apply::<E>,
+                #[cfg(feature = "tabs")]
+                collect_layer: collect_layer::<E>,
+                #[cfg(feature = "tabs")]
+                apply_layer: apply_layer::<E>,
             });
         }
     }
@@ -67,10 +80,29 @@ impl Codecs {
     /// Writes `record` into `ctrl`; `false` when it is of no type here
     /// or no longer fits its type.
     pub fn apply(&self, ctrl: &Controller, record: &Record) -> bool {
+        self.codec(record)
+            .is_some_and(|codec| (codec.apply)(ctrl, record))
+    }
+
+    /// The records of these types the optimistic layer `layer` of
+    /// `store` shows.
+    #[cfg(feature = "tabs")]
+    pub fn collect_layer(&self, store: &Store, layer: u64) -> Vec<Record> {
         self.0
             .iter()
-            .find(|codec| codec.key == record.entity)
-            .is_some_and(|codec| (codec.apply)(ctrl, record))
+            .flat_map(|codec| (codec.collect_layer)(store, layer))
+            .collect()
+    }
+
+    /// Shows `record` in `ctrl` as an optimistic layer of its own.
+    #[cfg(feature = "tabs")]
+    pub fn apply_layer(&self, ctrl: &Controller, record: &Record) -> Option<ForeignLayer> {
+        self.codec(record)
+            .and_then(|codec| (codec.apply_layer)(ctrl, record))
+    }
+
+    fn codec(&self, record: &Record) -> Option<&Codec> {
+        self.0.iter().find(|codec| codec.key == record.entity)
     }
 }
 
@@ -78,28 +110,51 @@ fn collect<E: Entity + Serialize>(store: &Store, since: u64) -> Vec<Record> {
     store
         .records_written_after::<E>(since)
         .into_iter()
-        .filter_map(|(pk, record, at)| {
-            let data = match record {
-                Some(record) => Some(serde_json::value::to_raw_value(&*record).ok()?),
-                None => None,
-            };
-            Some(Record {
-                entity: E::KEY.to_owned(),
-                pk: pk.to_string(),
-                data,
-                at: at.as_micros(),
-            })
-        })
+        .filter_map(|(pk, record, at)| encoded(&pk, record.as_deref(), at))
         .collect()
+}
+
+/// `record` of `E` (`None`: gone) as it travels.
+fn encoded<E: Entity + Serialize>(pk: &Pk, record: Option<&E>, at: Timestamp) -> Option<Record> {
+    let data = match record {
+        Some(record) => Some(serde_json::value::to_raw_value(record).ok()?),
+        None => None,
+    };
+    Some(Record {
+        entity: E::KEY.to_owned(),
+        pk: pk.to_string(),
+        data,
+        at: at.as_micros(),
+    })
+}
+
+#[cfg(feature = "tabs")]
+fn collect_layer<E: Entity + Serialize>(store: &Store, layer: u64) -> Vec<Record> {
+    store
+        .records_in_layer::<E>(layer)
+        .into_iter()
+        .filter_map(|(pk, record, at)| encoded(&pk, Some(&*record), at))
+        .collect()
+}
+
+#[cfg(feature = "tabs")]
+fn apply_layer<E: Entity + DeserializeOwned>(
+    ctrl: &Controller,
+    record: &Record,
+) -> Option<ForeignLayer> {
+    let at = Timestamp::from_micros(record.at).min(ctrl.now());
+    let data = serde_json::from_str::<E>(record.data.as_ref()?.get()).ok()?;
+    ctrl.show_foreign_layer(data, at)
 }
 
 fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bool {
     // A time past now (a clock set back since) counts as now.
     let at = Timestamp::from_micros(record.at).min(ctrl.now());
     // A copy as new as the stored one changes nothing, and is not written
-    // (so that it is not sent on again).
-    let stored =
-        Pk::parse(&record.pk).and_then(|pk| ctrl.with_store(|store| store.entity_meta::<E>(pk)));
+    // (so that it is not sent on again). An optimistic value on show is
+    // not what it is measured against: the confirmed copy beneath is.
+    let stored = Pk::parse(&record.pk)
+        .and_then(|pk| ctrl.with_store(|store| store.confirmed_entity_meta::<E>(&pk)));
     if stored.is_some_and(|meta| meta.fetched_at >= at) {
         return true;
     }

@@ -72,6 +72,25 @@ pub enum Event {
         /// Why it found no server.
         error: Error,
     },
+    /// A mutation's optimistic value is on show: every view of its
+    /// records shows it until the mutation ends
+    /// ([`OptimisticEnded`](Self::OptimisticEnded) with the same
+    /// `layer`).
+    OptimisticShown {
+        /// The cache key the mutation answers.
+        key: String,
+        /// The optimistic value's id, unique within the controller.
+        layer: u64,
+    },
+    /// A mutation's optimistic value is no longer on show: its mutation
+    /// was answered (the answer shows instead), failed (the confirmed
+    /// data shows again) or was given up.
+    OptimisticEnded {
+        /// The cache key the mutation answers.
+        key: String,
+        /// The id [`OptimisticShown`](Self::OptimisticShown) gave.
+        layer: u64,
+    },
     /// A response (or a value set by hand as one) is stored under `key`.
     ResponseStored {
         /// The cache key.

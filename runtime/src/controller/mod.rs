@@ -72,6 +72,8 @@ pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_sc
 pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 #[cfg(feature = "persist")]
 pub(crate) use offline::QueuedMutation;
+#[cfg(feature = "tabs")]
+pub(crate) use records::ForeignLayer;
 pub use retention::{Collected, Retention};
 pub use retry::Retry;
 #[cfg(feature = "persist")]
@@ -188,7 +190,7 @@ struct Inner {
     /// Optimistic layers whose mutation went away while the state was
     /// borrowed, with the generation they belong to: removed at the next
     /// use of the state.
-    dropped_layers: RefCell<Vec<(u64, crate::cache::store::Layer)>>,
+    dropped_layers: RefCell<Vec<(u64, crate::cache::store::Layer, String)>>,
     /// Set when a use of the state removed such a layer: subscribers are
     /// told at the end of that use.
     notify_due: Cell<bool>,
@@ -423,9 +425,11 @@ impl Controller {
         if let Ok(mut dropped) = self.inner.dropped_layers.try_borrow_mut()
             && !dropped.is_empty()
         {
-            for (generation, layer) in dropped.drain(..) {
+            for (generation, layer, key) in dropped.drain(..) {
                 if generation == state.generation {
+                    let id = layer.id();
                     state.store.remove_layer(layer);
+                    self.emit(|| Event::OptimisticEnded { key, layer: id });
                 }
             }
             self.inner.notify_due.set(true);

@@ -40,6 +40,7 @@ impl Controller {
         let mut started = Started {
             at: self.start_now(),
             generation: self.inner.state.borrow().generation,
+            key: key.to_owned(),
             layer: None,
             optimistic: None,
             inner: Rc::downgrade(&self.inner),
@@ -53,9 +54,16 @@ impl Controller {
                 .map_err(|e| {
                     Attempt::new(endpoint.method(), url).failed(ErrorKind::Optimistic(e))
                 })?;
+            let id = layer.as_ref().map(Layer::id);
             started.layer = layer;
             started.optimistic = Some(shown as Rc<dyn Any>);
             drop(state);
+            if let Some(layer) = id {
+                self.emit(|| Event::OptimisticShown {
+                    key: key.to_owned(),
+                    layer,
+                });
+            }
             self.notify();
         }
         Ok(started)
@@ -128,6 +136,7 @@ impl Controller {
             turn.answered();
         }
         let arrived = self.now();
+        let mut ended = None;
         let outcome = {
             let mut state = self.state_mut();
             let layer = started.layer.take();
@@ -135,6 +144,7 @@ impl Controller {
                 response.map(|value| Rc::new(value.into_value()))
             } else {
                 if let Some(layer) = layer {
+                    ended = Some(layer.id());
                     state.store.remove_layer(layer);
                 }
                 let delivery = Delivery {
@@ -160,6 +170,13 @@ impl Controller {
                 stored
             }
         };
+        // After the answer's own events: what shows now is the answer.
+        if let Some(layer) = ended {
+            self.emit(|| Event::OptimisticEnded {
+                key: key.clone(),
+                layer,
+            });
+        }
         self.notify();
         // The next queued mutation goes once this one is answered.
         drop(turn);
@@ -255,6 +272,8 @@ fn called<P: Clone + 'static, S, E: Effect>(
 pub(super) struct Started {
     at: Timestamp,
     generation: u64,
+    /// The cache key the mutation answers.
+    key: String,
     layer: Option<Layer>,
     /// The optimistic value as stored.
     optimistic: Option<Rc<dyn Any>>,
@@ -273,16 +292,21 @@ impl Drop for Started {
         match ctrl.inner.state.try_borrow_mut() {
             Ok(mut state) => {
                 if state.generation == self.generation {
+                    let id = layer.id();
                     state.store.remove_layer(layer);
+                    drop(state);
+                    let key = std::mem::take(&mut self.key);
+                    ctrl.emit(|| Event::OptimisticEnded { key, layer: id });
                 }
             }
             // Dropped while the cache is in use (by a callback it runs):
             // removed at its next use.
             Err(_) => {
-                ctrl.inner
-                    .dropped_layers
-                    .borrow_mut()
-                    .push((self.generation, layer));
+                ctrl.inner.dropped_layers.borrow_mut().push((
+                    self.generation,
+                    layer,
+                    std::mem::take(&mut self.key),
+                ));
                 return;
             }
         }

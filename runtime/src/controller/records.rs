@@ -161,4 +161,49 @@ impl Controller {
     pub fn write_time(&self) -> Timestamp {
         self.start_now()
     }
+
+    /// Shows `record` as its data stood at `at` as an optimistic layer of
+    /// its own (another tab's optimistic value), over the confirmed copy
+    /// until [`remove_foreign_layer`](Self::remove_foreign_layer); `None`
+    /// when the store refuses it (no pk). Tells no listener: the value is
+    /// not this controller's mutation.
+    #[cfg(feature = "tabs")]
+    pub(crate) fn show_foreign_layer<E: Entity>(
+        &self,
+        record: E,
+        at: Timestamp,
+    ) -> Option<ForeignLayer> {
+        let meta = Meta::fetched(at, at, self.inner.data_expiry);
+        let mut state = self.state_mut();
+        let written = state
+            .store
+            .write(None, Decoded::from(Rc::new(record)), meta, true)
+            .ok()?;
+        let generation = state.generation;
+        drop(state);
+        self.notify();
+        Some(ForeignLayer {
+            generation,
+            layer: written.layer?,
+        })
+    }
+
+    /// Takes another tab's optimistic value away: the confirmed copy shows
+    /// again (nothing, after a reset since).
+    #[cfg(feature = "tabs")]
+    pub(crate) fn remove_foreign_layer(&self, foreign: ForeignLayer) {
+        let mut state = self.state_mut();
+        if state.generation == foreign.generation {
+            state.store.remove_layer(foreign.layer);
+        }
+        drop(state);
+        self.notify();
+    }
+}
+
+/// Another tab's optimistic value, shown here as a layer.
+#[cfg(feature = "tabs")]
+pub(crate) struct ForeignLayer {
+    generation: u64,
+    layer: crate::cache::store::Layer,
 }

@@ -15,7 +15,14 @@
 //! or invalidated) is dropped here as of that time, as a delete is: lists
 //! let it go, a view of it alone fetches it again, and an answer whose
 //! request started earlier does not bring it back, whether or not this
-//! tab held it. Optimistic values stay in their tab until confirmed.
+//! tab held it.
+//!
+//! An optimistic value shows in every tab while its mutation runs: its
+//! records travel as a layer that the other tabs show over their
+//! confirmed copies, and take away when the mutation ends (after its
+//! answer's records, so the answer shows next), or when its tab goes
+//! (closed, reloaded, or its link dropped). An optimistic create's or
+//! delete's change to a list stays in its tab until its answer comes.
 //!
 //! `mod.rs` holds the declaration, the controller's entry point and the
 //! messages; `channel` the ways tabs talk.
@@ -40,14 +47,15 @@
 
 mod channel;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::cache::entity::Entity;
-use crate::controller::{Controller, Event, EventListener};
+use crate::controller::{Controller, Event, EventListener, ForeignLayer};
 use crate::records::{Codecs, Record};
 pub use channel::{Listener, LocalChannel, OnMessage, TabChannel};
 
@@ -68,6 +76,17 @@ enum Message {
     Invalidate { key: String },
     /// The cache was emptied (a log-out).
     Reset,
+    /// An optimistic value on show in tab `tab`: the records it shows.
+    Optimistic {
+        tab: u64,
+        layer: u64,
+        records: Vec<Record>,
+    },
+    /// Tab `tab`'s optimistic value `layer` is no longer on show (its
+    /// answer, if any, came in the records before).
+    Settled { tab: u64, layer: u64 },
+    /// Tab `tab` stops syncing (closed): its optimistic values go.
+    Gone { tab: u64 },
 }
 
 /// How an app's tabs keep their caches in agreement: the channel's name
@@ -169,6 +188,8 @@ impl TabSync {
 
 /// What one controller's sync keeps between events.
 struct Link {
+    /// This tab, among those of the channel.
+    tab: u64,
     version: u32,
     codecs: Codecs,
     channel: Rc<dyn TabChannel>,
@@ -177,6 +198,22 @@ struct Link {
     sent_up_to: Cell<u64>,
     /// While another tab's message is written here: nothing goes back.
     applying: Cell<bool>,
+    /// This tab's optimistic values the other tabs were sent.
+    announced: RefCell<HashSet<u64>>,
+    /// Other tabs' optimistic values on show here, by tab and value.
+    foreign: RefCell<HashMap<(u64, u64), Vec<ForeignLayer>>>,
+}
+
+impl Link {
+    fn post(&self, message: Message) {
+        let sent = Sent {
+            version: self.version,
+            message,
+        };
+        if let Ok(text) = serde_json::to_string(&sent) {
+            self.channel.post(&text);
+        }
+    }
 }
 
 /// Keeps a controller in sync with the other tabs while it lives (see
@@ -191,8 +228,18 @@ struct Link {
 /// ```
 #[must_use = "dropping the link stops the sync at once"]
 pub struct TabLink {
+    link: Rc<Link>,
     _listener: EventListener,
     _subscription: Box<dyn std::any::Any>,
+    /// In a browser: tells the other tabs when the page goes.
+    _leaving: Option<Box<dyn std::any::Any>>,
+}
+
+/// The other tabs stop showing this one's optimistic values.
+impl Drop for TabLink {
+    fn drop(&mut self) {
+        self.link.post(Message::Gone { tab: self.link.tab });
+    }
 }
 
 impl std::fmt::Debug for TabLink {
@@ -223,11 +270,14 @@ impl Controller {
             .clone()
             .unwrap_or_else(|| channel::named(&sync.name));
         let link = Rc::new(Link {
+            tab: tab_id(self),
             version: sync.version,
             codecs: sync.codecs.clone(),
             channel: Rc::clone(&channel),
             sent_up_to: Cell::new(self.with_store(|store| store.writes())),
             applying: Cell::new(false),
+            announced: RefCell::default(),
+            foreign: RefCell::default(),
         });
         let told = Rc::clone(&link);
         let listener = self.on_event(move |event, ctrl| tell(&told, event, ctrl));
@@ -240,9 +290,49 @@ impl Controller {
             }
         }));
         TabLink {
+            _leaving: leaving(&link),
+            link,
             _listener: listener,
             _subscription: subscription,
         }
+    }
+}
+
+/// An id for a new tab's link: unique among the app's tabs in practice
+/// (the time, a random number in a browser, the process and a count).
+fn tab_id(ctrl: &Controller) -> u64 {
+    thread_local! {
+        static LINKS: Cell<u64> = const { Cell::new(0) };
+    }
+    let count = LINKS.with(|links| {
+        links.set(links.get() + 1);
+        links.get()
+    });
+    #[cfg(target_arch = "wasm32")]
+    let salt = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+    #[cfg(not(target_arch = "wasm32"))]
+    let salt = u64::from(std::process::id()) << 32;
+    ctrl.now().as_micros() ^ salt ^ count.rotate_right(16)
+}
+
+/// In a browser, the other tabs are told when this page goes (closed,
+/// reloaded, navigated away), as no drop runs then.
+fn leaving(link: &Rc<Link>) -> Option<Box<dyn std::any::Any>> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let window = web_sys::window()?;
+        let weak = Rc::downgrade(link);
+        let listener = gloo_events::EventListener::new(&window, "pagehide", move |_| {
+            if let Some(link) = weak.upgrade() {
+                link.post(Message::Gone { tab: link.tab });
+            }
+        });
+        Some(Box::new(listener))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = link;
+        None
     }
 }
 
@@ -263,16 +353,11 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     ) {
         return;
     }
-    let version = link.version;
-    let post = |message: Message| {
-        let sent = Sent { version, message };
-        if let Ok(text) = serde_json::to_string(&sent) {
-            link.channel.post(&text);
-        }
-    };
     if let Event::Reset = event {
         link.sent_up_to.set(writes);
-        return post(Message::Reset);
+        link.announced.borrow_mut().clear();
+        link.foreign.borrow_mut().clear();
+        return link.post(Message::Reset);
     }
     // Every record written since the last message (a failed mutation's
     // forgotten target, a listener's write), then the event's own news.
@@ -280,10 +365,28 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     let records = ctrl.with_store(|store| link.codecs.collect(store, since));
     link.sent_up_to.set(writes);
     if !records.is_empty() {
-        post(Message::Records { records });
+        link.post(Message::Records { records });
     }
-    if let Event::Invalidated { key } = event {
-        post(Message::Invalidate { key: key.clone() });
+    match event {
+        Event::Invalidated { key } => link.post(Message::Invalidate { key: key.clone() }),
+        Event::OptimisticShown { layer, .. } => {
+            let records = ctrl.with_store(|store| link.codecs.collect_layer(store, *layer));
+            if !records.is_empty() {
+                link.announced.borrow_mut().insert(*layer);
+                link.post(Message::Optimistic {
+                    tab: link.tab,
+                    layer: *layer,
+                    records,
+                });
+            }
+        }
+        Event::OptimisticEnded { layer, .. } if link.announced.borrow_mut().remove(layer) => {
+            link.post(Message::Settled {
+                tab: link.tab,
+                layer: *layer,
+            });
+        }
+        _ => {}
     }
 }
 
@@ -304,7 +407,10 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
     link.applying.set(true);
     let _applying = Applying(&link.applying);
     match message {
-        Message::Reset => ctrl.reset(),
+        Message::Reset => {
+            link.foreign.borrow_mut().clear();
+            ctrl.reset();
+        }
         Message::Invalidate { key } => {
             ctrl.invalidate_all(|stored| stored == key);
         }
@@ -315,6 +421,48 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
                 }
             });
         }
+        Message::Optimistic {
+            tab,
+            layer,
+            records,
+        } => {
+            let shown: Vec<ForeignLayer> = ctrl.batch(|| {
+                records
+                    .iter()
+                    .filter_map(|record| link.codecs.apply_layer(ctrl, record))
+                    .collect()
+            });
+            link.foreign.borrow_mut().insert((tab, layer), shown);
+        }
+        Message::Settled { tab, layer } => {
+            let shown = link.foreign.borrow_mut().remove(&(tab, layer));
+            remove_foreign(ctrl, shown.into_iter().flatten());
+        }
+        Message::Gone { tab } => {
+            let shown: Vec<ForeignLayer> = {
+                let mut foreign = link.foreign.borrow_mut();
+                let gone: Vec<(u64, u64)> = foreign
+                    .keys()
+                    .filter(|(of, _)| *of == tab)
+                    .copied()
+                    .collect();
+                gone.iter()
+                    .filter_map(|key| foreign.remove(key))
+                    .flatten()
+                    .collect()
+            };
+            remove_foreign(ctrl, shown);
+        }
     }
     link.sent_up_to.set(ctrl.with_store(|store| store.writes()));
+}
+
+/// Takes other tabs' optimistic values away here, newest first.
+fn remove_foreign(ctrl: &Controller, shown: impl IntoIterator<Item = ForeignLayer>) {
+    let mut shown: Vec<ForeignLayer> = shown.into_iter().collect();
+    ctrl.batch(|| {
+        while let Some(layer) = shown.pop() {
+            ctrl.remove_foreign_layer(layer);
+        }
+    });
 }

@@ -218,3 +218,111 @@ async fn a_record_deleted_in_one_tab_stays_out_of_an_older_answer_in_another() {
         })
         .await;
 }
+
+fn renamed(id: u64, title: &str) -> Rc<Todo> {
+    Rc::new(Todo {
+        title: title.into(),
+        ..crate::common::todo(id, "")
+    })
+}
+
+fn rename(title: &str) -> Option<Body> {
+    Some(Body::json(&json!({ "title": title })).unwrap())
+}
+
+/// Waits (on the test's runtime) until `done` holds; a hang panics.
+async fn until(mut done: impl FnMut() -> bool) {
+    for _ in 0..2_500 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    panic!("never came to pass");
+}
+
+#[tokio::test]
+async fn an_optimistic_value_shows_in_the_other_tab_until_its_answer() {
+    let api = DemoApi::start().unwrap();
+    let (one, two, _links) = two_tabs_on(api.url());
+    two.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let (requests, _counting) = requests_of(&two);
+    let update = TodoResource::partial_update();
+    let one_id = TodoResourceParams { id: 1 };
+
+    let held = api.hold();
+    let renaming = one.fetch_optimistic(&update, &one_id, rename("soon"), renamed(1, "soon"));
+    let meanwhile = async {
+        until(|| api.hits("PATCH /todos/1") == 1).await;
+        assert_eq!(title(&two, 0), "soon", "on show in the other tab at once");
+        drop(held);
+    };
+    let (renamed_now, ()) = futures_util::join!(renaming, meanwhile);
+    assert_eq!(renamed_now.unwrap().title, "soon");
+    assert_eq!(
+        title(&two, 0),
+        "soon",
+        "the confirmed copy, after the layer"
+    );
+    assert_eq!(requests.get(), 0, "tab two made no request");
+}
+
+#[tokio::test]
+async fn an_optimistic_value_that_fails_goes_back_in_every_tab() {
+    let api = DemoApi::start().unwrap();
+    let (one, two, _links) = two_tabs_on(api.url());
+    two.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    // Deleted on the server by someone else: the rename will 404.
+    Client::new(api.url())
+        .request(restcache::http::Method::Delete, "/todos/2", None)
+        .await
+        .unwrap();
+    let update = TodoResource::partial_update();
+    let two_id = TodoResourceParams { id: 2 };
+    let before = title(&two, 1);
+
+    let held = api.hold();
+    let renaming = one.fetch_optimistic(&update, &two_id, rename("lost"), renamed(2, "lost"));
+    let meanwhile = async {
+        until(|| api.hits("PATCH /todos/2") == 1).await;
+        assert_eq!(title(&two, 1), "lost", "on show in the other tab");
+        drop(held);
+    };
+    let (failed, ()) = futures_util::join!(renaming, meanwhile);
+    assert_eq!(failed.unwrap_err().status(), Some(404));
+    assert_eq!(title(&two, 1), before, "taken back in the other tab too");
+}
+
+#[tokio::test]
+async fn a_tab_that_goes_takes_its_optimistic_values_with_it() {
+    let (one, two, [first, _second]) = two_tabs();
+    let list: Vec<Rc<Todo>> = (1..=2)
+        .map(|id| crate::common::todo(id, "milk").into())
+        .collect();
+    two.set_response(&TodoResource::get_list(), &(), list.clone())
+        .unwrap();
+    one.set_response(&TodoResource::get_list(), &(), list)
+        .unwrap();
+    one.set_online(false);
+    let update = TodoResource::partial_update();
+    let mut queued = Box::pin(one.fetch_optimistic(
+        &update,
+        &TodoResourceParams { id: 1 },
+        rename("queued"),
+        renamed(1, "queued"),
+    ));
+    assert!(futures_util::poll!(&mut queued).is_pending());
+    assert_eq!(title(&two, 0), "queued", "on show in the other tab");
+    // Tab one closes with its mutation still queued.
+    drop(first);
+    assert_eq!(
+        title(&two, 0),
+        "milk",
+        "the other tab shows the confirmed copy"
+    );
+    drop(queued);
+}

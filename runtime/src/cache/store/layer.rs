@@ -65,6 +65,15 @@ impl<E> Layered<E> {
         })
     }
 
+    /// The copy layer `layer` shows, if it covers the record.
+    #[cfg(feature = "tabs")]
+    pub fn layer(&self, layer: u64) -> Option<&Slot<E>> {
+        self.layers
+            .iter()
+            .find(|(id, _)| *id == layer)
+            .map(|(_, slot)| slot)
+    }
+
     /// Whether no layer is left.
     pub fn is_bare(&self) -> bool {
         self.layers.is_empty()
@@ -124,6 +133,11 @@ impl Layer {
             results: Vec::new(),
             with: Vec::new(),
         }
+    }
+
+    /// The write that made it: its id among the store's layers.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// `other` goes with this layer: removed when it is.

@@ -293,6 +293,33 @@ impl Store {
             .unwrap_or_default()
     }
 
+    /// The records of `E` the optimistic layer `layer` shows (see
+    /// `Table::layer_records`).
+    #[cfg(feature = "tabs")]
+    pub(crate) fn records_in_layer<E: crate::cache::entity::Entity>(
+        &self,
+        layer: u64,
+    ) -> Vec<(crate::pk::Pk, Rc<E>, Timestamp)> {
+        self.tables
+            .by_key(E::KEY)
+            .and_then(|table| self.tables.get::<E>(table))
+            .map(|table| table.layer_records(layer))
+            .unwrap_or_default()
+    }
+
+    /// The meta of the confirmed copy of the record `pk` of `E`, beneath
+    /// its optimistic layers if any.
+    #[cfg(any(feature = "tabs", feature = "persist"))]
+    pub(crate) fn confirmed_entity_meta<E: crate::cache::entity::Entity>(
+        &self,
+        pk: &crate::pk::Pk,
+    ) -> Option<Meta> {
+        self.tables
+            .by_key(E::KEY)
+            .and_then(|table| self.tables.get::<E>(table))
+            .and_then(|table| table.confirmed_meta(pk))
+    }
+
     #[inline]
     pub(crate) fn tables(&self) -> &Registry {
         &self.tables

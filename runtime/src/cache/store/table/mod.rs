@@ -151,6 +151,40 @@ impl<E: 'static> Table<E> {
         written
     }
 
+    /// The records the optimistic layer `layer` shows: each pk with the
+    /// layer's copy and its fetch time (records it deletes are left out).
+    #[cfg(feature = "tabs")]
+    pub fn layer_records(&self, layer: u64) -> Vec<(Pk, Rc<E>, crate::meta::Timestamp)> {
+        let mut shown = Vec::new();
+        if !self
+            .layered
+            .values()
+            .any(|under| under.layer(layer).is_some())
+        {
+            return shown;
+        }
+        self.index.each(|pk, index| {
+            if let Some(under) = self.layered.get(&index)
+                && let Some(slot) = under.layer(layer)
+                && let Some(record) = &slot.record
+            {
+                shown.push((pk, Rc::clone(record), slot.meta.fetched_at));
+            }
+        });
+        shown
+    }
+
+    /// The meta of `pk`'s confirmed copy: beneath its optimistic layers,
+    /// if any.
+    #[cfg(any(feature = "tabs", feature = "persist"))]
+    pub fn confirmed_meta(&self, pk: &Pk) -> Option<Meta> {
+        let index = self.slot_of(pk)?;
+        Some(match self.layered.get(&index) {
+            Some(under) => under.confirmed.meta,
+            None => self.slots[index as usize].meta,
+        })
+    }
+
     /// The stored record of `pk` a partial record of a write merges over:
     /// the confirmed copy under an optimistic layer, unless the write is a
     /// `layer` itself (then what shows).
