@@ -133,6 +133,16 @@ impl Controller {
     /// ```
     pub fn invalidate_all(&self, matches: impl Fn(&str) -> bool) -> usize {
         let now = self.start_now();
+        self.invalidate_all_at(matches, now)
+    }
+
+    /// [`invalidate_all`](Self::invalidate_all) as of `now`: a response
+    /// whose request started before it does not make the read valid.
+    pub(crate) fn invalidate_all_at(
+        &self,
+        matches: impl Fn(&str) -> bool,
+        now: Timestamp,
+    ) -> usize {
         let (errors, results) = self.matching(matches);
         let invalidated: Vec<String> = {
             let mut state = self.state_mut();

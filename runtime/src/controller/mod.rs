@@ -37,6 +37,8 @@ mod retention;
 mod retry;
 #[cfg(feature = "persist")]
 mod saved;
+#[cfg(feature = "tabs")]
+mod shared_reads;
 #[cfg(feature = "live")]
 mod streams;
 #[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
@@ -78,6 +80,8 @@ pub use retention::{Collected, Retention};
 pub use retry::Retry;
 #[cfg(feature = "persist")]
 pub(crate) use saved::SavedResponse;
+#[cfg(feature = "tabs")]
+pub(crate) use shared_reads::{ReadsElsewhere, SharedAnswer};
 #[cfg(feature = "live")]
 pub(crate) use streams::StreamTicket;
 #[cfg(feature = "live")]
@@ -202,6 +206,8 @@ struct Inner {
     signal_waiters: RefCell<observe::SignalWaiters>,
     #[cfg(feature = "live")]
     streams: RefCell<streams::Streams>,
+    #[cfg(feature = "tabs")]
+    shared: shared_reads::SharedReads,
 }
 
 /// The data layer of an app: a normalized [`Store`], the HTTP [`Client`]
@@ -386,6 +392,8 @@ impl Controller {
                 signal_waiters: RefCell::default(),
                 #[cfg(feature = "live")]
                 streams: RefCell::default(),
+                #[cfg(feature = "tabs")]
+                shared: shared_reads::SharedReads::default(),
             }),
         }
     }

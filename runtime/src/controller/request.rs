@@ -384,11 +384,36 @@ where
         started.at = Controller { inner }.start_now();
     }
     let url = request.url.clone();
-    let keep = inner
-        .upgrade()
-        .is_some_and(|inner| inner.state.borrow().handoff.recording);
-    let call = || client.call_keeping(&endpoint, &params, request.clone(), keep);
-    let mut response = call().await;
+    // The answer's text is kept for a server's handoff, and for other
+    // tabs when they share reads (asked once it arrives: a tab's link may
+    // come after its first request).
+    let keep = || {
+        inner
+            .upgrade()
+            .is_some_and(|inner| inner.state.borrow().handoff.recording || sharing(&inner))
+    };
+    let call = || client.call_keeping(&endpoint, &params, request.clone(), &keep);
+    // Another tab fetching the key now answers this read too.
+    #[cfg(feature = "tabs")]
+    let shared = {
+        let limit = endpoint.options().timeout.unwrap_or(client.timeout());
+        match super::shared_reads::answer_elsewhere(&inner, &key, limit).await {
+            Some(answer) => endpoint
+                .decode(&answer.response.response(), &params)
+                .ok()
+                .map(|value| {
+                    started.at = started.at.min(answer.started);
+                    (value, answer.response)
+                }),
+            None => None,
+        }
+    };
+    #[cfg(not(feature = "tabs"))]
+    let shared = None;
+    let mut response = match shared {
+        Some((value, recorded)) => Ok((value, Some(recorded))),
+        None => call().await,
+    };
     for attempt in 0..retry.attempts {
         match &response {
             Err(error) if error.is_soft() => {}
@@ -437,11 +462,17 @@ where
             }
             if let (Ok(_), Some(mut recorded)) = (&stored, recorded) {
                 recorded.private = endpoint.is_private();
-                let written = state.store.writes();
-                state
-                    .handoff
-                    .recorded
-                    .insert(key.clone(), (recorded, arrived, written));
+                #[cfg(feature = "tabs")]
+                if sharing(&ctrl.inner) {
+                    ctrl.inner.shared.keep(&key, recorded.clone(), started.at);
+                }
+                if state.handoff.recording {
+                    let written = state.store.writes();
+                    state
+                        .handoff
+                        .recorded
+                        .insert(key.clone(), (recorded, arrived, written));
+                }
             }
             match stored {
                 // What the cache shows now (a record deleted since the
@@ -472,4 +503,15 @@ where
     };
     ctrl.notify();
     outcome
+}
+
+/// Whether other tabs share this controller's reads.
+fn sharing(inner: &Inner) -> bool {
+    #[cfg(feature = "tabs")]
+    return inner.shared.is_on();
+    #[cfg(not(feature = "tabs"))]
+    {
+        let _ = inner;
+        false
+    }
 }

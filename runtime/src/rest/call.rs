@@ -56,19 +56,20 @@ impl Client {
         params: &P,
         request: Request,
     ) -> Result<Decoded<S>, Error> {
-        self.call_keeping(endpoint, params, request, false)
+        self.call_keeping(endpoint, params, request, &|| false)
             .await
             .map(|(value, _)| value)
     }
 
     /// [`call_with`](Self::call_with), keeping the response as a page may
-    /// carry it (`keep`: for a server's cache handoff).
+    /// carry it when `keep` says so once it arrives (for a server's cache
+    /// handoff, or for other tabs).
     pub(crate) async fn call_keeping<P, S, E: Effect>(
         &self,
         endpoint: &Endpoint<P, S, E>,
         params: &P,
         request: Request,
-        keep: bool,
+        keep: &dyn Fn() -> bool,
     ) -> Result<(Decoded<S>, Option<Recorded>), Error> {
         let method = request.method;
         let url = request.url.clone();
@@ -90,7 +91,7 @@ impl Client {
         endpoint: &Endpoint<P, S, E>,
         params: &P,
         request: Request,
-        keep: bool,
+        keep: &dyn Fn() -> bool,
     ) -> Result<(Decoded<S>, Option<Recorded>), Error> {
         let (method, url) = (request.method, request.url.clone());
         let mut response = endpoint.send(self, params, request).await?;
@@ -118,7 +119,7 @@ impl Client {
             _ => decoded,
         };
         // Bytes stay out of a server render's handoff (text only).
-        let kept = (keep && response.bytes.is_none()).then(|| Recorded::of(&response));
+        let kept = (response.bytes.is_none() && keep()).then(|| Recorded::of(&response));
         decoded
             .map(|value| (value, kept))
             .map_err(|e| attempt.answered(response.status, &response.body, ErrorKind::Decode(e)))

@@ -24,8 +24,16 @@
 //! (closed, reloaded, or its link dropped). An optimistic create's or
 //! delete's change to a list stays in its tab until its answer comes.
 //!
-//! `mod.rs` holds the declaration, the controller's entry point and the
-//! messages; `channel` the ways tabs talk.
+//! Two tabs do not send one read request at once: a tab that sends one
+//! says so, and a read of the same key in another tab waits for that
+//! answer (at most as long as a request may take) and stores it as its
+//! own, with no request; if the request fails, is given up, or its tab
+//! goes, the waiting read sends its own.
+//!
+//! `mod.rs` holds the declaration, the controller's entry point and what
+//! goes out and comes in; `link` what a tab's sync keeps, `message` what
+//! tabs say, `reads` and `optimistic` those two kinds of news, and
+//! `channel` the ways tabs talk.
 //!
 //! ```
 //! use restcache::prelude::*;
@@ -46,48 +54,24 @@
 //! ```
 
 mod channel;
+mod link;
+mod message;
+mod optimistic;
+mod reads;
 
-use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::cell::Cell;
 use std::rc::Rc;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 
 use crate::cache::entity::Entity;
-use crate::controller::{Controller, Event, EventListener, ForeignLayer};
-use crate::records::{Codecs, Record};
+use crate::controller::{Controller, Event, EventListener, ReadsElsewhere};
+use crate::meta::Timestamp;
+use crate::records::Codecs;
 pub use channel::{Listener, LocalChannel, OnMessage, TabChannel};
-
-/// A message, with the version of the app that sent it.
-#[derive(Serialize, Deserialize)]
-struct Sent {
-    version: u32,
-    message: Message,
-}
-
-/// What a message says.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Message {
-    /// Records written (or dropped: `data` null) since the last message.
-    Records { records: Vec<Record> },
-    /// A read was invalidated.
-    Invalidate { key: String },
-    /// The cache was emptied (a log-out).
-    Reset,
-    /// An optimistic value on show in tab `tab`: the records it shows.
-    Optimistic {
-        tab: u64,
-        layer: u64,
-        records: Vec<Record>,
-    },
-    /// Tab `tab`'s optimistic value `layer` is no longer on show (its
-    /// answer, if any, came in the records before).
-    Settled { tab: u64, layer: u64 },
-    /// Tab `tab` stops syncing (closed): its optimistic values go.
-    Gone { tab: u64 },
-}
+use link::{Link, leaving};
+use message::{Message, Sent};
 
 /// How an app's tabs keep their caches in agreement: the channel's name
 /// and the entity types whose records travel. Cheap to clone.
@@ -186,36 +170,6 @@ impl TabSync {
     }
 }
 
-/// What one controller's sync keeps between events.
-struct Link {
-    /// This tab, among those of the channel.
-    tab: u64,
-    version: u32,
-    codecs: Codecs,
-    channel: Rc<dyn TabChannel>,
-    /// The store's write count when its changes were last sent (or last
-    /// taken from another tab).
-    sent_up_to: Cell<u64>,
-    /// While another tab's message is written here: nothing goes back.
-    applying: Cell<bool>,
-    /// This tab's optimistic values the other tabs were sent.
-    announced: RefCell<HashSet<u64>>,
-    /// Other tabs' optimistic values on show here, by tab and value.
-    foreign: RefCell<HashMap<(u64, u64), Vec<ForeignLayer>>>,
-}
-
-impl Link {
-    fn post(&self, message: Message) {
-        let sent = Sent {
-            version: self.version,
-            message,
-        };
-        if let Ok(text) = serde_json::to_string(&sent) {
-            self.channel.post(&text);
-        }
-    }
-}
-
 /// Keeps a controller in sync with the other tabs while it lives (see
 /// [`Controller::sync_tabs`]).
 ///
@@ -269,16 +223,17 @@ impl Controller {
             .channel
             .clone()
             .unwrap_or_else(|| channel::named(&sync.name));
-        let link = Rc::new(Link {
-            tab: tab_id(self),
-            version: sync.version,
-            codecs: sync.codecs.clone(),
-            channel: Rc::clone(&channel),
-            sent_up_to: Cell::new(self.with_store(|store| store.writes())),
-            applying: Cell::new(false),
-            announced: RefCell::default(),
-            foreign: RefCell::default(),
-        });
+        let link = Rc::new(Link::new(
+            self,
+            Rc::clone(&channel),
+            sync.version,
+            sync.codecs.clone(),
+        ));
+        let seat: Rc<dyn ReadsElsewhere> = link.clone();
+        self.share_reads(Rc::downgrade(&seat));
+        // Reads already on their way (a link made after the first render
+        // started them) are shared too.
+        reads::tell_in_flight(&link, self);
         let told = Rc::clone(&link);
         let listener = self.on_event(move |event, ctrl| tell(&told, event, ctrl));
         // Weak: the channel may outlive the controller's last handle.
@@ -298,44 +253,6 @@ impl Controller {
     }
 }
 
-/// An id for a new tab's link: unique among the app's tabs in practice
-/// (the time, a random number in a browser, the process and a count).
-fn tab_id(ctrl: &Controller) -> u64 {
-    thread_local! {
-        static LINKS: Cell<u64> = const { Cell::new(0) };
-    }
-    let count = LINKS.with(|links| {
-        links.set(links.get() + 1);
-        links.get()
-    });
-    #[cfg(target_arch = "wasm32")]
-    let salt = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
-    #[cfg(not(target_arch = "wasm32"))]
-    let salt = u64::from(std::process::id()) << 32;
-    ctrl.now().as_micros() ^ salt ^ count.rotate_right(16)
-}
-
-/// In a browser, the other tabs are told when this page goes (closed,
-/// reloaded, navigated away), as no drop runs then.
-fn leaving(link: &Rc<Link>) -> Option<Box<dyn std::any::Any>> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let window = web_sys::window()?;
-        let weak = Rc::downgrade(link);
-        let listener = gloo_events::EventListener::new(&window, "pagehide", move |_| {
-            if let Some(link) = weak.upgrade() {
-                link.post(Message::Gone { tab: link.tab });
-            }
-        });
-        Some(Box::new(listener))
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let _ = link;
-        None
-    }
-}
-
 /// Sends the other tabs what `event` changed here.
 fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     let writes = ctrl.with_store(|store| store.writes());
@@ -343,6 +260,7 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
         link.sent_up_to.set(writes);
         return;
     }
+    reads::tell_request(link, event, ctrl);
     // Events that write nothing leave the records for the next one.
     if matches!(
         event,
@@ -357,6 +275,7 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
         link.sent_up_to.set(writes);
         link.announced.borrow_mut().clear();
         link.foreign.borrow_mut().clear();
+        link.fetching.borrow_mut().clear();
         return link.post(Message::Reset);
     }
     // Every record written since the last message (a failed mutation's
@@ -368,25 +287,17 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
         link.post(Message::Records { records });
     }
     match event {
-        Event::Invalidated { key } => link.post(Message::Invalidate { key: key.clone() }),
-        Event::OptimisticShown { layer, .. } => {
-            let records = ctrl.with_store(|store| link.codecs.collect_layer(store, *layer));
-            if !records.is_empty() {
-                link.announced.borrow_mut().insert(*layer);
-                link.post(Message::Optimistic {
-                    tab: link.tab,
-                    layer: *layer,
-                    records,
-                });
-            }
-        }
-        Event::OptimisticEnded { layer, .. } if link.announced.borrow_mut().remove(layer) => {
-            link.post(Message::Settled {
-                tab: link.tab,
-                layer: *layer,
-            });
-        }
-        _ => {}
+        Event::ResponseStored { key } => reads::tell_answer(link, key, ctrl),
+        Event::Invalidated { key } => link.post(Message::Invalidate {
+            key: key.clone(),
+            tab: link.tab,
+            refetching: reads::claim_refetch(link, key, ctrl),
+            // An invalidated read's expiry is the time of the invalidation.
+            at: ctrl
+                .with_store(|store| store.result_meta(key))
+                .map_or(0, |meta| meta.expires_at.as_micros()),
+        }),
+        _ => optimistic::tell(link, event, ctrl),
     }
 }
 
@@ -411,8 +322,22 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
             link.foreign.borrow_mut().clear();
             ctrl.reset();
         }
-        Message::Invalidate { key } => {
-            ctrl.invalidate_all(|stored| stored == key);
+        Message::Invalidate {
+            key,
+            tab,
+            refetching,
+            at,
+        } => {
+            // The tab that invalidated it reads it again: a read here
+            // waits for that answer, which started after the invalidation.
+            if refetching {
+                reads::heard_fetching(link, tab, key.clone(), false);
+            }
+            let at = match at {
+                0 => ctrl.now(),
+                at => Timestamp::from_micros(at).min(ctrl.now()),
+            };
+            ctrl.invalidate_all_at(|stored| stored == key, at);
         }
         Message::Records { records } => {
             ctrl.batch(|| {
@@ -425,44 +350,21 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
             tab,
             layer,
             records,
-        } => {
-            let shown: Vec<ForeignLayer> = ctrl.batch(|| {
-                records
-                    .iter()
-                    .filter_map(|record| link.codecs.apply_layer(ctrl, record))
-                    .collect()
-            });
-            link.foreign.borrow_mut().insert((tab, layer), shown);
-        }
-        Message::Settled { tab, layer } => {
-            let shown = link.foreign.borrow_mut().remove(&(tab, layer));
-            remove_foreign(ctrl, shown.into_iter().flatten());
-        }
+        } => optimistic::heard_shown(link, tab, layer, &records, ctrl),
+        Message::Settled { tab, layer } => optimistic::heard_settled(link, tab, layer, ctrl),
+        Message::Fetching { tab, key } => reads::heard_fetching(link, tab, key, true),
+        Message::Wants { tab, key } => reads::heard_wants(link, tab, &key),
+        Message::Fetched {
+            tab,
+            key,
+            response,
+            started,
+        } => reads::heard_answer(link, tab, &key, Some((response, started)), ctrl),
+        Message::FetchEnded { tab, key } => reads::heard_answer(link, tab, &key, None, ctrl),
         Message::Gone { tab } => {
-            let shown: Vec<ForeignLayer> = {
-                let mut foreign = link.foreign.borrow_mut();
-                let gone: Vec<(u64, u64)> = foreign
-                    .keys()
-                    .filter(|(of, _)| *of == tab)
-                    .copied()
-                    .collect();
-                gone.iter()
-                    .filter_map(|key| foreign.remove(key))
-                    .flatten()
-                    .collect()
-            };
-            remove_foreign(ctrl, shown);
+            reads::heard_gone(link, tab);
+            optimistic::heard_gone(link, tab, ctrl);
         }
     }
     link.sent_up_to.set(ctrl.with_store(|store| store.writes()));
-}
-
-/// Takes other tabs' optimistic values away here, newest first.
-fn remove_foreign(ctrl: &Controller, shown: impl IntoIterator<Item = ForeignLayer>) {
-    let mut shown: Vec<ForeignLayer> = shown.into_iter().collect();
-    ctrl.batch(|| {
-        while let Some(layer) = shown.pop() {
-            ctrl.remove_foreign_layer(layer);
-        }
-    });
 }

@@ -29,6 +29,26 @@ use crate::tabs::TabSync;
 /// ```
 #[hook]
 pub fn use_tab_sync(sync: &TabSync) {
+    use_link(sync);
+}
+
+/// In the browser the link is made at the first render, before the reads
+/// under it start, so that a new tab's first reads wait for what another
+/// tab is fetching already. It goes with the component.
+#[cfg(target_arch = "wasm32")]
+#[hook]
+fn use_link(sync: &TabSync) {
+    let ctrl = use_controller();
+    let sync = sync.clone();
+    use_memo((ctrl.id(), sync.name().to_owned()), move |_| {
+        ctrl.sync_tabs(&sync)
+    });
+}
+
+/// Elsewhere (a server render) effects never run: nothing is synced.
+#[cfg(not(target_arch = "wasm32"))]
+#[hook]
+fn use_link(sync: &TabSync) {
     let ctrl = use_controller();
     let sync = sync.clone();
     use_effect_with((ctrl.id(), sync.name().to_owned()), move |_| {

@@ -93,8 +93,13 @@ async fn a_mutation_in_one_tab_shows_in_the_other_with_no_request() {
     assert_eq!(title(&two, 0), "renamed in tab one");
     assert_eq!(requests.get(), 0, "tab two made no request");
     assert_eq!(api.hits("GET /todos"), 2);
-    // One message per write that changed records; none came back.
-    assert_eq!(messages.get(), 3, "two reads and a mutation, no echo");
+    // One message per write that changed records, and each read's
+    // request announced and its answer handed on; none came back.
+    assert_eq!(
+        messages.get(),
+        7,
+        "two reads (3 each) and a mutation, no echo"
+    );
 }
 
 #[tokio::test]
@@ -325,4 +330,86 @@ async fn a_tab_that_goes_takes_its_optimistic_values_with_it() {
         "the other tab shows the confirmed copy"
     );
     drop(queued);
+}
+
+#[tokio::test]
+async fn a_read_another_tab_is_fetching_waits_for_its_answer() {
+    let api = DemoApi::start().unwrap();
+    let (one, two, _links) = two_tabs_on(api.url());
+    let list = TodoResource::get_list();
+    let held = api.hold();
+    let first = one.fetch(&list, &(), None);
+    let second = async {
+        until(|| api.hits("GET /todos") == 1).await;
+        let read = two.fetch(&list, &(), None);
+        let release = async {
+            until(|| two.in_flight() == 1).await;
+            tokio::task::yield_now().await;
+            drop(held);
+        };
+        futures_util::join!(read, release).0
+    };
+    let (first, second) = futures_util::join!(first, second);
+    assert_eq!(first.unwrap().len(), 5);
+    assert_eq!(second.unwrap().len(), 5);
+    assert_eq!(api.hits("GET /todos"), 1, "one request answered both tabs");
+    assert_eq!(
+        two.read(&list, &()).status,
+        ExpiryStatus::Valid,
+        "stored as tab two's own response"
+    );
+}
+
+#[tokio::test]
+async fn a_read_whose_other_tab_gives_up_fetches_for_itself() {
+    let api = DemoApi::start().unwrap();
+    let (one, two, _links) = two_tabs_on(api.url());
+    let list = TodoResource::get_list();
+    let held = api.hold();
+    let (give_up, given_up) = tokio::sync::oneshot::channel::<()>();
+    let first = async {
+        // Tab one's read, dropped once tab two waits for it.
+        futures_util::future::select(Box::pin(one.fetch(&list, &(), None)), given_up).await;
+    };
+    let second = async {
+        until(|| api.hits("GET /todos") == 1).await;
+        let read = two.fetch(&list, &(), None);
+        let steer = async {
+            until(|| two.in_flight() == 1).await;
+            tokio::task::yield_now().await;
+            give_up.send(()).unwrap();
+            until(|| api.hits("GET /todos") == 2).await;
+            drop(held);
+        };
+        futures_util::join!(read, steer).0
+    };
+    let ((), second) = futures_util::join!(first, second);
+    assert_eq!(second.unwrap().len(), 5, "tab two sent its own request");
+    assert_eq!(api.hits("GET /todos"), 2);
+}
+
+#[tokio::test]
+async fn a_tab_that_announced_a_read_and_vanished_is_waited_for_no_longer_than_a_request() {
+    let api = DemoApi::start().unwrap();
+    let clock = restcache::ManualClock::at(restcache::Timestamp::from_millis(1_000_000));
+    let client = Client::new(api.url()).with_timeout(std::time::Duration::from_secs(10));
+    let ctrl = Controller::builder(client).clock(clock.clone()).build();
+    let channel = LocalChannel::new();
+    let _link = ctrl.sync_tabs(&TabSync::new("todos").entity::<Todo>().over(channel.clone()));
+    // Another tab says it fetches the list, then is never heard from.
+    let key = format!("GET {}/todos", api.url());
+    channel
+        .clone()
+        .post(&json!({"version": 0, "message": {"fetching": {"tab": 7, "key": key}}}).to_string());
+    let list = TodoResource::get_list();
+    let read = ctrl.fetch(&list, &(), None);
+    let later = async {
+        until(|| ctrl.in_flight() == 1).await;
+        tokio::task::yield_now().await;
+        assert_eq!(api.hits("GET /todos"), 0, "waiting for the other tab");
+        clock.advance(std::time::Duration::from_secs(11));
+    };
+    let (read, ()) = futures_util::join!(read, later);
+    assert_eq!(read.unwrap().len(), 5);
+    assert_eq!(api.hits("GET /todos"), 1, "then fetched for itself");
 }

@@ -342,6 +342,15 @@ impl Observers {
         self.entries.get(id as usize)?.as_ref()
     }
 
+    /// Whether a live observer watches the read `key`.
+    #[cfg(feature = "tabs")]
+    pub fn watch(&self, key: &str) -> bool {
+        self.by_key.get(key).is_some_and(|ids| {
+            ids.iter()
+                .any(|&id| self.get(id).is_some_and(|entry| entry.alive.get()))
+        })
+    }
+
     /// The live observers.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.entries

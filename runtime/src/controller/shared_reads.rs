@@ -1,0 +1,122 @@
+//! Reads another tab answers (feature `tabs`): while another tab of the
+//! app fetches a key, a read of that key here waits for its answer
+//! instead of sending the same request, and stores it as its own
+//! response, as of when the other tab sent its request. A tab that
+//! fetches keeps each answer's text until its tabs are told.
+
+use std::cell::RefCell;
+use std::rc::Weak;
+use std::time::Duration;
+
+use futures_util::future::{Either, LocalBoxFuture, select};
+use rustc_hash::FxHashMap;
+
+use super::handoff::Recorded;
+use super::{Controller, Inner};
+use crate::meta::Timestamp;
+
+/// An answer another tab got: the response, and when its request started.
+pub(crate) struct SharedAnswer {
+    pub response: Recorded,
+    pub started: Timestamp,
+}
+
+/// What knows which keys the other tabs fetch now (the tab link).
+pub(crate) trait ReadsElsewhere {
+    /// When another tab fetches `key` now, or is about to: its answer, or
+    /// `None` when its request ends with none (failed, cancelled, or the
+    /// tab went). With it, whether the request is on its way (not only
+    /// about to be).
+    fn answer(&self, key: &str) -> Option<(LocalBoxFuture<'static, Option<SharedAnswer>>, bool)>;
+}
+
+/// How long a read waits for another tab that is about to fetch its key
+/// (it invalidated the key, and a view of its own shows it) to say its
+/// request is on its way.
+const ABOUT_TO_FETCH: Duration = Duration::from_secs(2);
+
+/// A controller's side of reads shared with other tabs.
+#[derive(Default)]
+pub(crate) struct SharedReads {
+    elsewhere: RefCell<Option<Weak<dyn ReadsElsewhere>>>,
+    /// This tab's answers, by key, until its tabs are told.
+    answers: RefCell<FxHashMap<String, SharedAnswer>>,
+}
+
+impl SharedReads {
+    /// Whether a tab link shares this controller's reads.
+    pub fn is_on(&self) -> bool {
+        self.elsewhere
+            .borrow()
+            .as_ref()
+            .is_some_and(|weak| weak.strong_count() > 0)
+    }
+
+    /// Keeps this tab's answer for `key`, for the other tabs.
+    pub fn keep(&self, key: &str, response: Recorded, started: Timestamp) {
+        self.answers
+            .borrow_mut()
+            .insert(key.to_owned(), SharedAnswer { response, started });
+    }
+}
+
+impl Controller {
+    /// Reads of this controller ask `elsewhere` before fetching, until
+    /// it goes.
+    pub(crate) fn share_reads(&self, elsewhere: Weak<dyn ReadsElsewhere>) {
+        *self.inner.shared.elsewhere.borrow_mut() = Some(elsewhere);
+    }
+
+    /// Takes the answer this tab got for `key`, to hand to its tabs.
+    pub(crate) fn take_shared_answer(&self, key: &str) -> Option<SharedAnswer> {
+        self.inner.shared.answers.borrow_mut().remove(key)
+    }
+
+    /// The keys of the read requests on their way here.
+    pub(crate) fn reading(&self) -> Vec<String> {
+        self.inner
+            .state
+            .borrow()
+            .in_flight
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// Whether a view watches the read `key` (and so reads it again once
+    /// it is invalidated).
+    pub(crate) fn is_observed(&self, key: &str) -> bool {
+        self.inner.observers.borrow().watch(key)
+    }
+
+    /// Whether a read request of `key` is on its way here.
+    pub(crate) fn is_reading(&self, key: &str) -> bool {
+        self.inner.state.borrow().in_flight.contains_key(key)
+    }
+}
+
+/// The answer another tab is getting for `key`, if one is: waited for at
+/// most `limit` (a tab that vanished without a word is not waited for
+/// longer than a request would be), or a short while when the other tab
+/// has not said yet that its request is on its way.
+pub(super) async fn answer_elsewhere(
+    inner: &Weak<Inner>,
+    key: &str,
+    limit: Duration,
+) -> Option<SharedAnswer> {
+    let (waiting, timer) = {
+        let inner = inner.upgrade()?;
+        let elsewhere = inner.shared.elsewhere.borrow().as_ref()?.upgrade()?;
+        let (waiting, sent) = elsewhere.answer(key)?;
+        let limit = if sent {
+            limit
+        } else {
+            limit.min(ABOUT_TO_FETCH)
+        };
+        (waiting, inner.clock.sleep(limit))
+    };
+    match select(waiting, timer).await {
+        Either::Left((answer, _)) => answer,
+        Either::Right(_) => None,
+    }
+}

@@ -1,0 +1,107 @@
+//! What one controller's sync keeps between events, and how it speaks.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::TabChannel;
+use super::message::{Message, Sent};
+use super::reads::Elsewhere;
+use crate::controller::{Controller, ForeignLayer};
+use crate::records::Codecs;
+
+/// What one controller's sync keeps between events.
+pub(super) struct Link {
+    /// This tab, among those of the channel.
+    pub tab: u64,
+    pub version: u32,
+    pub codecs: Codecs,
+    pub channel: Rc<dyn TabChannel>,
+    /// The store's write count when its changes were last sent (or last
+    /// taken from another tab).
+    pub sent_up_to: Cell<u64>,
+    /// While another tab's message is written here: nothing goes back.
+    pub applying: Cell<bool>,
+    /// This tab's optimistic values the other tabs were sent.
+    pub announced: RefCell<HashSet<u64>>,
+    /// Other tabs' optimistic values on show here, by tab and value.
+    pub foreign: RefCell<HashMap<(u64, u64), Vec<ForeignLayer>>>,
+    /// The keys this tab told the others it fetches, and whether a read
+    /// elsewhere waits for the answer.
+    pub fetching: RefCell<HashMap<String, bool>>,
+    /// The keys other tabs fetch now (or are about to), and the reads
+    /// here that wait for the answer.
+    pub elsewhere: RefCell<HashMap<String, Elsewhere>>,
+}
+
+impl Link {
+    /// A link for `ctrl`'s tab on `channel`, nothing sent or heard yet.
+    pub fn new(
+        ctrl: &Controller,
+        channel: Rc<dyn TabChannel>,
+        version: u32,
+        codecs: Codecs,
+    ) -> Self {
+        Link {
+            tab: tab_id(ctrl),
+            version,
+            codecs,
+            channel,
+            sent_up_to: Cell::new(ctrl.with_store(|store| store.writes())),
+            applying: Cell::new(false),
+            announced: RefCell::default(),
+            foreign: RefCell::default(),
+            fetching: RefCell::default(),
+            elsewhere: RefCell::default(),
+        }
+    }
+
+    /// Sends `message` to the other tabs.
+    pub fn post(&self, message: Message) {
+        let sent = Sent {
+            version: self.version,
+            message,
+        };
+        if let Ok(text) = serde_json::to_string(&sent) {
+            self.channel.post(&text);
+        }
+    }
+}
+
+/// An id for a new tab's link: unique among the app's tabs in practice
+/// (the time, a random number in a browser, the process and a count).
+fn tab_id(ctrl: &Controller) -> u64 {
+    thread_local! {
+        static LINKS: Cell<u64> = const { Cell::new(0) };
+    }
+    let count = LINKS.with(|links| {
+        links.set(links.get() + 1);
+        links.get()
+    });
+    #[cfg(target_arch = "wasm32")]
+    let salt = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+    #[cfg(not(target_arch = "wasm32"))]
+    let salt = u64::from(std::process::id()) << 32;
+    ctrl.now().as_micros() ^ salt ^ count.rotate_right(16)
+}
+
+/// In a browser, the other tabs are told when this page goes (closed,
+/// reloaded, navigated away), as no drop runs then.
+pub(super) fn leaving(link: &Rc<Link>) -> Option<Box<dyn std::any::Any>> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let window = web_sys::window()?;
+        let weak = Rc::downgrade(link);
+        let listener = gloo_events::EventListener::new(&window, "pagehide", move |_| {
+            if let Some(link) = weak.upgrade() {
+                link.post(Message::Gone { tab: link.tab });
+            }
+        });
+        Some(Box::new(listener))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = link;
+        None
+    }
+}
