@@ -5,7 +5,7 @@
 //! their caches in step.
 
 use restcache::tabs::TabSync;
-use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, use_tab_sync};
+use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, use_persist, use_tab_sync};
 use yew::prelude::*;
 
 use crate::actions::{Notify, reason};
@@ -27,6 +27,9 @@ pub struct AppProps {
     /// Whether the demo API's outage switch is on.
     #[prop_or_default]
     pub outage: bool,
+    /// The page keeps its cache across reloads (`/saved`).
+    #[prop_or_default]
+    pub saved: bool,
 }
 
 /// What the regions of the page share: where to go, and where a failed
@@ -50,6 +53,20 @@ fn InStepWithOtherTabs() -> Html {
             .entity::<Post>(),
     );
     Html::default()
+}
+
+/// Keeps the cache across reloads (see [`crate::saved`]), around what
+/// reads: the saved cache is taken back before they start.
+#[component]
+fn KeptAcrossReloads(props: &KeptProps) -> Html {
+    let persist = use_memo((), |()| crate::saved::persist());
+    use_persist(&persist);
+    props.children.clone()
+}
+
+#[derive(Properties, PartialEq)]
+struct KeptProps {
+    children: Html,
 }
 
 /// The app.
@@ -93,13 +110,15 @@ pub fn App(props: &AppProps) -> Html {
     };
     let user = view.user;
     let profile = view.profile.clone();
-    html! {
-        <CacheProvider base_url={props.api.clone()}>
-            <InStepWithOtherTabs />
+    let tagline = match props.saved {
+        true => "a restcache demo: kept in this browser, through reloads and offline",
+        false => "a restcache demo: rendered on the server, live in the browser",
+    };
+    let page = html! {
             <ContextProvider<Shell> context={shell}>
                 <header class="top">
                     <h1>{ "Todos" }</h1>
-                    <p class="tagline">{ "a restcache demo: rendered on the server, live in the browser" }</p>
+                    <p class="tagline">{ tagline }</p>
                     <AsyncBoundary fallback={html! { <p class="count">{ "…" }</p> }}
                         error_fallback={failed("the count")}>
                         <OpenCount />
@@ -137,6 +156,15 @@ pub fn App(props: &AppProps) -> Html {
                     </aside>
                 </div>
             </ContextProvider<Shell>>
+    };
+    html! {
+        <CacheProvider base_url={props.api.clone()}>
+            <InStepWithOtherTabs />
+            if props.saved {
+                <KeptAcrossReloads>{ page }</KeptAcrossReloads>
+            } else {
+                { page }
+            }
         </CacheProvider>
     }
 }

@@ -18,6 +18,11 @@
 //! - views older than [`api::FRESH_FOR`] refetch when the tab comes back
 //!   into view.
 //!
+//! The same app at `/saved` is rendered in the browser alone and keeps its
+//! cache in IndexedDB: a reload shows the last data at once, and changes
+//! made offline are sent, in order, once the network is back, even after
+//! a reload ([`saved`]).
+//!
 //! Run it with `scripts/todo-app.sh` (it builds the bundle and serves the
 //! page on 127.0.0.1). Natively this crate is the server
 //! ([`server::router`]); built for wasm32 it is the bundle, whose start
@@ -28,6 +33,7 @@ pub mod api;
 pub mod app;
 pub mod posts;
 pub mod profile;
+pub mod saved;
 pub mod sidebar;
 pub mod todos;
 pub mod view;
@@ -42,7 +48,8 @@ pub const ROOT_ID: &str = "app";
 
 /// The bundle's start: takes the props the server rendered with (the
 /// view from the address, the rest from the root element) and hydrates
-/// the page (the provider takes the handed cache first).
+/// the page (the provider takes the handed cache first); on the saved
+/// page, opens the saved cache and renders the app.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
@@ -57,6 +64,15 @@ pub fn start() {
         api: data("data-api").into(),
         view: view::current(),
         outage: data("data-outage") == "true",
+        saved: data("data-saved") == "true",
     };
-    yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
+    if !props.saved {
+        yew::Renderer::<App>::with_root_and_props(root, props).hydrate();
+        return;
+    }
+    // The saved cache is read before the first render, which shows it.
+    yew::platform::spawn_local(async move {
+        saved::open().await;
+        yew::Renderer::<App>::with_root_and_props(root, props).render();
+    });
 }

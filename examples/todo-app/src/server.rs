@@ -63,6 +63,7 @@ pub fn router(settings: Settings) -> Router {
     };
     Router::new()
         .route("/", get(page))
+        .route("/saved", get(saved_page))
         .route("/style.css", get(style))
         .route("/pkg/{file}", get(bundle_file))
         .with_state(server)
@@ -88,6 +89,47 @@ async fn page(State(server): State<Server>, RawQuery(query): RawQuery) -> Respon
     }
 }
 
+/// The page that keeps its cache across reloads: rendered in the browser
+/// alone (no server render, no handed cache), from what it saved.
+async fn saved_page(State(server): State<Server>) -> Response {
+    let (preload, bundle) = bundle_tags(server.settings.bundle.is_some());
+    let api = server.settings.api.clone();
+    let switched = server
+        .renderers
+        .spawn_pinned(
+            move || async move { outage(&Controller::new(Client::new(api.as_str()))).await },
+        )
+        .await
+        .unwrap_or(false);
+    Html(format!(
+        "{head}{preload}</head>\
+         <body><div id=\"{ROOT_ID}\" data-api=\"{api}\" data-outage=\"{switched}\" data-saved=\"true\">\
+         <p class=\"loading\">Opening the saved todos…</p></div>{bundle}</body></html>",
+        head = HEAD,
+        api = escape(&server.settings.api),
+    ))
+    .into_response()
+}
+
+/// The head of every page, up to its end tag.
+const HEAD: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+     <title>Todos · restcache</title><link rel=\"icon\" href=\"data:,\">\
+     <link rel=\"stylesheet\" href=\"/style.css\">";
+
+/// The tags that load the bundle (none without one): a preload for the
+/// head, and the script that starts it.
+fn bundle_tags(with_bundle: bool) -> (&'static str, &'static str) {
+    if with_bundle {
+        (
+            "<link rel=\"modulepreload\" href=\"/pkg/restcache_todo_app.js\">",
+            "<script type=\"module\">import init from \"/pkg/restcache_todo_app.js\"; init();</script>",
+        )
+    } else {
+        ("", "")
+    }
+}
+
 /// Renders the page of the address query `query` (`user=2&profile=1`)
 /// with a controller of its own, for the API at `api`.
 pub async fn render(api: String, query: String, with_bundle: bool) -> Result<String, String> {
@@ -96,27 +138,19 @@ pub async fn render(api: String, query: String, with_bundle: bool) -> Result<Str
         view: View::from_query(&query),
         outage: outage(&ctrl).await,
         api: api.into(),
+        saved: false,
     };
     let html = ServerRender::<App>::new(ctrl.clone(), props.clone())
         .render()
         .await
         .map_err(|error| format!("the render failed: {error}"))?;
     let cache = restcache::handoff_script(&ctrl.export_handoff());
-    let (preload, bundle) = if with_bundle {
-        (
-            "<link rel=\"modulepreload\" href=\"/pkg/restcache_todo_app.js\">",
-            "<script type=\"module\">import init from \"/pkg/restcache_todo_app.js\"; init();</script>",
-        )
-    } else {
-        ("", "")
-    };
+    let (preload, bundle) = bundle_tags(with_bundle);
     Ok(format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>Todos · restcache</title><link rel=\"icon\" href=\"data:,\">\
-         <link rel=\"stylesheet\" href=\"/style.css\">{preload}</head>\
+        "{head}{preload}</head>\
          <body><div id=\"{ROOT_ID}\" data-api=\"{api}\" data-outage=\"{outage}\">{html}</div>\
          {cache}{bundle}</body></html>",
+        head = HEAD,
         api = escape(&props.api),
         outage = props.outage,
     ))

@@ -4,6 +4,8 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 use crate::cache::denormalize::{Denorm, Denormalizer};
 use crate::cache::entity::Entity;
 use crate::cache::normalize::Normalizer;
@@ -79,6 +81,38 @@ impl<E: Entity> SchemaParts for Deleted<E> {
 
     fn entity_at(_: &[Segment]) -> Option<&'static str> {
         Some(E::KEY)
+    }
+}
+
+/// A deletion is written as the string form of its record's pk (`"3"`),
+/// as a saved cache keeps a delete made offline until it is sent.
+///
+/// ```
+/// use restcache::prelude::*;
+/// use restcache::rest::Deleted;
+///
+/// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+/// struct Todo { id: u64 }
+///
+/// let gone = Deleted::<Todo>::new(Pk::from(3u64));
+/// let text = serde_json::to_string(&gone)?;
+/// assert_eq!(text, r#""3""#);
+/// assert_eq!(serde_json::from_str::<Deleted<Todo>>(&text)?, gone);
+/// assert!(serde_json::from_str::<Deleted<Todo>>(r#""""#).is_err());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+impl<E> Serialize for Deleted<E> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.pk)
+    }
+}
+
+impl<'de, E> Deserialize<'de> for Deleted<E> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Pk::parse(&text)
+            .map(Deleted::new)
+            .ok_or_else(|| serde::de::Error::custom("a deleted record's pk is empty"))
     }
 }
 

@@ -200,6 +200,83 @@ impl Running {
         path
     }
 
+    /// Sends chromedriver's own command `command` (a path under the
+    /// session, e.g. `chromium/network_conditions`) with `body`
+    /// (`DELETE` without one).
+    pub async fn chromium(&self, command: &str, body: Option<serde_json::Value>) {
+        let session = self
+            .browser
+            .session_id()
+            .await
+            .expect("the session answers")
+            .expect("a session id");
+        let url = format!("{}/session/{session}/{command}", self._driver.url);
+        let client = reqwest::Client::new();
+        let request = match body {
+            Some(body) => client
+                .post(url)
+                .header("content-type", "application/json")
+                .body(body.to_string()),
+            None => client.delete(url),
+        };
+        let answer = request.send().await.expect("chromedriver answers");
+        let status = answer.status();
+        let text = answer.text().await.unwrap_or_default();
+        assert!(status.is_success(), "{command}: {status} {text}");
+    }
+
+    /// Takes the browser off the network (its pages see `offline`), or
+    /// puts it back.
+    pub async fn set_offline(&self, offline: bool) {
+        if offline {
+            let conditions = json!({"network_conditions": {
+                "offline": true, "latency": 0,
+                "download_throughput": 1_000_000, "upload_throughput": 1_000_000,
+            }});
+            self.chromium("chromium/network_conditions", Some(conditions))
+                .await;
+        } else {
+            self.chromium("chromium/network_conditions", None).await;
+        }
+    }
+
+    /// Makes the API unreachable from the browser, or reachable again,
+    /// while the browser stays online (its requests fail as if the
+    /// server were down, with no answer).
+    pub async fn block_api(&self, blocked: bool) {
+        let cdp = |cmd: &str, params: serde_json::Value| json!({"cmd": cmd, "params": params});
+        self.chromium("goog/cdp/execute", Some(cdp("Network.enable", json!({}))))
+            .await;
+        let urls = match blocked {
+            true => vec![format!("{}/*", self.api.url())],
+            false => vec![],
+        };
+        let blocking = cdp("Network.setBlockedURLs", json!({ "urls": urls }));
+        self.chromium("goog/cdp/execute", Some(blocking)).await;
+    }
+
+    /// What the browser's IndexedDB database `database` holds under
+    /// `key` in its store `caches` (a saved cache's text; empty when
+    /// nothing is saved).
+    pub async fn saved(&self, database: &str, key: &str) -> String {
+        let script = "const [database, key, done] = arguments;
+            const opening = indexedDB.open(database);
+            opening.onerror = () => done('');
+            opening.onsuccess = () => {
+              const db = opening.result;
+              if (!db.objectStoreNames.contains('caches')) { db.close(); return done(''); }
+              const get = db.transaction('caches').objectStore('caches').get(key);
+              get.onsuccess = () => { db.close(); done(get.result ? String(get.result) : ''); };
+              get.onerror = () => { db.close(); done(''); };
+            };";
+        let saved = self
+            .browser
+            .execute_async(script, vec![json!(database), json!(key)])
+            .await
+            .expect("the page answers a script");
+        saved.as_str().unwrap_or_default().to_owned()
+    }
+
     /// Closes the browser and stops the page server.
     async fn stop(mut self) {
         self.browser

@@ -12,4 +12,5 @@
 mod harness;
 mod hydration;
 mod navigation;
+mod saved;
 mod writes;

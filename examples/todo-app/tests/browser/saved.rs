@@ -1,0 +1,104 @@
+//! The page that keeps its cache (`/saved`), reloaded for real: the
+//! saved todos show with no request, and renames made offline survive a
+//! reload while the server cannot be reached, then go, in order, once it
+//! can.
+
+use fantoccini::key::Key;
+
+use crate::harness::Running;
+
+const DATABASE: &str = "restcache-todo-app";
+
+/// Renames the todo titled `from` to `to`, as a person does.
+async fn rename(app: &Running, from: &str, to: &str) {
+    app.click(&format!("[aria-label='Rename “{from}”']")).await;
+    let page = app
+        .until("the rename field has the focus", |p| {
+            p.focus.starts_with("todo-")
+        })
+        .await;
+    let field = app.find(&format!("#{}", page.focus)).await;
+    field.send_keys(to).await.unwrap();
+    field
+        .send_keys(&char::from(Key::Enter).to_string())
+        .await
+        .unwrap();
+    app.until("the new title", |p| p.titles().contains(&to))
+        .await;
+}
+
+#[tokio::test]
+#[ignore = "needs the bundle and chromedriver: scripts/test.sh runs it"]
+async fn a_reload_shows_the_saved_todos_and_renames_made_offline_survive_it() {
+    Running::test(|app| async move {
+        app.open("saved").await;
+        app.until("Leanne's todos", |p| {
+            p.titles().contains(&"delectus aut autem")
+        })
+        .await;
+        let reads = app.api.hits("GET /todos");
+        let people = app.api.hits("GET /users");
+        assert!(reads >= 1, "the first load reads the todos");
+        let started = std::time::Instant::now();
+        while !app
+            .saved(DATABASE, DATABASE)
+            .await
+            .contains("delectus aut autem")
+        {
+            assert!(started.elapsed().as_secs() < 30, "the cache is never saved");
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+
+        // A real reload: the saved todos show, with no request.
+        app.browser.refresh().await.expect("the page reloads");
+        let page = app
+            .until("the saved todos after the reload", |p| {
+                p.hydrated && p.titles().contains(&"delectus aut autem")
+            })
+            .await;
+        assert_eq!(page.count.as_deref(), Some("3"), "the header's count too");
+        assert_eq!(app.api.hits("GET /todos"), reads, "no read of the todos");
+        assert_eq!(app.api.hits("GET /users"), people, "nor of the people");
+        app.screenshot("saved-after-reload").await;
+
+        // Offline: two renames wait, on show, and are saved at once.
+        app.set_offline(true).await;
+        rename(&app, "delectus aut autem", "first").await;
+        rename(&app, "first", "second").await;
+        let started = std::time::Instant::now();
+        while !app.saved(DATABASE, DATABASE).await.contains("\"second\"") {
+            assert!(
+                started.elapsed().as_secs() < 30,
+                "the renames are never saved"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        assert_eq!(app.api.hits("PATCH /todos/1"), 0, "nothing sent offline");
+
+        // The network is back, but the server cannot be reached: the page
+        // reloads with both renames still waiting, and shows the last.
+        app.block_api(true).await;
+        app.set_offline(false).await;
+        app.browser.refresh().await.expect("the page reloads");
+        app.until("the waiting rename after the reload", |p| {
+            p.hydrated && p.titles().contains(&"second")
+        })
+        .await;
+        assert_eq!(app.api.hits("PATCH /todos/1"), 0, "the server saw nothing");
+
+        // The server is back in reach: both renames go, in order.
+        app.block_api(false).await;
+        app.until_api("both renames reached the server", |api| {
+            api.hits("PATCH /todos/1") == 2 && api.records("todos")[0]["title"] == "second"
+        })
+        .await;
+        let page = app
+            .until("the confirmed title", |p| {
+                p.titles().contains(&"second") && p.todos.iter().all(|t| !t.draft)
+            })
+            .await;
+        assert!(page.notice.is_none(), "no failure was shown: {page:?}");
+        app.screenshot("saved-after-replay").await;
+    })
+    .await;
+}
