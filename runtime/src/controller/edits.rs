@@ -253,6 +253,7 @@ impl Controller {
             state.handoff.private_records.clear();
             state.generation += 1;
         }
+        self.end_queued_mutations();
         self.emit(|| Event::Reset);
         self.notify();
     }

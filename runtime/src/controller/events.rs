@@ -43,9 +43,12 @@ use crate::pk::Pk;
 #[non_exhaustive]
 pub enum Event {
     /// A request is on its way: a read no other read was waiting for, a
-    /// mutation, a next page. It ends with [`ResponseStored`](Self::ResponseStored),
-    /// [`RequestFailed`](Self::RequestFailed), [`RequestCancelled`](Self::RequestCancelled)
-    /// or a [`Reset`](Self::Reset).
+    /// mutation (again after each [`MutationUnsent`](Self::MutationUnsent)),
+    /// a next page. It ends with [`ResponseStored`](Self::ResponseStored),
+    /// [`RequestFailed`](Self::RequestFailed), [`RequestCancelled`](Self::RequestCancelled),
+    /// [`MutationUnsent`](Self::MutationUnsent) or a [`Reset`](Self::Reset).
+    /// With tabs that agree, a read that another tab's request answers
+    /// starts too, though it sends nothing itself.
     RequestStarted {
         /// The cache key it answers.
         key: String,

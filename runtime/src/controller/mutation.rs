@@ -95,6 +95,11 @@ impl Controller {
         if let Some(turn) = &turn {
             self.emit(|| Event::MutationQueued { key: key.clone() });
             turn.wait().await;
+            // A reset (a log-out) meanwhile: what the last session queued
+            // is not sent in the next one's name.
+            if turn.reset_since() {
+                return Err(Attempt::new(endpoint.method(), &url).failed(ErrorKind::Reset));
+            }
             // Its answer is as new as its sending, not its queueing.
             started.at = self.start_now();
         }
@@ -113,13 +118,9 @@ impl Controller {
         if let Some(turn) = &turn {
             // A queued mutation keeps its place while the server cannot be
             // reached: its caller waits for the network already.
-            // A reset (a log-out) meanwhile ends the wait: what the last
-            // session queued is not sent in the next one's name.
-            let reset = || self.inner.state.borrow().generation != started.generation;
             let mut unsent = 0;
             while let Err(error) = &response
                 && found_no_server(error)
-                && !reset()
             {
                 unsent += 1;
                 self.emit(|| Event::MutationUnsent {
@@ -127,8 +128,9 @@ impl Controller {
                     error: error.clone(),
                 });
                 turn.wait_to_send_again(unsent).await;
-                if reset() {
-                    break;
+                // A reset meanwhile ends it, unsent.
+                if turn.reset_since() {
+                    return Err(Attempt::new(endpoint.method(), &url).failed(ErrorKind::Reset));
                 }
                 started.at = self.start_now();
                 response = send().await;
@@ -159,7 +161,7 @@ impl Controller {
                         .map_err(|e| stored_failed(endpoint, &url, e))
                 });
                 if let Err(error) = &stored {
-                    if may_have_applied(error.kind()) {
+                    if may_have_applied(error) {
                         forget_targets(&mut state, endpoint, params, delivery);
                     }
                     self.emit(|| Event::RequestFailed {
@@ -213,15 +215,20 @@ impl Controller {
 /// Whether a mutation that failed this way may have changed the server's
 /// data all the same: it answered but the answer cannot be read, or it
 /// did not answer in time.
-fn may_have_applied(kind: &ErrorKind) -> bool {
-    matches!(
-        kind,
-        ErrorKind::Decode(_) | ErrorKind::TooLarge { .. } | ErrorKind::Timeout(_)
-    )
+fn may_have_applied(error: &Error) -> bool {
+    match error.kind() {
+        ErrorKind::Decode(_) | ErrorKind::TooLarge { .. } | ErrorKind::Timeout(_) => true,
+        // The answer broke off after its status: the server had it.
+        ErrorKind::Network(_) => error.status().is_some(),
+        _ => false,
+    }
 }
 
-/// Whether a mutation that failed this way never reached the server: no
-/// response at all, so sending it again cannot apply it twice.
+/// Whether a mutation that failed this way found no server: no answer at
+/// all (an answer that broke off after its status did reach it). In a
+/// browser a request that failed this way was, short of a connection
+/// dropped just after it went out, never received: sending it again is
+/// what keeps the change.
 fn found_no_server(error: &Error) -> bool {
     matches!(error.kind(), ErrorKind::Network(_)) && error.status().is_none()
 }

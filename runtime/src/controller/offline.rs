@@ -46,6 +46,8 @@ pub(crate) struct QueuedMutation {
 pub(super) struct Turn {
     controller: Controller,
     ticket: u64,
+    /// The cache's generation when it was queued: a reset ends the wait.
+    generation: u64,
 }
 
 impl Controller {
@@ -65,10 +67,19 @@ impl Controller {
         let ticket = queue.issued;
         queue.waiting.insert(ticket);
         queue.called.insert(ticket, called());
+        drop(queue);
         Some(Turn {
             controller: self.clone(),
             ticket,
+            generation: self.inner.state.borrow().generation,
         })
+    }
+
+    /// After a reset (a log-out): the queued mutations are not saved any
+    /// more, and each waiting one ends, unsent.
+    pub(super) fn end_queued_mutations(&self) {
+        self.inner.offline.borrow_mut().called.clear();
+        self.wake_queue();
     }
 
     /// How many queued mutations are not answered yet.
@@ -139,12 +150,38 @@ impl Turn {
         }
     }
 
+    /// Whether the cache was reset since it was queued.
+    pub fn reset_since(&self) -> bool {
+        self.controller
+            .inner
+            .state
+            .try_borrow()
+            .is_ok_and(|state| state.generation != self.generation)
+    }
+
     /// Resolves once the network is up and every earlier mutation has
-    /// left the queue.
+    /// left the queue, or the cache was reset.
     pub async fn wait(&self) {
+        self.wait_until(|turn, queue| {
+            turn.controller.is_online() && queue.waiting.first() == Some(&turn.ticket)
+        })
+        .await;
+    }
+
+    /// Resolves once the cache was reset.
+    async fn until_reset(&self) {
+        self.wait_until(|_, _| false).await;
+    }
+
+    /// Resolves once `ready` holds, or the cache was reset; looked at
+    /// again each time the queue wakes.
+    async fn wait_until(&self, ready: impl Fn(&Turn, &OfflineQueue) -> bool) {
         poll_fn(|cx| {
+            if self.reset_since() {
+                return Poll::Ready(());
+            }
             let mut queue = self.controller.inner.offline.borrow_mut();
-            if self.controller.is_online() && queue.waiting.first() == Some(&self.ticket) {
+            if ready(self, &queue) {
                 return Poll::Ready(());
             }
             if !queue.wakers.iter().any(|w| w.will_wake(cx.waker())) {
@@ -168,7 +205,7 @@ impl Turn {
     /// Waits before its mutation, which found no server on try number
     /// `unsent`, is sent again: a wait that grows with each try
     /// (jittered), cut short by a change of network or focus; then its
-    /// turn, as [`wait`](Self::wait) does.
+    /// turn, as [`wait`](Self::wait) does; a reset ends it at once.
     pub async fn wait_to_send_again(&self, unsent: u32) {
         let ctrl = &self.controller;
         let seed = ctrl.now().as_micros() ^ u64::from(unsent) ^ self.ticket;
@@ -177,8 +214,9 @@ impl Turn {
             .clock
             .sleep(SEND_AGAIN.delay(unsent.saturating_sub(1), seed));
         let changed = ctrl.signals_changed();
-        pin_mut!(changed);
-        select(wait, changed).await;
+        let reset = self.until_reset();
+        pin_mut!(changed, reset);
+        select(select(wait, changed), reset).await;
         self.wait().await;
     }
 }

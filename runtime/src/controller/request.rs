@@ -384,13 +384,12 @@ where
         started.at = Controller { inner }.start_now();
     }
     let url = request.url.clone();
-    // The answer's text is kept for a server's handoff, and for other
-    // tabs when they share reads (asked once it arrives: a tab's link may
-    // come after its first request).
+    // The answer's text is kept for a server's handoff, and for another
+    // tab that waits for it (asked once it arrives).
     let keep = || {
-        inner
-            .upgrade()
-            .is_some_and(|inner| inner.state.borrow().handoff.recording || sharing(&inner))
+        inner.upgrade().is_some_and(|inner| {
+            inner.state.borrow().handoff.recording || wanted_elsewhere(&inner, &key)
+        })
     };
     let call = || client.call_keeping(&endpoint, &params, request.clone(), &keep);
     // Another tab fetching the key now answers this read too.
@@ -463,7 +462,7 @@ where
             if let (Ok(_), Some(mut recorded)) = (&stored, recorded) {
                 recorded.private = endpoint.is_private();
                 #[cfg(feature = "tabs")]
-                if sharing(&ctrl.inner) {
+                if wanted_elsewhere(&ctrl.inner, &key) {
                     ctrl.inner.shared.keep(&key, recorded.clone(), started.at);
                 }
                 if state.handoff.recording {
@@ -505,13 +504,13 @@ where
     outcome
 }
 
-/// Whether other tabs share this controller's reads.
-fn sharing(inner: &Inner) -> bool {
+/// Whether another tab waits for this controller's answer for `key`.
+fn wanted_elsewhere(inner: &Inner, key: &str) -> bool {
     #[cfg(feature = "tabs")]
-    return inner.shared.is_on();
+    return inner.shared.wanted(key);
     #[cfg(not(feature = "tabs"))]
     {
-        let _ = inner;
+        let _ = (inner, key);
         false
     }
 }

@@ -5,7 +5,7 @@
 //! fetches keeps each answer's text until its tabs are told.
 
 use std::cell::RefCell;
-use std::rc::Weak;
+use std::rc::{Rc, Weak};
 use std::time::Duration;
 
 use futures_util::future::{Either, LocalBoxFuture, select};
@@ -28,6 +28,14 @@ pub(crate) trait ReadsElsewhere {
     /// tab went). With it, whether the request is on its way (not only
     /// about to be).
     fn answer(&self, key: &str) -> Option<(LocalBoxFuture<'static, Option<SharedAnswer>>, bool)>;
+
+    /// A read here stopped waiting for the answer for `key` (too long):
+    /// the other tab is not waited for again for it.
+    fn gave_up(&self, key: &str);
+
+    /// Whether a read in another tab waits for this tab's answer for
+    /// `key` (so its text is kept for it).
+    fn wants(&self, key: &str) -> bool;
 }
 
 /// How long a read waits for another tab that is about to fetch its key
@@ -44,12 +52,13 @@ pub(crate) struct SharedReads {
 }
 
 impl SharedReads {
-    /// Whether a tab link shares this controller's reads.
-    pub fn is_on(&self) -> bool {
-        self.elsewhere
-            .borrow()
-            .as_ref()
-            .is_some_and(|weak| weak.strong_count() > 0)
+    /// Whether another tab waits for this tab's answer for `key`.
+    pub fn wanted(&self, key: &str) -> bool {
+        self.seat().is_some_and(|elsewhere| elsewhere.wants(key))
+    }
+
+    fn seat(&self) -> Option<Rc<dyn ReadsElsewhere>> {
+        self.elsewhere.borrow().as_ref()?.upgrade()
     }
 
     /// Keeps this tab's answer for `key`, for the other tabs.
@@ -83,10 +92,11 @@ impl Controller {
             .collect()
     }
 
-    /// Whether a view watches the read `key` (and so reads it again once
-    /// it is invalidated).
-    pub(crate) fn is_observed(&self, key: &str) -> bool {
-        self.inner.observers.borrow().watch(key)
+    /// Whether a view reads `key` again at once when it is invalidated:
+    /// one that refetches what goes stale watches it, and the network is
+    /// up.
+    pub(crate) fn refetches(&self, key: &str) -> bool {
+        self.is_online() && self.inner.observers.borrow().refetches(key)
     }
 
     /// Whether a read request of `key` is on its way here.
@@ -104,19 +114,24 @@ pub(super) async fn answer_elsewhere(
     key: &str,
     limit: Duration,
 ) -> Option<SharedAnswer> {
-    let (waiting, timer) = {
+    let (waiting, timer, elsewhere) = {
         let inner = inner.upgrade()?;
-        let elsewhere = inner.shared.elsewhere.borrow().as_ref()?.upgrade()?;
+        let elsewhere = inner.shared.seat()?;
         let (waiting, sent) = elsewhere.answer(key)?;
         let limit = if sent {
             limit
         } else {
             limit.min(ABOUT_TO_FETCH)
         };
-        (waiting, inner.clock.sleep(limit))
+        (waiting, inner.clock.sleep(limit), Rc::downgrade(&elsewhere))
     };
     match select(waiting, timer).await {
         Either::Left((answer, _)) => answer,
-        Either::Right(_) => None,
+        Either::Right(_) => {
+            if let Some(elsewhere) = elsewhere.upgrade() {
+                elsewhere.gave_up(key);
+            }
+            None
+        }
     }
 }

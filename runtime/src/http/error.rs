@@ -140,7 +140,8 @@ struct Details {
 pub enum ErrorKind {
     /// The server answered with a status that is not a success.
     Status,
-    /// No response: refused connection, DNS, TLS, a dropped connection.
+    /// No response: refused connection, DNS, TLS, a dropped connection;
+    /// or, with a status, an answer whose body broke off.
     Network(String),
     /// No answer, or no whole body, within the time limit.
     Timeout(std::time::Duration),
@@ -185,6 +186,10 @@ pub enum ErrorKind {
     /// answer with a 4xx or 5xx status is [`Status`](Self::Status), its
     /// body in the excerpt.
     GraphQl(Vec<super::GraphQlError>),
+    /// The cache was reset (a log-out) while the mutation waited for the
+    /// network: it was not sent, so the next session sends nothing in the
+    /// last one's name.
+    Reset,
 }
 
 impl Error {
@@ -282,6 +287,9 @@ impl fmt::Display for Error {
         let status = self.0.status.unwrap_or_default();
         match &self.0.kind {
             ErrorKind::Status => write!(f, "HTTP {status}")?,
+            ErrorKind::Network(message) if status > 0 => {
+                write!(f, "HTTP {status}: the body broke off ({message})")?;
+            }
             ErrorKind::Network(message) => write!(f, "no response ({message})")?,
             ErrorKind::Timeout(limit) => write!(f, "no answer within {limit:?}")?,
             ErrorKind::TooLarge { limit } => {
@@ -309,6 +317,9 @@ impl fmt::Display for Error {
                 "the cached list cannot grow by pages: its schema is not a list, a `Page`, or \
                  an envelope with one nested list",
             )?,
+            ErrorKind::Reset => {
+                f.write_str("not sent: the cache was reset while it waited for the network")?;
+            }
             ErrorKind::GraphQl(errors) => {
                 f.write_str("GraphQL: ")?;
                 for (at, error) in errors.iter().enumerate() {

@@ -88,8 +88,11 @@ impl Incoming {
     }
 }
 
-/// No answer came: the connection failed, or the transport could not
-/// send. The client turns it into a soft network error of its request.
+/// No answer came (the connection failed, or the transport could not
+/// send), or one broke off: the client turns it into a soft network
+/// error of its request. With no answer at all, a mutation that waited
+/// for the network keeps waiting and is sent again; one whose answer
+/// broke off may have been applied, and is not.
 ///
 /// ```
 /// use restcache::http::TransportError;
@@ -102,6 +105,7 @@ pub struct TransportError(Failure);
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Failure {
     Network(String),
+    BrokenOff { status: u16, message: String },
     TooLarge,
 }
 
@@ -109,6 +113,43 @@ impl TransportError {
     /// A failure described by `message` (one line; no secrets in it).
     pub fn new(message: impl Into<String>) -> Self {
         TransportError(Failure::Network(message.into()))
+    }
+
+    /// The server answered with `status`, but its body broke off
+    /// (`message` says how): the request reached the server, so it may
+    /// have done what it asked. The client's error keeps the status.
+    ///
+    /// ```
+    /// use restcache::http::{Client, ErrorKind, Method, Outgoing, TransportError};
+    ///
+    /// let client = Client::new("http://api.test")
+    ///     .with_transport(|_: Outgoing| async { Err(TransportError::broken_off(200, "reset")) });
+    /// # restcache_demo::block_on(async {
+    /// let failed = client.request(Method::Post, "/todos", None).await.unwrap_err();
+    /// assert!(matches!(failed.kind(), ErrorKind::Network(_)));
+    /// assert_eq!(failed.status(), Some(200));
+    /// # });
+    /// ```
+    pub fn broken_off(status: u16, message: impl Into<String>) -> Self {
+        TransportError(Failure::BrokenOff {
+            status,
+            message: message.into(),
+        })
+    }
+
+    /// The status of an answer whose body broke off
+    /// ([`broken_off`](Self::broken_off)); `None` when no answer came.
+    ///
+    /// ```
+    /// use restcache::http::TransportError;
+    /// assert_eq!(TransportError::broken_off(200, "reset").status(), Some(200));
+    /// assert_eq!(TransportError::new("refused").status(), None);
+    /// ```
+    pub fn status(&self) -> Option<u16> {
+        match &self.0 {
+            Failure::BrokenOff { status, .. } => Some(*status),
+            Failure::Network(_) | Failure::TooLarge => None,
+        }
     }
 
     /// The answer's body is longer than the request's
@@ -148,7 +189,7 @@ impl TransportError {
     /// ```
     pub fn message(&self) -> &str {
         match &self.0 {
-            Failure::Network(message) => message,
+            Failure::Network(message) | Failure::BrokenOff { message, .. } => message,
             Failure::TooLarge => "the body is longer than the limit",
         }
     }
@@ -227,7 +268,9 @@ impl Transport for Reqwest {
                     .await
                     .map_err(|e| match e {
                         reading::ReadError::TooLarge => TransportError::too_large(),
-                        reading::ReadError::Network(e) => failed(e),
+                        reading::ReadError::Network(e) => {
+                            TransportError::broken_off(status, cause(e))
+                        }
                     })?
             } else {
                 // The status says what went wrong: a body that breaks off

@@ -273,10 +273,10 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     }
     if let Event::Reset = event {
         link.sent_up_to.set(writes);
-        link.announced.borrow_mut().clear();
-        link.foreign.borrow_mut().clear();
-        link.fetching.borrow_mut().clear();
-        return link.post(Message::Reset);
+        link.post(Message::Reset);
+        optimistic::forget(link);
+        reads::forget(link);
+        return;
     }
     // Every record written since the last message (a failed mutation's
     // forgotten target, a listener's write), then the event's own news.
@@ -319,8 +319,9 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
     let _applying = Applying(&link.applying);
     match message {
         Message::Reset => {
-            link.foreign.borrow_mut().clear();
             ctrl.reset();
+            optimistic::forget(link);
+            reads::forget(link);
         }
         Message::Invalidate {
             key,

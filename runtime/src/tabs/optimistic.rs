@@ -31,6 +31,20 @@ pub(super) fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     }
 }
 
+/// After a reset (here or in another tab): this tab's optimistic values
+/// are gone (their mutations end in a cache that no longer exists), so
+/// the other tabs take them away; theirs are gone here with the store.
+pub(super) fn forget(link: &Link) {
+    let announced: Vec<u64> = link.announced.borrow_mut().drain().collect();
+    for layer in announced {
+        link.post(Message::Settled {
+            tab: link.tab,
+            layer,
+        });
+    }
+    link.foreign.borrow_mut().clear();
+}
+
 /// Shows tab `tab`'s optimistic value `layer` here.
 pub(super) fn heard_shown(
     link: &Link,

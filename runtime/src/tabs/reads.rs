@@ -26,6 +26,11 @@ pub(super) struct Elsewhere {
 /// A read here asks whether another tab fetches its key now.
 impl ReadsElsewhere for Link {
     fn answer(&self, key: &str) -> Option<(LocalBoxFuture<'static, Option<SharedAnswer>>, bool)> {
+        // This tab fetches it (or claimed it) itself: two tabs never wait
+        // for each other.
+        if self.fetching.borrow().contains_key(key) {
+            return None;
+        }
         let mut elsewhere = self.elsewhere.borrow_mut();
         let fetching = elsewhere.get_mut(key)?;
         let (send, answer) = oneshot::channel();
@@ -37,6 +42,32 @@ impl ReadsElsewhere for Link {
             key: key.to_owned(),
         });
         Some((Box::pin(async move { answer.await.ok().flatten() }), sent))
+    }
+
+    fn gave_up(&self, key: &str) {
+        let gone = self.elsewhere.borrow_mut().remove(key);
+        for read in gone.map(|fetching| fetching.waiting).unwrap_or_default() {
+            let _ = read.send(None);
+        }
+    }
+
+    fn wants(&self, key: &str) -> bool {
+        self.fetching.borrow().get(key) == Some(&true)
+    }
+}
+
+/// After a reset (here or in another tab): no read waits for another
+/// tab's answer, and none is owed.
+pub(super) fn forget(link: &Link) {
+    link.fetching.borrow_mut().clear();
+    let waiting: Vec<Elsewhere> = link
+        .elsewhere
+        .borrow_mut()
+        .drain()
+        .map(|(_, e)| e)
+        .collect();
+    for read in waiting.into_iter().flat_map(|fetching| fetching.waiting) {
+        let _ = read.send(None);
     }
 }
 
@@ -82,6 +113,11 @@ pub(super) fn tell_in_flight(link: &Link, ctrl: &Controller) {
 /// Hands this tab's answer for `key` to the tabs that wait for it.
 pub(super) fn tell_answer(link: &Link, key: &str, ctrl: &Controller) {
     let answer = ctrl.take_shared_answer(key);
+    // Stored while its read is still on its way (a value set by hand, a
+    // page added): not that read's answer.
+    if ctrl.is_reading(key) {
+        return;
+    }
     let Some(wanted) = link.fetching.borrow_mut().remove(key) else {
         return;
     };
@@ -116,7 +152,7 @@ pub(super) fn heard_fetching(link: &Link, tab: u64, key: String, sent: bool) {
 /// This tab invalidated `key`: whether a view here reads it again at once,
 /// and if so, the other tabs wait for that answer.
 pub(super) fn claim_refetch(link: &Link, key: &str, ctrl: &Controller) -> bool {
-    let refetching = ctrl.is_observed(key) && !link.elsewhere.borrow().contains_key(key);
+    let refetching = ctrl.refetches(key) && !link.elsewhere.borrow().contains_key(key);
     if refetching {
         link.fetching
             .borrow_mut()

@@ -33,8 +33,9 @@ pub fn use_tab_sync(sync: &TabSync) {
 }
 
 /// In the browser the link is made at the first render, before the reads
-/// under it start, so that a new tab's first reads wait for what another
-/// tab is fetching already. It goes with the component.
+/// under it start, so that they are shared from the first: another tab
+/// that reads one of their keys meanwhile waits for this tab's answer.
+/// It goes with the component.
 #[cfg(target_arch = "wasm32")]
 #[hook]
 fn use_link(sync: &TabSync) {

@@ -295,12 +295,76 @@ async fn a_reset_while_a_mutation_finds_no_server_ends_it_unsent() {
                 api
             };
             let (renaming, api) = join(renaming, log_out).await;
-            assert!(matches!(
-                renaming.unwrap_err().kind(),
-                ErrorKind::Network(_)
-            ));
+            assert_eq!(renaming.unwrap_err().kind(), &ErrorKind::Reset);
             assert_eq!(api.hits("PATCH /todos/1"), 0, "not sent after the log-out");
             assert_eq!(unsent.get(), 1);
+            assert_eq!(ctrl.queued_mutations(), 0);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_reset_ends_the_mutations_queued_offline_unsent() {
+    LocalSet::new()
+        .run_until(async {
+            let (api, ctrl) = reading_todos().await;
+            ctrl.set_online(false);
+            // Its caller waits in a task of its own (as an app's does).
+            let waiting = {
+                let ctrl = ctrl.clone();
+                tokio::task::spawn_local(async move {
+                    let update = TodoResource::partial_update();
+                    let one = TodoResourceParams { id: 1 };
+                    ctrl.fetch_optimistic(&update, &one, rename("mine"), renamed(1, "mine"))
+                        .await
+                })
+            };
+            until(|| ctrl.queued_mutations() == 1).await;
+            // The user logs out while offline: the task is woken.
+            ctrl.reset();
+            let ended = tokio::time::timeout(std::time::Duration::from_secs(10), waiting)
+                .await
+                .expect("ended by the reset, not left waiting")
+                .unwrap()
+                .unwrap_err();
+            assert_eq!(ended.kind(), &ErrorKind::Reset, "{ended}");
+            assert!(ended.is_hard());
+            assert_eq!(ctrl.queued_mutations(), 0);
+            ctrl.set_online(true);
+            tokio::task::yield_now().await;
+            assert_eq!(api.hits("PATCH /todos/1"), 0, "never sent");
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_queued_mutation_whose_answer_broke_off_is_not_sent_again() {
+    LocalSet::new()
+        .run_until(async {
+            use restcache::http::{Outgoing, TransportError};
+            let sent = Rc::new(std::cell::Cell::new(0));
+            let counted = Rc::clone(&sent);
+            let client = Client::new("http://api.test").with_transport(move |_: Outgoing| {
+                counted.set(counted.get() + 1);
+                async { Err(TransportError::broken_off(200, "connection reset")) }
+            });
+            let ctrl = Controller::new(client);
+            ctrl.set_online(false);
+            let update = TodoResource::partial_update();
+            let one = TodoResourceParams { id: 1 };
+            let renaming = ctrl.fetch(&update, &one, rename("maybe"));
+            let back = async {
+                tokio::task::yield_now().await;
+                ctrl.set_online(true);
+            };
+            let both = join(renaming, back);
+            let (failed, ()) = tokio::time::timeout(std::time::Duration::from_secs(10), both)
+                .await
+                .expect("failed, not sent again and again");
+            let failed = failed.unwrap_err();
+            assert_eq!(failed.status(), Some(200), "{failed}");
+            assert!(matches!(failed.kind(), ErrorKind::Network(_)));
+            assert_eq!(sent.get(), 1, "the server had it: not sent twice");
             assert_eq!(ctrl.queued_mutations(), 0);
         })
         .await;

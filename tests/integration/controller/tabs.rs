@@ -272,6 +272,10 @@ async fn an_optimistic_value_shows_in_the_other_tab_until_its_answer() {
         "the confirmed copy, after the layer"
     );
     assert_eq!(requests.get(), 0, "tab two made no request");
+    // No layer is left over it: a newer confirmed copy shows.
+    two.set_entity(crate::common::todo(1, "later"), two.write_time())
+        .unwrap();
+    assert_eq!(title(&two, 0), "later");
 }
 
 #[tokio::test]
@@ -377,6 +381,7 @@ async fn a_read_whose_other_tab_gives_up_fetches_for_itself() {
         let steer = async {
             until(|| two.in_flight() == 1).await;
             tokio::task::yield_now().await;
+            assert_eq!(api.hits("GET /todos"), 1, "tab two waits for tab one");
             give_up.send(()).unwrap();
             until(|| api.hits("GET /todos") == 2).await;
             drop(held);
@@ -412,4 +417,9 @@ async fn a_tab_that_announced_a_read_and_vanished_is_waited_for_no_longer_than_a
     let (read, ()) = futures_util::join!(read, later);
     assert_eq!(read.unwrap().len(), 5);
     assert_eq!(api.hits("GET /todos"), 1, "then fetched for itself");
+    // The vanished tab is not waited for again: the next read fetches at
+    // once, with the clock standing still.
+    ctrl.invalidate(&list, &());
+    ctrl.fetch(&list, &(), None).await.unwrap();
+    assert_eq!(api.hits("GET /todos"), 2);
 }

@@ -342,12 +342,15 @@ impl Observers {
         self.entries.get(id as usize)?.as_ref()
     }
 
-    /// Whether a live observer watches the read `key`.
+    /// Whether a live observer of the read `key` refetches it once it is
+    /// stale (or invalidated).
     #[cfg(feature = "tabs")]
-    pub fn watch(&self, key: &str) -> bool {
+    pub fn refetches(&self, key: &str) -> bool {
         self.by_key.get(key).is_some_and(|ids| {
-            ids.iter()
-                .any(|&id| self.get(id).is_some_and(|entry| entry.alive.get()))
+            ids.iter().any(|&id| {
+                self.get(id)
+                    .is_some_and(|entry| entry.alive.get() && entry.revalidate.is_some())
+            })
         })
     }
 
