@@ -46,6 +46,15 @@ impl Pk {
         }
     }
 
+    /// The string form, owned: a canonical number printed, other text as
+    /// it is (no copy).
+    pub(crate) fn into_text(self) -> CompactString {
+        match self.0 {
+            Repr::Number(n) => n.to_compact_string(),
+            Repr::Text(text) => text,
+        }
+    }
+
     /// The pk of a string form; the empty string is not a usable pk.
     ///
     /// ```

@@ -153,7 +153,7 @@ impl<'s> Normalizer<'s> {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
         let (slot, merged) =
-            records.merge(&pk, record, refs, meta, version, layer, keeps_stored::<E>);
+            records.merge(pk, record, refs, meta, version, layer, keeps_stored::<E>);
         match merged {
             Merged::Replaced => self.tables.changed(table, slot, version),
             Merged::Refreshed => self.tables.refreshed(table, slot),

@@ -43,8 +43,9 @@ impl PkIndex {
         }
     }
 
-    /// The slot of `pk`, or `None` after making `fresh` its slot.
-    pub fn get_or_insert(&mut self, pk: &Pk, fresh: u32) -> Option<u32> {
+    /// The slot of `pk`, or `None` after making `fresh` its slot (a text
+    /// pk's own string becomes the key: no copy of it is made).
+    pub fn get_or_insert(&mut self, pk: Pk, fresh: u32) -> Option<u32> {
         let planned = std::mem::take(&mut self.planned);
         match pk.as_ref() {
             PkRef::Number(n) => self.numbers.get_or_insert(n, fresh, planned),
@@ -65,7 +66,7 @@ impl PkIndex {
                     TextEntry::Vacant(entry) => {
                         let at = u32::try_from(keys.len()).unwrap_or(u32::MAX);
                         entry.insert(at);
-                        keys.push((CompactString::from(text), fresh));
+                        keys.push((pk.into_text(), fresh));
                         None
                     }
                 }
@@ -130,10 +131,10 @@ mod tests {
     #[test]
     fn numbers_and_texts_are_found_apart_and_forgotten_by_slot() {
         let mut index = PkIndex::default();
-        assert_eq!(index.get_or_insert(&Pk::from(5u64), 0), None);
-        assert_eq!(index.get_or_insert(&Pk::from("five"), 1), None);
+        assert_eq!(index.get_or_insert(Pk::from(5u64), 0), None);
+        assert_eq!(index.get_or_insert(Pk::from("five"), 1), None);
         assert_eq!(
-            index.get_or_insert(&Pk::from("5"), 9),
+            index.get_or_insert(Pk::from("5"), 9),
             Some(0),
             "\"5\" is the pk 5"
         );
@@ -148,11 +149,11 @@ mod tests {
         let mut index = PkIndex::default();
         for slot in 0..1000u32 {
             let pk = Pk::from(format!("project-{slot}").as_str());
-            assert_eq!(index.get_or_insert(&pk, slot), None);
+            assert_eq!(index.get_or_insert(pk.clone(), slot), None);
         }
         let pk = |n: u32| Pk::from(format!("project-{n}").as_str());
         assert_eq!(
-            index.get_or_insert(&pk(502), 7777),
+            index.get_or_insert(pk(502), 7777),
             Some(502),
             "found, not added"
         );
@@ -176,7 +177,7 @@ mod tests {
         assert_eq!(index.get(&pk(502)), Some(moved[502]));
         assert_eq!(index.get(&pk(999)), None);
         assert_eq!(
-            index.get_or_insert(&pk(3), 5000),
+            index.get_or_insert(pk(3), 5000),
             None,
             "a dropped pk comes back"
         );
