@@ -21,8 +21,10 @@
 //! records travel as a layer that the other tabs show over their
 //! confirmed copies, and take away when the mutation ends (after its
 //! answer's records, so the answer shows next), or when its tab goes
-//! (closed, reloaded, or its link dropped). An optimistic create's or
-//! delete's change to a list stays in its tab until its answer comes.
+//! (closed, reloaded, or its link dropped), or a reset. What travels is
+//! the records the value shows: an optimistic create's or delete's change
+//! to a list, and what an endpoint's updater does to other results, stay
+//! in its tab until the answer comes.
 //!
 //! Two tabs do not send one read request at once: a tab that sends one
 //! says so, and a read of the same key in another tab waits for that

@@ -200,3 +200,15 @@ pub async fn reading_todos() -> (restcache_demo::DemoApi, Controller) {
         .unwrap();
     (api, ctrl)
 }
+
+/// Polls until `done` holds, on the test's own runtime; panics past a
+/// generous bound (a hang, not a timing claim).
+pub async fn until(mut done: impl FnMut() -> bool) {
+    for _ in 0..2_500 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    panic!("never came to pass");
+}

@@ -13,7 +13,7 @@ use restcache_demo::DemoApi;
 use serde_json::json;
 use tokio::task::LocalSet;
 
-use crate::common::{Todo, TodoResource, TodoResourceParams, reading_todos};
+use crate::common::{Todo, TodoResource, TodoResourceParams, reading_todos, until};
 
 fn rename(title: &str) -> Option<Body> {
     Some(Body::json(&json!({ "title": title })).unwrap())
@@ -168,18 +168,6 @@ async fn a_read_made_offline_waits_for_the_network_instead_of_failing() {
             assert_eq!(api.hits("GET /todos/3"), 1);
         })
         .await;
-}
-
-/// Polls until `done` holds, on the test's own runtime; panics past a
-/// generous bound (a hang, not a timing claim).
-async fn until(mut done: impl FnMut() -> bool) {
-    for _ in 0..2_500 {
-        if done() {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
-    }
-    panic!("never came to pass");
 }
 
 #[tokio::test]

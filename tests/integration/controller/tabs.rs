@@ -13,7 +13,7 @@ use restcache::{Event, ExpiryStatus};
 use restcache_demo::DemoApi;
 use serde_json::json;
 
-use crate::common::{Todo, TodoResource, TodoResourceParams};
+use crate::common::{Todo, TodoResource, TodoResourceParams, until};
 
 /// Counts the requests `ctrl` starts.
 fn requests_of(ctrl: &Controller) -> (Rc<Cell<usize>>, restcache::EventListener) {
@@ -233,17 +233,6 @@ fn renamed(id: u64, title: &str) -> Rc<Todo> {
 
 fn rename(title: &str) -> Option<Body> {
     Some(Body::json(&json!({ "title": title })).unwrap())
-}
-
-/// Waits (on the test's runtime) until `done` holds; a hang panics.
-async fn until(mut done: impl FnMut() -> bool) {
-    for _ in 0..2_500 {
-        if done() {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
-    }
-    panic!("never came to pass");
 }
 
 #[tokio::test]
