@@ -46,10 +46,10 @@ impl Pk {
         }
     }
 
-    /// The string form, owned: a canonical number printed, other text as
-    /// it is (no copy).
-    pub(crate) fn into_text(self) -> CompactString {
-        match self.0 {
+    /// The string form, taken out (a canonical number printed, other
+    /// text moved with no copy); the pk is left as the number 0.
+    pub(crate) fn take_text(&mut self) -> CompactString {
+        match std::mem::replace(&mut self.0, Repr::Number(0)) {
             Repr::Number(n) => n.to_compact_string(),
             Repr::Text(text) => text,
         }

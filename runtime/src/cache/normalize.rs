@@ -123,7 +123,7 @@ impl<'s> Normalizer<'s> {
     /// started later, or from earlier in this same response (the first
     /// copy of a record in a response is the one kept).
     pub(crate) fn entity<E: Entity>(&mut self, record: &mut Rc<E>) -> Result<(), SchemaError> {
-        let Some(pk) = record.pk() else {
+        let Some(mut pk) = record.pk() else {
             return Err(SchemaError::MissingPk {
                 entity: E::KEY,
                 field: E::PK_FIELD,
@@ -152,8 +152,15 @@ impl<'s> Normalizer<'s> {
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let (slot, merged) =
-            records.merge(pk, record, refs, meta, version, layer, keeps_stored::<E>);
+        let (slot, merged) = records.merge(
+            &mut pk,
+            record,
+            refs,
+            meta,
+            version,
+            layer,
+            keeps_stored::<E>,
+        );
         match merged {
             Merged::Replaced => self.tables.changed(table, slot, version),
             Merged::Refreshed => self.tables.refreshed(table, slot),

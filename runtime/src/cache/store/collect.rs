@@ -259,7 +259,7 @@ mod tests {
         let mut record = Rc::new(format!("note {pk}"));
         let table = notes(store);
         table.merge(
-            Pk::from(pk),
+            &mut Pk::from(pk),
             &mut record,
             refs,
             fetched(ms),
@@ -354,7 +354,7 @@ mod tests {
         let mut draft = Rc::new("draft".to_owned());
         let table = notes(&mut store);
         table.merge(
-            Pk::from(1_u64),
+            &mut Pk::from(1_u64),
             &mut draft,
             EntityRefs::new(),
             fetched(20),

@@ -44,8 +44,9 @@ impl PkIndex {
     }
 
     /// The slot of `pk`, or `None` after making `fresh` its slot (a text
-    /// pk's own string becomes the key: no copy of it is made).
-    pub fn get_or_insert(&mut self, pk: Pk, fresh: u32) -> Option<u32> {
+    /// pk's own string becomes the key, taken from `pk`: no copy of it is
+    /// made).
+    pub fn get_or_insert(&mut self, pk: &mut Pk, fresh: u32) -> Option<u32> {
         let planned = std::mem::take(&mut self.planned);
         match pk.as_ref() {
             PkRef::Number(n) => self.numbers.get_or_insert(n, fresh, planned),
@@ -66,7 +67,7 @@ impl PkIndex {
                     TextEntry::Vacant(entry) => {
                         let at = u32::try_from(keys.len()).unwrap_or(u32::MAX);
                         entry.insert(at);
-                        keys.push((pk.into_text(), fresh));
+                        keys.push((pk.take_text(), fresh));
                         None
                     }
                 }
@@ -131,10 +132,10 @@ mod tests {
     #[test]
     fn numbers_and_texts_are_found_apart_and_forgotten_by_slot() {
         let mut index = PkIndex::default();
-        assert_eq!(index.get_or_insert(Pk::from(5u64), 0), None);
-        assert_eq!(index.get_or_insert(Pk::from("five"), 1), None);
+        assert_eq!(index.get_or_insert(&mut Pk::from(5u64), 0), None);
+        assert_eq!(index.get_or_insert(&mut Pk::from("five"), 1), None);
         assert_eq!(
-            index.get_or_insert(Pk::from("5"), 9),
+            index.get_or_insert(&mut Pk::from("5"), 9),
             Some(0),
             "\"5\" is the pk 5"
         );
@@ -149,11 +150,11 @@ mod tests {
         let mut index = PkIndex::default();
         for slot in 0..1000u32 {
             let pk = Pk::from(format!("project-{slot}").as_str());
-            assert_eq!(index.get_or_insert(pk.clone(), slot), None);
+            assert_eq!(index.get_or_insert(&mut pk.clone(), slot), None);
         }
         let pk = |n: u32| Pk::from(format!("project-{n}").as_str());
         assert_eq!(
-            index.get_or_insert(pk(502), 7777),
+            index.get_or_insert(&mut pk(502), 7777),
             Some(502),
             "found, not added"
         );
@@ -177,7 +178,7 @@ mod tests {
         assert_eq!(index.get(&pk(502)), Some(moved[502]));
         assert_eq!(index.get(&pk(999)), None);
         assert_eq!(
-            index.get_or_insert(pk(3), 5000),
+            index.get_or_insert(&mut pk(3), 5000),
             None,
             "a dropped pk comes back"
         );

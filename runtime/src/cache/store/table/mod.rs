@@ -220,7 +220,7 @@ impl<E: 'static> Table<E> {
     #[allow(clippy::too_many_arguments)] // one record's write, in the hot path
     pub fn merge(
         &mut self,
-        pk: Pk,
+        pk: &mut Pk,
         record: &mut Rc<E>,
         refs: EntityRefs,
         meta: Meta,
@@ -295,7 +295,7 @@ impl<E: 'static> Table<E> {
     pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64, layer: bool) -> Option<u32> {
         let gone = || Slot::gone(meta, meta.fetched_at, version);
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
-        match self.index.get_or_insert(pk.clone(), fresh) {
+        match self.index.get_or_insert(&mut pk.clone(), fresh) {
             Some(index) => {
                 if !layer && let Some(under) = self.layered.get_mut(&index) {
                     if under.confirmed.meta.fetched_at <= meta.fetched_at {
@@ -369,7 +369,7 @@ mod tests {
     ) -> (u32, Merged, Rc<String>) {
         let mut record = Rc::new(text.to_owned());
         let (slot, merged) = table.merge(
-            Pk::from(pk),
+            &mut Pk::from(pk),
             &mut record,
             EntityRefs::new(),
             meta(fetched_ms),
@@ -405,7 +405,7 @@ mod tests {
         let mut again = Rc::clone(&stored);
         let pk = Pk::from(1_u64);
         let (_, merged) = table.merge(
-            pk.clone(),
+            &mut pk.clone(),
             &mut again,
             EntityRefs::new(),
             meta(20),
@@ -429,7 +429,7 @@ mod tests {
         let mut second = Rc::new("second".to_owned());
         let pk = Pk::from(1_u64);
         table.merge(
-            pk.clone(),
+            &mut pk.clone(),
             &mut first,
             EntityRefs::new(),
             meta(10),
@@ -438,7 +438,7 @@ mod tests {
             newer_wins,
         );
         table.merge(
-            pk.clone(),
+            &mut pk.clone(),
             &mut second,
             EntityRefs::new(),
             meta(10),
@@ -459,7 +459,7 @@ mod tests {
         let mut replaced = Rc::new("replaced".to_owned());
         let mut added = Rc::new("added".to_owned());
         table.merge(
-            Pk::from(1_u64),
+            &mut Pk::from(1_u64),
             &mut replaced,
             EntityRefs::new(),
             meta(20),
@@ -468,7 +468,7 @@ mod tests {
             newer_wins,
         );
         table.merge(
-            Pk::from(2_u64),
+            &mut Pk::from(2_u64),
             &mut added,
             EntityRefs::new(),
             meta(20),
@@ -534,7 +534,7 @@ mod tests {
         let len = table.slot_count();
         let mut optimistic = Rc::new("optimistic".to_owned());
         table.merge(
-            Pk::from(1_u64),
+            &mut Pk::from(1_u64),
             &mut optimistic,
             EntityRefs::new(),
             meta(20),
