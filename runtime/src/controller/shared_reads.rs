@@ -33,6 +33,10 @@ pub(crate) trait ReadsElsewhere {
     /// the other tab is not waited for again for it.
     fn gave_up(&self, key: &str);
 
+    /// Whether the other tab said its request for `key` is on its way
+    /// (not only about to be).
+    fn is_sent(&self, key: &str) -> bool;
+
     /// Whether a read in another tab waits for this tab's answer for
     /// `key` (so its text is kept for it).
     fn wants(&self, key: &str) -> bool;
@@ -114,24 +118,35 @@ pub(super) async fn answer_elsewhere(
     key: &str,
     limit: Duration,
 ) -> Option<SharedAnswer> {
-    let (waiting, timer, elsewhere) = {
+    let (mut waiting, sent, elsewhere) = {
         let inner = inner.upgrade()?;
         let elsewhere = inner.shared.seat()?;
         let (waiting, sent) = elsewhere.answer(key)?;
-        let limit = if sent {
-            limit
-        } else {
-            limit.min(ABOUT_TO_FETCH)
-        };
-        (waiting, inner.clock.sleep(limit), Rc::downgrade(&elsewhere))
+        (waiting, sent, Rc::downgrade(&elsewhere))
     };
-    match select(waiting, timer).await {
-        Either::Left((answer, _)) => answer,
-        Either::Right(_) => {
-            if let Some(elsewhere) = elsewhere.upgrade() {
-                elsewhere.gave_up(key);
-            }
-            None
+    // A tab about to fetch is given a short while to say its request is
+    // on its way; once it has, the rest of the request's time.
+    let mut waits = match sent {
+        true => vec![limit],
+        false => vec![
+            limit.min(ABOUT_TO_FETCH),
+            limit.saturating_sub(ABOUT_TO_FETCH),
+        ],
+    };
+    waits.reverse();
+    while let Some(wait) = waits.pop() {
+        let timer = inner.upgrade()?.clock.sleep(wait);
+        match select(waiting, timer).await {
+            Either::Left((answer, _)) => return answer,
+            Either::Right(((), still)) => waiting = still,
+        }
+        let confirmed = elsewhere.upgrade().is_some_and(|e| e.is_sent(key));
+        if !confirmed {
+            break;
         }
     }
+    if let Some(elsewhere) = elsewhere.upgrade() {
+        elsewhere.gave_up(key);
+    }
+    None
 }

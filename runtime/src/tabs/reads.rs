@@ -51,6 +51,13 @@ impl ReadsElsewhere for Link {
         }
     }
 
+    fn is_sent(&self, key: &str) -> bool {
+        self.elsewhere
+            .borrow()
+            .get(key)
+            .is_some_and(|fetching| fetching.sent)
+    }
+
     fn wants(&self, key: &str) -> bool {
         self.fetching.borrow().get(key) == Some(&true)
     }

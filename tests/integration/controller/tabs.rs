@@ -412,3 +412,39 @@ async fn a_tab_that_announced_a_read_and_vanished_is_waited_for_no_longer_than_a
     ctrl.fetch(&list, &(), None).await.unwrap();
     assert_eq!(api.hits("GET /todos"), 2);
 }
+
+#[tokio::test]
+async fn a_claimed_refetch_once_on_its_way_is_waited_for_past_the_short_wait() {
+    let api = DemoApi::start().unwrap();
+    let clock = restcache::ManualClock::at(restcache::Timestamp::from_millis(1_000_000));
+    let client = Client::new(api.url()).with_timeout(std::time::Duration::from_secs(10));
+    let ctrl = Controller::builder(client).clock(clock.clone()).build();
+    let channel = LocalChannel::new();
+    let _link = ctrl.sync_tabs(&TabSync::new("todos").entity::<Todo>().over(channel.clone()));
+    let key = format!("GET {}/todos", api.url());
+    let say = |message: serde_json::Value| {
+        channel
+            .clone()
+            .post(&json!({"version": 0, "message": message}).to_string());
+    };
+    // Another tab invalidated the list, and a view there refetches it.
+    say(json!({"invalidate": {"key": key, "tab": 7, "refetching": true, "at": 0}}));
+    let list = TodoResource::get_list();
+    let read = ctrl.fetch(&list, &(), None);
+    let later = async {
+        until(|| ctrl.in_flight() == 1).await;
+        // Its request is on its way: the short wait no longer ends it.
+        say(json!({"fetching": {"tab": 7, "key": key}}));
+        clock.advance(std::time::Duration::from_secs(3));
+        tokio::task::yield_now().await;
+        // Then its answer comes, and this read takes it.
+        let body = r#"[{"id": 1, "userId": 1, "title": "from tab 7", "completed": false}]"#;
+        let response = json!({"status": 200, "headers": [], "body": body});
+        say(json!({"fetched": {"tab": 7, "key": key, "response": response, "started": 0}}));
+    };
+    let (read, ()) = futures_util::join!(read, later);
+    let read = read.unwrap();
+    assert_eq!(read.len(), 1);
+    assert_eq!(read[0].title, "from tab 7", "tab 7's answer");
+    assert_eq!(api.hits("GET /todos"), 0, "no request of its own");
+}
