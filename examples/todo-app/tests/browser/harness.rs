@@ -200,59 +200,19 @@ impl Running {
         path
     }
 
-    /// Sends chromedriver's own command `command` (a path under the
-    /// session, e.g. `chromium/network_conditions`) with `body`
-    /// (`DELETE` without one).
-    pub async fn chromium(&self, command: &str, body: Option<serde_json::Value>) {
-        let session = self
-            .browser
-            .session_id()
+    /// Tells the page the network is lost (`offline`) or back (`online`),
+    /// the events a browser fires when it is. (Chromium's own network
+    /// emulation, through chromedriver, is lifted around a navigation,
+    /// so a page going away while emulated offline hears `online` first.)
+    pub async fn network_event(&self, online: bool) {
+        let event = if online { "online" } else { "offline" };
+        self.browser
+            .execute(
+                "window.dispatchEvent(new Event(arguments[0]));",
+                vec![json!(event)],
+            )
             .await
-            .expect("the session answers")
-            .expect("a session id");
-        let url = format!("{}/session/{session}/{command}", self._driver.url);
-        let client = reqwest::Client::new();
-        let request = match body {
-            Some(body) => client
-                .post(url)
-                .header("content-type", "application/json")
-                .body(body.to_string()),
-            None => client.delete(url),
-        };
-        let answer = request.send().await.expect("chromedriver answers");
-        let status = answer.status();
-        let text = answer.text().await.unwrap_or_default();
-        assert!(status.is_success(), "{command}: {status} {text}");
-    }
-
-    /// Takes the browser off the network (its pages see `offline`), or
-    /// puts it back.
-    pub async fn set_offline(&self, offline: bool) {
-        if offline {
-            let conditions = json!({"network_conditions": {
-                "offline": true, "latency": 0,
-                "download_throughput": 1_000_000, "upload_throughput": 1_000_000,
-            }});
-            self.chromium("chromium/network_conditions", Some(conditions))
-                .await;
-        } else {
-            self.chromium("chromium/network_conditions", None).await;
-        }
-    }
-
-    /// Makes the API unreachable from the browser, or reachable again,
-    /// while the browser stays online (its requests fail as if the
-    /// server were down, with no answer).
-    pub async fn block_api(&self, blocked: bool) {
-        let cdp = |cmd: &str, params: serde_json::Value| json!({"cmd": cmd, "params": params});
-        self.chromium("goog/cdp/execute", Some(cdp("Network.enable", json!({}))))
-            .await;
-        let urls = match blocked {
-            true => vec![format!("{}/*", self.api.url())],
-            false => vec![],
-        };
-        let blocking = cdp("Network.setBlockedURLs", json!({ "urls": urls }));
-        self.chromium("goog/cdp/execute", Some(blocking)).await;
+            .expect("the page answers a script");
     }
 
     /// What the browser's IndexedDB database `database` holds under
