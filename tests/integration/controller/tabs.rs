@@ -384,17 +384,10 @@ async fn a_read_whose_other_tab_gives_up_fetches_for_itself() {
 
 #[tokio::test]
 async fn a_tab_that_announced_a_read_and_vanished_is_waited_for_no_longer_than_a_request() {
-    let api = DemoApi::start().unwrap();
-    let clock = restcache::ManualClock::at(restcache::Timestamp::from_millis(1_000_000));
-    let client = Client::new(api.url()).with_timeout(std::time::Duration::from_secs(10));
-    let ctrl = Controller::builder(client).clock(clock.clone()).build();
-    let channel = LocalChannel::new();
-    let _link = ctrl.sync_tabs(&TabSync::new("todos").entity::<Todo>().over(channel.clone()));
+    let (api, clock, ctrl, tab) = a_tab_on_a_manual_clock();
     // Another tab says it fetches the list, then is never heard from.
     let key = format!("GET {}/todos", api.url());
-    channel
-        .clone()
-        .post(&json!({"version": 0, "message": {"fetching": {"tab": 7, "key": key}}}).to_string());
+    tab.say(json!({"fetching": {"tab": 7, "key": key}}));
     let list = TodoResource::get_list();
     let read = ctrl.fetch(&list, &(), None);
     let later = async {
@@ -415,18 +408,9 @@ async fn a_tab_that_announced_a_read_and_vanished_is_waited_for_no_longer_than_a
 
 #[tokio::test]
 async fn a_claimed_refetch_once_on_its_way_is_waited_for_past_the_short_wait() {
-    let api = DemoApi::start().unwrap();
-    let clock = restcache::ManualClock::at(restcache::Timestamp::from_millis(1_000_000));
-    let client = Client::new(api.url()).with_timeout(std::time::Duration::from_secs(10));
-    let ctrl = Controller::builder(client).clock(clock.clone()).build();
-    let channel = LocalChannel::new();
-    let _link = ctrl.sync_tabs(&TabSync::new("todos").entity::<Todo>().over(channel.clone()));
+    let (api, clock, ctrl, tab) = a_tab_on_a_manual_clock();
     let key = format!("GET {}/todos", api.url());
-    let say = |message: serde_json::Value| {
-        channel
-            .clone()
-            .post(&json!({"version": 0, "message": message}).to_string());
-    };
+    let say = |message| tab.say(message);
     // Another tab invalidated the list, and a view there refetches it.
     say(json!({"invalidate": {"key": key, "tab": 7, "refetching": true, "at": 0}}));
     let list = TodoResource::get_list();
@@ -447,4 +431,35 @@ async fn a_claimed_refetch_once_on_its_way_is_waited_for_past_the_short_wait() {
     assert_eq!(read.len(), 1);
     assert_eq!(read[0].title, "from tab 7", "tab 7's answer");
     assert_eq!(api.hits("GET /todos"), 0, "no request of its own");
+}
+
+/// A tab synced over a channel of the test's own, on a manual clock, with
+/// a 10 s time limit for requests; what the test says on the channel
+/// comes from another tab.
+struct TabUnderTest {
+    channel: LocalChannel,
+    _link: restcache::tabs::TabLink,
+}
+
+impl TabUnderTest {
+    /// Posts `message` as another tab of version 0.
+    fn say(&self, message: serde_json::Value) {
+        self.channel
+            .clone()
+            .post(&json!({"version": 0, "message": message}).to_string());
+    }
+}
+
+fn a_tab_on_a_manual_clock() -> (DemoApi, restcache::ManualClock, Controller, TabUnderTest) {
+    let api = DemoApi::start().unwrap();
+    let clock = restcache::ManualClock::at(restcache::Timestamp::from_millis(1_000_000));
+    let client = Client::new(api.url()).with_timeout(std::time::Duration::from_secs(10));
+    let ctrl = Controller::builder(client).clock(clock.clone()).build();
+    let channel = LocalChannel::new();
+    let link = ctrl.sync_tabs(&TabSync::new("todos").entity::<Todo>().over(channel.clone()));
+    let tab = TabUnderTest {
+        channel,
+        _link: link,
+    };
+    (api, clock, ctrl, tab)
 }
