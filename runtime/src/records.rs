@@ -142,14 +142,13 @@ fn apply_layer<E: Entity + DeserializeOwned>(
     ctrl: &Controller,
     record: &Record,
 ) -> Option<ForeignLayer> {
-    let at = Timestamp::from_micros(record.at).min(ctrl.now());
+    let at = stood_at(record, ctrl);
     let data = serde_json::from_str::<E>(record.data.as_ref()?.get()).ok()?;
     ctrl.show_foreign_layer(data, at)
 }
 
 fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bool {
-    // A time past now (a clock set back since) counts as now.
-    let at = Timestamp::from_micros(record.at).min(ctrl.now());
+    let at = stood_at(record, ctrl);
     // A copy as new as the stored one changes nothing, and is not written
     // (so that it is not sent on again). An optimistic value on show is
     // not what it is measured against: the confirmed copy beneath is.
@@ -173,4 +172,10 @@ fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bo
             true
         }
     }
+}
+
+/// When `record`'s data stood; a time past now (a clock set back since)
+/// counts as now.
+fn stood_at(record: &Record, ctrl: &Controller) -> Timestamp {
+    Timestamp::from_micros(record.at).min(ctrl.now())
 }

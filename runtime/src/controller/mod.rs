@@ -4,8 +4,8 @@
 //! status. The Yew hooks sit on it; tests, SSR and command-line tools use
 //! it directly.
 //!
-//! `mod.rs` holds the controller, its state and its public reads and
-//! fetches; `request` makes requests
+//! `mod.rs` holds the controller and its public reads and fetches;
+//! `state` what it holds behind its handle; `request` makes requests
 //! (shared reads, mutations, optimistic layers); `lists` the lists a
 //! create joins; `paging` next pages; `edits` changes by hand
 //! (invalidate, expire, reset, set a response or an error); `records`
@@ -39,17 +39,16 @@ mod retry;
 mod saved;
 #[cfg(feature = "tabs")]
 mod shared_reads;
+mod state;
 #[cfg(feature = "live")]
 mod streams;
 #[cfg(any(feature = "tabs", all(feature = "persist", target_arch = "wasm32")))]
 mod weak;
 
-use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
-use futures_util::future::{LocalBoxFuture, Shared};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
@@ -90,77 +89,13 @@ pub use streams::{StreamHold, StreamStatus};
 use expiry::StoredError;
 use observe::{Observers, Running, Spawner};
 pub(crate) use reads::Named;
+use state::InFlight;
+pub(crate) use state::State;
 
 /// How long a response stays fresh unless its endpoint says otherwise.
 pub const DEFAULT_DATA_EXPIRY: Duration = Duration::from_secs(60);
 /// How long an error stays unless its endpoint says otherwise.
 pub const DEFAULT_ERROR_EXPIRY: Duration = Duration::from_secs(1);
-
-/// The response of one request, shared by every read waiting on it.
-type SharedResponse = Shared<LocalBoxFuture<'static, Result<Rc<dyn Any>, Error>>>;
-
-/// A read request on its way.
-struct InFlight {
-    id: u64,
-    response: SharedResponse,
-    /// How many callers wait on it; none left cancels it.
-    waiters: usize,
-}
-
-/// What a controller holds behind its handle.
-pub(crate) struct State {
-    pub store: Store,
-    pub memo: Memo,
-    /// The last error of each read key.
-    pub errors: FxHashMap<String, StoredError>,
-    in_flight: FxHashMap<String, InFlight>,
-    /// Bumped by [`Controller::reset`]: responses to requests started in
-    /// an earlier generation are dropped.
-    generation: u64,
-    /// Numbers requests and stored errors.
-    serial: u64,
-    /// The start time given to the last request (or invalidation).
-    last_start: Timestamp,
-    /// What the cache keeps of what nothing uses.
-    retention: Retention,
-    /// When each read key was last used.
-    usage: FxHashMap<String, retention::Used>,
-    /// When the next collection is due.
-    next_sweep: Timestamp,
-    /// The lists whose next page is on its way, with that page's fetch.
-    paging: FxHashMap<String, Shared<LocalBoxFuture<'static, Result<bool, Error>>>>,
-    /// How each cached paginated list pages (its page params filter
-    /// nothing).
-    pub(crate) pages: FxHashMap<String, crate::rest::Pagination>,
-    /// A collection is due at once when the results or the record slots
-    /// pass these counts (the bounds, or more when held data alone passes
-    /// them).
-    collect_above: (usize, usize),
-    /// Keys whose error or request changed since observers last looked.
-    touched: Vec<String>,
-    /// The responses kept for a cache handoff, and those taken back.
-    handoff: Handoff,
-}
-
-impl State {
-    fn next_serial(&mut self) -> u64 {
-        self.serial += 1;
-        self.serial
-    }
-
-    /// Whether a read request for `key` is on its way.
-    fn is_fetching(&self, key: &str) -> bool {
-        self.in_flight.contains_key(key)
-    }
-
-    /// A start time for a request (or an invalidation) beginning at `now`:
-    /// later than every start time before it, so that of two that start
-    /// within one tick of the clock, the later one is ordered after.
-    fn start_at(&mut self, now: Timestamp) -> Timestamp {
-        self.last_start = now.max(self.last_start.next());
-        self.last_start
-    }
-}
 
 /// What a controller is built with, beside its client and clock.
 #[derive(Clone, Copy, Debug)]

@@ -98,7 +98,7 @@ impl Controller {
             // A reset (a log-out) meanwhile: what the last session queued
             // is not sent in the next one's name.
             if turn.reset_since() {
-                return Err(Attempt::new(endpoint.method(), &url).failed(ErrorKind::Reset));
+                return Err(ended_by_reset(endpoint.method(), &url));
             }
             // Its answer is as new as its sending, not its queueing.
             started.at = self.start_now();
@@ -130,7 +130,7 @@ impl Controller {
                 turn.wait_to_send_again(unsent).await;
                 // A reset meanwhile ends it, unsent.
                 if turn.reset_since() {
-                    return Err(Attempt::new(endpoint.method(), &url).failed(ErrorKind::Reset));
+                    return Err(ended_by_reset(endpoint.method(), &url));
                 }
                 started.at = self.start_now();
                 response = send().await;
@@ -222,6 +222,11 @@ fn may_have_applied(error: &Error) -> bool {
         ErrorKind::Network(_) => error.status().is_some(),
         _ => false,
     }
+}
+
+/// The error of a queued mutation that a reset (a log-out) ended unsent.
+fn ended_by_reset(method: crate::http::Method, url: &str) -> Error {
+    Attempt::new(method, url).failed(ErrorKind::Reset)
 }
 
 /// Whether a mutation that failed this way found no server: no answer at

@@ -126,22 +126,21 @@ pub(super) async fn answer_elsewhere(
     };
     // A tab about to fetch is given a short while to say its request is
     // on its way; once it has, the rest of the request's time.
-    let mut waits = match sent {
-        true => vec![limit],
-        false => vec![
-            limit.min(ABOUT_TO_FETCH),
-            limit.saturating_sub(ABOUT_TO_FETCH),
-        ],
+    let mut wait = if sent {
+        limit
+    } else {
+        limit.min(ABOUT_TO_FETCH)
     };
-    waits.reverse();
-    while let Some(wait) = waits.pop() {
+    let mut waited = Duration::ZERO;
+    loop {
         let timer = inner.upgrade()?.clock.sleep(wait);
         match select(waiting, timer).await {
             Either::Left((answer, _)) => return answer,
             Either::Right(((), still)) => waiting = still,
         }
-        let confirmed = elsewhere.upgrade().is_some_and(|e| e.is_sent(key));
-        if !confirmed {
+        waited += wait;
+        wait = limit.saturating_sub(waited);
+        if wait.is_zero() || !elsewhere.upgrade().is_some_and(|e| e.is_sent(key)) {
             break;
         }
     }

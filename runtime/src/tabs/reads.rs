@@ -86,16 +86,7 @@ pub(super) fn tell_request(link: &Link, event: &Event, ctrl: &Controller) {
         Event::RequestStarted { key, .. }
             if ctrl.is_reading(key) && !link.elsewhere.borrow().contains_key(key) =>
         {
-            // Claimed already (invalidated here), a read elsewhere may
-            // want the answer by now.
-            link.fetching
-                .borrow_mut()
-                .entry(key.clone())
-                .or_insert(false);
-            link.post(Message::Fetching {
-                tab: link.tab,
-                key: key.clone(),
-            });
+            announce(link, key);
         }
         Event::RequestFailed { key, .. } | Event::RequestCancelled { key }
             if link.fetching.borrow_mut().remove(key).is_some() =>
@@ -112,9 +103,21 @@ pub(super) fn tell_request(link: &Link, event: &Event, ctrl: &Controller) {
 /// Tells the other tabs of every read request on its way here.
 pub(super) fn tell_in_flight(link: &Link, ctrl: &Controller) {
     for key in ctrl.reading() {
-        link.fetching.borrow_mut().insert(key.clone(), false);
-        link.post(Message::Fetching { tab: link.tab, key });
+        announce(link, &key);
     }
+}
+
+/// Tells the other tabs this one fetches `key` now. (Claimed already, when
+/// this tab invalidated it, a read elsewhere may want the answer by now.)
+fn announce(link: &Link, key: &str) {
+    link.fetching
+        .borrow_mut()
+        .entry(key.to_owned())
+        .or_insert(false);
+    link.post(Message::Fetching {
+        tab: link.tab,
+        key: key.to_owned(),
+    });
 }
 
 /// Hands this tab's answer for `key` to the tabs that wait for it.
@@ -187,11 +190,12 @@ pub(super) fn heard_answer(
     answer: Option<(Recorded, u64)>,
     ctrl: &Controller,
 ) {
-    let waiting = stop_waiting(link, tab, key);
-    for read in waiting {
+    let answer = answer
+        .map(|(response, started)| (response, Timestamp::from_micros(started).min(ctrl.now())));
+    for read in stop_waiting(link, tab, key) {
         let answer = answer.as_ref().map(|(response, started)| SharedAnswer {
             response: response.clone(),
-            started: Timestamp::from_micros(*started).min(ctrl.now()),
+            started: *started,
         });
         let _ = read.send(answer);
     }
