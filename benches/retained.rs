@@ -12,10 +12,18 @@
 //! Each side is the median of five rounds. The last column is the
 //! records alone, parsed with no store (`Vec<Rc<Todo>>` and the like):
 //! the part of ours that is the app's own types.
+//!
+//! The same counts are taken again inside wasm32, where a browser holds
+//! the store (4-byte pointers, as V8's compressed heap has): `benches/wasm`
+//! built with its `heap` feature and run in node. That needs the wasm32
+//! target, wasm-bindgen-cli and node (`scripts/setup.sh --bench`); without
+//! them the wasm32 columns read `-`.
 
 #[path = "../tests/integration/common/heap.rs"]
 #[allow(dead_code)]
 mod heap;
+#[path = "common/wasm_suite.rs"]
+mod wasm_suite;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -98,32 +106,65 @@ fn reference() -> Option<HashMap<String, f64>> {
     Some(cases)
 }
 
+/// The wasm32 counts, `[projects store, projects records, todos store,
+/// todos records]` in MiB, when the tools to build and run them are here.
+fn wasm32() -> Option<Vec<f64>> {
+    let found = |tool: &str| {
+        Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success())
+    };
+    if !found("node") || !found("wasm-bindgen") {
+        eprintln!("no wasm32 counts: node or wasm-bindgen is missing (scripts/setup.sh --bench)");
+        return None;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = wasm_suite::target_dir(root);
+    let package = wasm_suite::build_and_bind(root, &target, &["heap"], "wasm-bench-heap");
+    let script = "const { held_mib } = require(process.argv[1] + '/restcache_bench_wasm.js');\n\
+                  console.log(JSON.stringify(Array.from(held_mib())));";
+    let output = wasm_suite::checked(Command::new("node").args(["-e", script]).arg(&package));
+    serde_json::from_slice(&output.stdout).ok()
+}
+
 fn main() {
+    if std::env::args().any(|arg| arg == "--list") {
+        return; // `cargo bench -- --list`: no criterion cases to list.
+    }
     let (projects, todos) = fixture::texts();
     let ours = [
         (
             "heap_after_normalize_projects_1000",
             retained::<Projects>("GET /projects", &projects),
+            parsed::<Projects>(&projects),
         ),
         (
             "heap_after_normalize_todos_10000",
             retained::<Todos>("GET /todos", &todos),
+            parsed::<Todos>(&todos),
         ),
     ];
     let theirs = reference().unwrap_or_default();
+    let wasm32 = wasm32();
     println!(
-        "{:36} {:>12} {:>12} {:>8} {:>14}",
-        "case", "ours MiB", "ref MiB", "ours/ref", "records MiB"
+        "{:36} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10}",
+        "case (MiB)", "ours 64", "ours 32", "ref", "32/ref", "records 64", "records 32"
     );
-    let records = [parsed::<Projects>(&projects), parsed::<Todos>(&todos)];
-    for ((case, mine), records) in ours.into_iter().zip(records) {
-        let (reference, ratio) = match theirs.get(case) {
-            Some(reference) => (
-                format!("{reference:.2}"),
-                format!("{:.2}", mine / reference),
-            ),
-            None => ("-".to_owned(), "-".to_owned()),
-        };
-        println!("{case:36} {mine:>12.2} {reference:>12} {ratio:>8} {records:>14.2}");
+    let shown = |mib: Option<f64>| mib.map_or("-".to_owned(), |mib| format!("{mib:.2}"));
+    for (at, (case, mine, records)) in ours.into_iter().enumerate() {
+        let reference = theirs.get(case).copied();
+        let ours32 = wasm32.as_ref().map(|held| held[2 * at]);
+        let records32 = wasm32.as_ref().map(|held| held[2 * at + 1]);
+        let ratio = ours32
+            .zip(reference)
+            .map(|(ours, reference)| ours / reference);
+        println!(
+            "{case:36} {mine:>9.2} {:>9} {:>9} {:>9} {records:>10.2} {:>10}",
+            shown(ours32),
+            shown(reference),
+            shown(ratio),
+            shown(records32),
+        );
     }
 }

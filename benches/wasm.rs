@@ -10,10 +10,14 @@
 //! normalize, which the reference's own benchmark leaves out. Needs the
 //! wasm32 target, wasm-bindgen-cli (`scripts/setup.sh --wasm`) and node.
 
-use std::path::{Path, PathBuf};
+#[path = "common/wasm_suite.rs"]
+mod wasm_suite;
+
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
+use wasm_suite::{build_and_bind, checked, target_dir};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,7 +26,7 @@ fn main() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let target = target_dir(root);
-    let package = build_and_bind(root, &target);
+    let package = build_and_bind(root, &target, &[], "wasm-bench");
 
     // compare.py's --quick asks criterion for short runs.
     let quick = args.iter().any(|arg| arg == "--measurement-time");
@@ -82,49 +86,6 @@ fn main() {
     }
 }
 
-/// Builds the suite for wasm32 and binds it for node; returns the folder
-/// of the bound package.
-fn build_and_bind(root: &Path, target: &Path) -> PathBuf {
-    checked(Command::new(env!("CARGO")).current_dir(root).args([
-        "rustc",
-        "--quiet",
-        "-p",
-        "restcache-bench-wasm",
-        "--lib",
-        "--crate-type",
-        "cdylib",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--release",
-        "--locked",
-    ]));
-    let wasm = target.join("wasm32-unknown-unknown/release/restcache_bench_wasm.wasm");
-    let package = target.join("wasm-bench");
-    checked(
-        Command::new("wasm-bindgen")
-            .args(["--target", "nodejs", "--out-dir"])
-            .arg(&package)
-            .arg(&wasm),
-    );
-    package
-}
-
-fn target_dir(root: &Path) -> PathBuf {
-    let metadata = checked(Command::new(env!("CARGO")).current_dir(root).args([
-        "metadata",
-        "--format-version",
-        "1",
-        "--no-deps",
-    ]))
-    .stdout;
-    let metadata: Value = serde_json::from_slice(&metadata).expect("cargo metadata prints JSON");
-    PathBuf::from(
-        metadata["target_directory"]
-            .as_str()
-            .expect("a target directory"),
-    )
-}
-
 /// Writes `mean_us` as criterion's estimate of `case`, where compare.py
 /// looks for it.
 fn write_estimate(target: &Path, case: &str, mean_us: f64) {
@@ -135,17 +96,4 @@ fn write_estimate(target: &Path, case: &str, mean_us: f64) {
     let estimates = json!({ "mean": { "point_estimate": mean_us * 1000.0 } });
     std::fs::write(dir.join("benchmark.json"), benchmark.to_string()).expect("written");
     std::fs::write(dir.join("estimates.json"), estimates.to_string()).expect("written");
-}
-
-fn checked(command: &mut Command) -> std::process::Output {
-    let output = command
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .unwrap_or_else(|error| panic!("could not run {command:?}: {error}"));
-    assert!(
-        output.status.success(),
-        "{command:?} failed: {}",
-        output.status
-    );
-    output
 }

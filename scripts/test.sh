@@ -20,7 +20,7 @@ echo "== cargo clippy --target wasm32-unknown-unknown (browser tests, the demo a
 cargo clippy -p restcache-browser-tests --target wasm32-unknown-unknown --tests --locked -- -D warnings
 cargo clippy -p restcache-todo-app --target wasm32-unknown-unknown --lib --locked -- -D warnings
 cargo clippy -p restcache-bench-wasm -p restcache-bench-bundle -p restcache-bench-render \
-    --features restcache-bench-bundle/cache --target wasm32-unknown-unknown --all-targets \
+    --features restcache-bench-bundle/cache,restcache-bench-wasm/heap --target wasm32-unknown-unknown --all-targets \
     --locked -- -D warnings
 echo "== browser tests (headless Chromium, demo API on 127.0.0.1)"
 scripts/browser-tests.sh

@@ -7,13 +7,20 @@
 //!
 //! `benches/wasm.rs` builds this library, binds it for node and runs
 //! `run.mjs`, which times every case in several node processes through
-//! [`Suite`] and reports the median. Natively the library is empty.
+//! [`Suite`] and reports the median. With the `heap` feature it also
+//! counts the heap a store keeps in wasm32 (`held_mib`), for `cargo bench
+//! --bench retained`. Natively the library is empty.
 
 #[cfg(target_arch = "wasm32")]
 mod cases;
 #[cfg(target_arch = "wasm32")]
 #[path = "../../examples/demo/src/fixture.rs"]
 mod fixture;
+#[cfg(all(target_arch = "wasm32", feature = "heap"))]
+#[path = "../../tests/integration/common/heap.rs"]
+mod heap;
+#[cfg(all(target_arch = "wasm32", feature = "heap"))]
+mod held;
 #[cfg(target_arch = "wasm32")]
 mod timing;
 
