@@ -90,6 +90,7 @@ fn canonical_number(text: &str) -> Option<u64> {
 }
 
 impl From<u64> for Pk {
+    #[inline]
     fn from(n: u64) -> Self {
         Pk(Repr::Number(n))
     }
@@ -163,6 +164,7 @@ macro_rules! unsigned_pk {
     ($($t:ty),*) => {$(
         impl PkValue for $t {
             type Param = $t;
+            #[inline]
             fn to_pk(&self) -> Option<Pk> {
                 Some(Pk::from(*self as u64))
             }

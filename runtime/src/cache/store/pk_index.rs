@@ -46,6 +46,7 @@ impl PkIndex {
     /// The slot of `pk`, or `None` after making `fresh` its slot (a text
     /// pk's own string becomes the key, taken from `pk`: no copy of it is
     /// made).
+    #[inline]
     pub fn get_or_insert(&mut self, pk: &mut Pk, fresh: u32) -> Option<u32> {
         let planned = std::mem::take(&mut self.planned);
         match pk.as_ref() {
