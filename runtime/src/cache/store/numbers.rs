@@ -52,7 +52,6 @@ impl Numbers {
 
     /// The slot of `pk`, or `None` after making `fresh` its slot. `planned`
     /// is how many pks a first load is about to add.
-    #[inline]
     pub fn get_or_insert(&mut self, pk: u64, fresh: u32, planned: usize) -> Option<u32> {
         if let Numbers::Dense { slots, len } = self {
             if dense_with(pk, *len + 1) {

@@ -45,33 +45,41 @@ impl PkIndex {
 
     /// The slot of `pk`, or `None` after making `fresh` its slot (a text
     /// pk's own string becomes the key, taken from `pk`: no copy of it is
-    /// made).
+    /// made). The numeric path is inlined into the caller; the text path
+    /// stays one function, so that each table type does not carry a copy.
     #[inline]
     pub fn get_or_insert(&mut self, pk: &mut Pk, fresh: u32) -> Option<u32> {
         let planned = std::mem::take(&mut self.planned);
         match pk.as_ref() {
             PkRef::Number(n) => self.numbers.get_or_insert(n, fresh, planned),
-            PkRef::Text(text) => {
-                let keys = &mut self.keys;
-                if planned > 0 {
-                    keys.reserve(planned);
-                    self.texts
-                        .reserve(planned, |&at| hash(&keys[at as usize].0));
-                }
-                let entry = self.texts.entry(
-                    hash(text),
-                    |&at| keys[at as usize].0 == text,
-                    |&at| hash(&keys[at as usize].0),
-                );
-                match entry {
-                    TextEntry::Occupied(entry) => Some(keys[*entry.get() as usize].1),
-                    TextEntry::Vacant(entry) => {
-                        let at = u32::try_from(keys.len()).unwrap_or(u32::MAX);
-                        entry.insert(at);
-                        keys.push((pk.take_text(), fresh));
-                        None
-                    }
-                }
+            PkRef::Text(_) => self.text_get_or_insert(pk, fresh, planned),
+        }
+    }
+
+    /// [`get_or_insert`](Self::get_or_insert) for a text pk.
+    #[inline(never)]
+    fn text_get_or_insert(&mut self, pk: &mut Pk, fresh: u32, planned: usize) -> Option<u32> {
+        let PkRef::Text(text) = pk.as_ref() else {
+            unreachable!("called for text pks only")
+        };
+        let keys = &mut self.keys;
+        if planned > 0 {
+            keys.reserve(planned);
+            self.texts
+                .reserve(planned, |&at| hash(&keys[at as usize].0));
+        }
+        let entry = self.texts.entry(
+            hash(text),
+            |&at| keys[at as usize].0 == text,
+            |&at| hash(&keys[at as usize].0),
+        );
+        match entry {
+            TextEntry::Occupied(entry) => Some(keys[*entry.get() as usize].1),
+            TextEntry::Vacant(entry) => {
+                let at = u32::try_from(keys.len()).unwrap_or(u32::MAX);
+                entry.insert(at);
+                keys.push((pk.take_text(), fresh));
+                None
             }
         }
     }
