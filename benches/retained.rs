@@ -22,6 +22,8 @@
 #[path = "../tests/integration/common/heap.rs"]
 #[allow(dead_code)]
 mod heap;
+#[path = "common/held.rs"]
+mod held;
 #[path = "common/wasm_suite.rs"]
 mod wasm_suite;
 
@@ -30,38 +32,21 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use held::median_held_mib;
 use restcache::prelude::*;
 use restcache_demo::fixture::{self, Projects, Todos};
 
 #[global_allocator]
 static ALLOCATOR: heap::Counting = heap::Counting;
 
-const ROUNDS: usize = 5;
-const MIB: f64 = 1024.0 * 1024.0;
-
 fn meta() -> Meta {
     let at = Timestamp::from_millis(1);
     Meta::fetched(at, at, Duration::from_secs(60))
 }
 
-/// The median bytes `build`'s value holds on the heap, over the rounds.
-fn median_held<T>(build: impl Fn() -> T) -> f64 {
-    let mut rounds: Vec<isize> = (0..ROUNDS)
-        .map(|_| {
-            let before = heap::held_bytes();
-            let value = build();
-            let held = heap::held_bytes() - before;
-            drop(value);
-            held
-        })
-        .collect();
-    rounds.sort_unstable();
-    rounds[ROUNDS / 2] as f64 / MIB
-}
-
 /// The bytes a store holds after storing `text` as `S`.
 fn retained<S: Schema + serde::de::DeserializeOwned>(key: &str, text: &str) -> f64 {
-    median_held(|| {
+    median_held_mib(|| {
         let mut store = Store::new();
         store
             .set_json::<S>(key, text, meta())
@@ -73,7 +58,7 @@ fn retained<S: Schema + serde::de::DeserializeOwned>(key: &str, text: &str) -> f
 /// The bytes `text` takes parsed as `S` alone, with no store: the
 /// records themselves, the floor of what a store of them holds.
 fn parsed<S: serde::de::DeserializeOwned>(text: &str) -> f64 {
-    median_held(|| serde_json::from_str::<S>(text).expect("the fixture parses"))
+    median_held_mib(|| serde_json::from_str::<S>(text).expect("the fixture parses"))
 }
 
 /// The reference's retained heap per case, if it can run here.

@@ -11,12 +11,10 @@ use wasm_bindgen::prelude::*;
 
 use crate::fixture::{self, Projects, Todos};
 use crate::heap;
+use crate::median::median_held_mib;
 
 #[global_allocator]
 static ALLOCATOR: heap::Counting = heap::Counting;
-
-const ROUNDS: usize = 5;
-const MIB: f64 = 1024.0 * 1024.0;
 
 /// The MiB held after each fixture's text is stored (`Store::set_json`,
 /// everything but the store dropped, the text outside the count), and
@@ -27,10 +25,10 @@ const MIB: f64 = 1024.0 * 1024.0;
 pub fn held_mib() -> Vec<f64> {
     let (projects, todos) = fixture::texts();
     vec![
-        median_held(|| stored::<Projects>("GET /projects", &projects)),
-        median_held(|| parsed::<Projects>(&projects)),
-        median_held(|| stored::<Todos>("GET /todos", &todos)),
-        median_held(|| parsed::<Todos>(&todos)),
+        median_held_mib(|| stored::<Projects>("GET /projects", &projects)),
+        median_held_mib(|| parsed::<Projects>(&projects)),
+        median_held_mib(|| stored::<Todos>("GET /todos", &todos)),
+        median_held_mib(|| parsed::<Todos>(&todos)),
     ]
 }
 
@@ -45,19 +43,4 @@ fn stored<S: Schema + serde::de::DeserializeOwned>(key: &str, text: &str) -> Sto
 
 fn parsed<S: serde::de::DeserializeOwned>(text: &str) -> S {
     serde_json::from_str(text).expect("the fixture parses")
-}
-
-/// The median bytes `build`'s value holds, in MiB.
-fn median_held<T>(build: impl Fn() -> T) -> f64 {
-    let mut rounds: Vec<isize> = (0..ROUNDS)
-        .map(|_| {
-            let before = heap::held_bytes();
-            let value = build();
-            let held = heap::held_bytes() - before;
-            drop(value);
-            held
-        })
-        .collect();
-    rounds.sort_unstable();
-    rounds[ROUNDS / 2] as f64 / MIB
 }

@@ -21,6 +21,9 @@ mod fixture;
 mod heap;
 #[cfg(all(target_arch = "wasm32", feature = "heap"))]
 mod held;
+#[cfg(all(target_arch = "wasm32", feature = "heap"))]
+#[path = "../common/held.rs"]
+mod median;
 #[cfg(target_arch = "wasm32")]
 mod timing;
 
