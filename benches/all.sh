@@ -6,8 +6,8 @@
 # 2. render throughput in headless Chromium beside two Yew apps without a
 #    cache (benches/render.sh);
 # 3. what the library adds to a release bundle (benches/bundle.sh);
-# 4. the heap a store keeps beside the reference's (`cargo bench --bench
-#    retained`).
+# 4. the heap a store keeps, counted natively and inside wasm32, beside
+#    the reference's (`cargo bench --bench retained`).
 #
 #     benches/all.sh [--quick]
 #
