@@ -30,36 +30,12 @@ mod wasm_suite;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
-use held::median_held_mib;
-use restcache::prelude::*;
+use held::{parsed_mib, stored_mib};
 use restcache_demo::fixture::{self, Projects, Todos};
 
 #[global_allocator]
 static ALLOCATOR: heap::Counting = heap::Counting;
-
-fn meta() -> Meta {
-    let at = Timestamp::from_millis(1);
-    Meta::fetched(at, at, Duration::from_secs(60))
-}
-
-/// The bytes a store holds after storing `text` as `S`.
-fn retained<S: Schema + serde::de::DeserializeOwned>(key: &str, text: &str) -> f64 {
-    median_held_mib(|| {
-        let mut store = Store::new();
-        store
-            .set_json::<S>(key, text, meta())
-            .expect("the fixture stores");
-        store
-    })
-}
-
-/// The bytes `text` takes parsed as `S` alone, with no store: the
-/// records themselves, the floor of what a store of them holds.
-fn parsed<S: serde::de::DeserializeOwned>(text: &str) -> f64 {
-    median_held_mib(|| serde_json::from_str::<S>(text).expect("the fixture parses"))
-}
 
 /// The reference's retained heap per case, if it can run here.
 fn reference() -> Option<HashMap<String, f64>> {
@@ -121,13 +97,13 @@ fn main() {
     let ours = [
         (
             "heap_after_normalize_projects_1000",
-            retained::<Projects>("GET /projects", &projects),
-            parsed::<Projects>(&projects),
+            stored_mib::<Projects>("GET /projects", &projects),
+            parsed_mib::<Projects>(&projects),
         ),
         (
             "heap_after_normalize_todos_10000",
-            retained::<Todos>("GET /todos", &todos),
-            parsed::<Todos>(&todos),
+            stored_mib::<Todos>("GET /todos", &todos),
+            parsed_mib::<Todos>(&todos),
         ),
     ];
     let theirs = reference().unwrap_or_default();

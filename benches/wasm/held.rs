@@ -4,14 +4,11 @@
 //! which puts a counting allocator under the whole module; the timing
 //! build leaves it out, so it costs the timed cases nothing.
 
-use std::time::Duration;
-
-use restcache::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::fixture::{self, Projects, Todos};
+use crate::fixture_heap::{parsed_mib, stored_mib};
 use crate::heap;
-use crate::median::median_held_mib;
 
 #[global_allocator]
 static ALLOCATOR: heap::Counting = heap::Counting;
@@ -25,22 +22,9 @@ static ALLOCATOR: heap::Counting = heap::Counting;
 pub fn held_mib() -> Vec<f64> {
     let (projects, todos) = fixture::texts();
     vec![
-        median_held_mib(|| stored::<Projects>("GET /projects", &projects)),
-        median_held_mib(|| parsed::<Projects>(&projects)),
-        median_held_mib(|| stored::<Todos>("GET /todos", &todos)),
-        median_held_mib(|| parsed::<Todos>(&todos)),
+        stored_mib::<Projects>("GET /projects", &projects),
+        parsed_mib::<Projects>(&projects),
+        stored_mib::<Todos>("GET /todos", &todos),
+        parsed_mib::<Todos>(&todos),
     ]
-}
-
-fn stored<S: Schema + serde::de::DeserializeOwned>(key: &str, text: &str) -> Store {
-    let at = Timestamp::from_millis(1);
-    let mut store = Store::new();
-    store
-        .set_json::<S>(key, text, Meta::fetched(at, at, Duration::from_secs(60)))
-        .expect("the fixture stores");
-    store
-}
-
-fn parsed<S: serde::de::DeserializeOwned>(text: &str) -> S {
-    serde_json::from_str(text).expect("the fixture parses")
 }

@@ -17,13 +17,13 @@ mod cases;
 #[path = "../../examples/demo/src/fixture.rs"]
 mod fixture;
 #[cfg(all(target_arch = "wasm32", feature = "heap"))]
+#[path = "../common/held.rs"]
+mod fixture_heap;
+#[cfg(all(target_arch = "wasm32", feature = "heap"))]
 #[path = "../../tests/integration/common/heap.rs"]
 mod heap;
 #[cfg(all(target_arch = "wasm32", feature = "heap"))]
 mod held;
-#[cfg(all(target_arch = "wasm32", feature = "heap"))]
-#[path = "../common/held.rs"]
-mod median;
 #[cfg(target_arch = "wasm32")]
 mod timing;
 
