@@ -88,6 +88,14 @@ impl Controller {
         S: Schema,
         E: Effect,
     {
+        // A queued mutation ends, unsent, at a reset (a log-out).
+        let unless_reset = |turn: &Turn| {
+            if turn.reset_since() {
+                Err(ended_by_reset(endpoint.method(), &url))
+            } else {
+                Ok(())
+            }
+        };
         // Offline (or behind mutations that are): wait for the network,
         // and for the ones before it, which the queue keeps in order.
         let turn = turn
@@ -97,9 +105,7 @@ impl Controller {
             turn.wait().await;
             // A reset (a log-out) meanwhile: what the last session queued
             // is not sent in the next one's name.
-            if turn.reset_since() {
-                return Err(ended_by_reset(endpoint.method(), &url));
-            }
+            unless_reset(turn)?;
             // Its answer is as new as its sending, not its queueing.
             started.at = self.start_now();
         }
@@ -129,9 +135,7 @@ impl Controller {
                 });
                 turn.wait_to_send_again(unsent).await;
                 // A reset meanwhile ends it, unsent.
-                if turn.reset_since() {
-                    return Err(ended_by_reset(endpoint.method(), &url));
-                }
+                unless_reset(turn)?;
                 started.at = self.start_now();
                 response = send().await;
             }

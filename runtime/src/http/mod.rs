@@ -300,15 +300,16 @@ impl Client {
                 status,
                 headers,
                 body,
-            } = answer
-                .await
-                .map_err(|e| match (e.is_too_large(), e.status()) {
-                    (true, _) => attempt.failed(ErrorKind::TooLarge { limit: max_body }),
-                    (false, Some(status)) => {
-                        attempt.answered(status, "", ErrorKind::Network(e.message().to_owned()))
-                    }
-                    (false, None) => attempt.failed(ErrorKind::Network(e.message().to_owned())),
-                })?;
+            } = answer.await.map_err(|e| {
+                if e.is_too_large() {
+                    return attempt.failed(ErrorKind::TooLarge { limit: max_body });
+                }
+                let kind = ErrorKind::Network(e.message().to_owned());
+                match e.status() {
+                    Some(status) => attempt.answered(status, "", kind),
+                    None => attempt.failed(kind),
+                }
+            })?;
             if !(200..300).contains(&status) {
                 let excerpt = &body[..body.len().min(ERROR_BODY_BYTES)];
                 let text = String::from_utf8_lossy(excerpt);

@@ -256,6 +256,13 @@ impl Controller {
 }
 
 /// Sends the other tabs what `event` changed here.
+/// After a reset (here or in another tab): no optimistic value of
+/// another tab stays on show, and no read waits for another tab.
+fn forget_shared(link: &Link) {
+    optimistic::forget(link);
+    reads::forget(link);
+}
+
 fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     let writes = ctrl.with_store(|store| store.writes());
     if link.applying.get() {
@@ -276,8 +283,7 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     if let Event::Reset = event {
         link.sent_up_to.set(writes);
         link.post(Message::Reset);
-        optimistic::forget(link);
-        reads::forget(link);
+        forget_shared(link);
         return;
     }
     // Every record written since the last message (a failed mutation's
@@ -322,8 +328,7 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
     match message {
         Message::Reset => {
             ctrl.reset();
-            optimistic::forget(link);
-            reads::forget(link);
+            forget_shared(link);
         }
         Message::Invalidate {
             key,

@@ -46,9 +46,7 @@ impl ReadsElsewhere for Link {
 
     fn gave_up(&self, key: &str) {
         let gone = self.elsewhere.borrow_mut().remove(key);
-        for read in gone.map(|fetching| fetching.waiting).unwrap_or_default() {
-            let _ = read.send(None);
-        }
+        no_answer(gone.into_iter().flat_map(|fetching| fetching.waiting));
     }
 
     fn is_sent(&self, key: &str) -> bool {
@@ -67,13 +65,14 @@ impl ReadsElsewhere for Link {
 /// tab's answer, and none is owed.
 pub(super) fn forget(link: &Link) {
     link.fetching.borrow_mut().clear();
-    let waiting: Vec<Elsewhere> = link
-        .elsewhere
-        .borrow_mut()
-        .drain()
-        .map(|(_, e)| e)
-        .collect();
-    for read in waiting.into_iter().flat_map(|fetching| fetching.waiting) {
+    let waiting = std::mem::take(&mut *link.elsewhere.borrow_mut());
+    no_answer(waiting.into_values().flat_map(|fetching| fetching.waiting));
+}
+
+/// Tells each of `waiters` that no answer comes from another tab: it
+/// fetches for itself.
+fn no_answer(waiters: impl IntoIterator<Item = oneshot::Sender<Option<SharedAnswer>>>) {
+    for read in waiters {
         let _ = read.send(None);
     }
 }
@@ -211,9 +210,7 @@ pub(super) fn heard_gone(link: &Link, tab: u64) {
         .map(|(key, _)| key.clone())
         .collect();
     for key in keys {
-        for read in stop_waiting(link, tab, &key) {
-            let _ = read.send(None);
-        }
+        no_answer(stop_waiting(link, tab, &key));
     }
 }
 

@@ -410,21 +410,20 @@ async fn a_tab_that_announced_a_read_and_vanished_is_waited_for_no_longer_than_a
 async fn a_claimed_refetch_once_on_its_way_is_waited_for_past_the_short_wait() {
     let (api, clock, ctrl, tab) = a_tab_on_a_manual_clock();
     let key = format!("GET {}/todos", api.url());
-    let say = |message| tab.say(message);
     // Another tab invalidated the list, and a view there refetches it.
-    say(json!({"invalidate": {"key": key, "tab": 7, "refetching": true, "at": 0}}));
+    tab.say(json!({"invalidate": {"key": key, "tab": 7, "refetching": true, "at": 0}}));
     let list = TodoResource::get_list();
     let read = ctrl.fetch(&list, &(), None);
     let later = async {
         until(|| ctrl.in_flight() == 1).await;
         // Its request is on its way: the short wait no longer ends it.
-        say(json!({"fetching": {"tab": 7, "key": key}}));
+        tab.say(json!({"fetching": {"tab": 7, "key": key}}));
         clock.advance(std::time::Duration::from_secs(3));
         tokio::task::yield_now().await;
         // Then its answer comes, and this read takes it.
         let body = r#"[{"id": 1, "userId": 1, "title": "from tab 7", "completed": false}]"#;
         let response = json!({"status": 200, "headers": [], "body": body});
-        say(json!({"fetched": {"tab": 7, "key": key, "response": response, "started": 0}}));
+        tab.say(json!({"fetched": {"tab": 7, "key": key, "response": response, "started": 0}}));
     };
     let (read, ()) = futures_util::join!(read, later);
     let read = read.unwrap();
