@@ -48,6 +48,7 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
+    let equal = equal_fields(input, pk);
     let field_text = field_text(input);
     let (compare_version, has_version) = match version {
         Some(field) => {
@@ -123,6 +124,7 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
                 #same
             }
 
+            #equal
             #field_text
             #partial_items
 
@@ -131,6 +133,45 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
                 ::restcache::__private::None
             }
         }
+    }
+}
+
+/// `equal_fields`: every field but the pk equal (see [`equal_checks`]):
+/// the store compares two copies of one record, found by their pk.
+fn equal_fields(input: &Input, pk: &Field) -> TokenStream {
+    let checks = equal_checks(input, Some(pk));
+    quote! {
+        #[allow(clippy::needless_borrow)]
+        fn equal_fields(&self, other: &Self) -> bool {
+            #checks
+        }
+    }
+}
+
+/// Whether every field of `self` equals the same field of `other`: a
+/// nested one as its schema's `same_value` says (entities by identity, so
+/// no nested record is compared twice), any other by its type's
+/// `PartialEq` (never, for a type that has none). `skip`: a field known
+/// to be equal.
+fn equal_checks(input: &Input, skip: Option<&Field>) -> TokenStream {
+    let compared = input.fields.iter().flatten();
+    let compared = compared.filter(|field| skip.is_none_or(|skip| skip.ident != field.ident));
+    let checks = compared.map(|field| {
+        let (member, ty) = (field.ident, field.ty);
+        match field.attrs.nested {
+            Some(_) => quote_spanned! {ty.span()=>
+                && <#ty as ::restcache::__private::SchemaParts>::same_value(&self.#member, &other.#member)
+            },
+            None => quote_spanned! {ty.span()=>
+                && (&::restcache::__private::Compared(&self.#member)).equals(&other.#member)
+            },
+        }
+    });
+    quote! {
+        #[allow(unused_imports)]
+        use ::restcache::__private::{ByEq as _, Incomparable as _};
+        let _ = other;
+        true #(#checks)*
     }
 }
 
@@ -162,6 +203,7 @@ fn schema(input: &Input) -> TokenStream {
     let denormalize = denormalize_fields(input);
     let entity_at = entity_at_fields(input);
     let same = same_fields(input);
+    let equal = equal_checks(input, None);
     let extend_page = extend_page(input);
     let partial_items = partial::schema_items(input);
     let schema_impl = schema_impl(ident, input.generics);
@@ -193,6 +235,11 @@ fn schema(input: &Input) -> TokenStream {
 
             fn same_entities(&self, other: &Self) -> bool {
                 #same
+            }
+
+            #[allow(clippy::needless_borrow)]
+            fn same_value(&self, other: &Self) -> bool {
+                #equal
             }
 
             fn entity_at(path: &[::restcache::Segment]) -> ::restcache::__private::Option<&'static str> {

@@ -89,6 +89,10 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
         let parts = parts(ty);
         quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_entities(a, b),)
     });
+    let same_value = variants.iter().map(|Variant { ident: name, ty }| {
+        let parts = parts(ty);
+        quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_value(a, b),)
+    });
     let field_text = variants.iter().map(|Variant { ident: name, ty }| {
         let parts = parts(ty);
         quote!(#ident::#name(inner) => #parts::field_text(inner, field),)
@@ -132,6 +136,13 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
             fn same_entities(&self, other: &Self) -> bool {
                 match (self, other) {
                     #(#same)*
+                    #others
+                }
+            }
+
+            fn same_value(&self, other: &Self) -> bool {
+                match (self, other) {
+                    #(#same_value)*
                     #others
                 }
             }

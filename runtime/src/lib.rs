@@ -111,6 +111,7 @@ pub mod __private {
 
     pub use crate::cache::denormalize::{Denorm, Denormalizer};
     pub use crate::cache::entity::EntityParts;
+    pub use crate::cache::equal::{ByEq, Compared, Incomparable};
     pub use crate::cache::filter::field as filter_field;
     pub use crate::cache::normalize::Normalizer;
     pub use crate::cache::partial::{KeyIndex, PkSeed, Presence, first_visit, skip};

@@ -79,6 +79,10 @@ impl<E: Entity> SchemaParts for Deleted<E> {
         true
     }
 
+    fn same_value(&self, other: &Self) -> bool {
+        self.pk == other.pk
+    }
+
     fn entity_at(_: &[Segment]) -> Option<&'static str> {
         Some(E::KEY)
     }

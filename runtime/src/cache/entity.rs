@@ -144,13 +144,14 @@ pub trait Entity: EntityParts {
 }
 
 /// The machinery `#[derive(Entity)]` writes beside [`Entity`]: how the
-/// store walks a record's nested entities, merges a partial record, and
-/// judges it against a list's filters. Not public API: the derive
-/// implements it, and it may change in any release.
+/// store walks a record's nested entities, merges a partial record,
+/// compares a copy with the stored one, and judges it against a list's
+/// filters. Not public API: the derive implements it, and it may change in
+/// any release.
 ///
 /// Every item has a default (no nested entities, no partial records, no
-/// filterable field, no version, no type index), which is what a record
-/// with none of those is.
+/// copy judged equal, no filterable field, no version, no type index),
+/// which is what a record with none of those is.
 #[doc(hidden)]
 pub trait EntityParts: Clone + 'static {
     /// Whether records hold nested entities.
@@ -233,6 +234,14 @@ pub trait EntityParts: Clone + 'static {
     fn denormalize_nested(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
         let _ = cx;
         Denorm::Same
+    }
+
+    /// Whether `self` and `other`, two copies of one record, hold equal
+    /// fields: a copy written again equal to the stored one keeps it. False
+    /// when any field's type has no `PartialEq` (and by default).
+    fn equal_fields(&self, other: &Self) -> bool {
+        let _ = other;
+        false
     }
 
     /// Whether the nested fields of `self` and `other`, two reads of one

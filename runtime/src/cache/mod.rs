@@ -7,12 +7,14 @@
 //! (`entity.rs`, `schema/`, with `partial.rs` and `filter.rs` for what a
 //! record carries and how a list's filters judge it) sit on it; the memo
 //! (`memo/`) and entity queries (`query.rs`) read through them.
-//! `stand_in.rs` gives a schema's empty value, for renders nobody reads.
+//! `stand_in.rs` gives a schema's empty value, for renders nobody reads;
+//! `equal.rs` tells a record written again as it was from a changed one.
 
 pub(crate) mod deleted;
 pub(crate) mod denormalize;
 pub(crate) mod derived;
 pub(crate) mod entity;
+pub(crate) mod equal;
 pub(crate) mod filter;
 pub(crate) mod memo;
 pub(crate) mod normalize;

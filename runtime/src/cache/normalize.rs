@@ -48,6 +48,8 @@ pub struct Normalizer<'s> {
     version: u64,
     /// Whether the write is an optimistic layer.
     layer: bool,
+    /// Whether a record equal to its stored copy keeps the stored copy.
+    share: bool,
     /// Set while walking nested values a partial record kept from its
     /// stored copy: their records are the store's already, and stay.
     keeping: bool,
@@ -71,7 +73,7 @@ impl<'s> Normalizer<'s> {
         presence: &'s Presence,
         meta: Meta,
         version: u64,
-        layer: bool,
+        (layer, share): (bool, bool),
         walk: impl FnOnce(&mut Normalizer<'_>) -> Result<(), SchemaError>,
     ) -> (Result<Vec<EntityRef>, SchemaError>, TouchedTables) {
         let mut cx = Normalizer {
@@ -80,6 +82,7 @@ impl<'s> Normalizer<'s> {
             meta,
             version,
             layer,
+            share,
             keeping: false,
             kept: 0,
             refs: Vec::new(),
@@ -148,7 +151,7 @@ impl<'s> Normalizer<'s> {
         } else {
             EntityRefs::new()
         };
-        let (meta, version, layer) = (self.meta, self.version, self.layer);
+        let (meta, version, layer, share) = (self.meta, self.version, self.layer, self.share);
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
@@ -160,6 +163,7 @@ impl<'s> Normalizer<'s> {
             version,
             layer,
             keeps_stored::<E>,
+            |stored: &E, copy: &E| share && stored.equal_fields(copy),
         );
         match merged {
             Merged::Replaced => self.tables.changed(table, slot, version),
@@ -447,10 +451,15 @@ impl Store {
     ) -> Result<Written<S>, SchemaError> {
         let (mut value, presence) = value.into_parts();
         let version = self.tick();
-        let (outcome, touched) =
-            Normalizer::run(self.tables_mut(), &presence, meta, version, layer, |cx| {
-                value.normalize(cx)
-            });
+        let share = self.shares_equal_copies();
+        let (outcome, touched) = Normalizer::run(
+            self.tables_mut(),
+            &presence,
+            meta,
+            version,
+            (layer, share),
+            |cx| value.normalize(cx),
+        );
         let refs = match outcome {
             Ok(refs) => refs,
             Err(error) => {

@@ -241,7 +241,7 @@ impl Controller {
     pub fn reset(&self) {
         {
             let mut state = self.state_mut();
-            state.store = Store::new();
+            state.store = Store::for_views();
             state.memo.clear();
             state.errors.clear();
             state.usage.clear();

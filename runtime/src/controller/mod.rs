@@ -284,7 +284,7 @@ impl Controller {
         settings: Settings,
     ) -> Self {
         let state = State {
-            store: Store::new(),
+            store: Store::for_views(),
             memo: Memo::new(),
             errors: FxHashMap::default(),
             in_flight: FxHashMap::default(),

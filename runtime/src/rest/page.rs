@@ -136,6 +136,10 @@ impl<E: Entity> SchemaParts for Page<E> {
         self.items.same_entities(&other.items)
     }
 
+    fn same_value(&self, other: &Self) -> bool {
+        self.items.same_value(&other.items) && self.total == other.total && self.next == other.next
+    }
+
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
         <Vec<Rc<E>>>::entity_at(path)
     }

@@ -107,6 +107,69 @@ fn a_change_deep_down_rebuilds_only_the_path_to_it() {
 }
 
 #[test]
+fn an_equal_copy_deep_down_rebuilds_nothing_in_a_store_that_shares_copies() {
+    let mut store = Store::new();
+    store.share_equal_copies(true);
+    store
+        .set("GET /projects", fixture::projects(30), at(1))
+        .unwrap();
+    let mut memo = Memo::new();
+    let before = memo.read::<Projects>(&store, "GET /projects").found();
+
+    // Another response carries user 2 as the projects nest it.
+    store
+        .set("GET /users/2", Rc::new(fixture::user(1)), at(2))
+        .unwrap();
+
+    let after = memo.read::<Projects>(&store, "GET /projects").found();
+    assert!(Rc::ptr_eq(&before, &after));
+    let user = memo.entity::<User>(&store, 2u64).found();
+    let owner = &after.project[17].build_types.build_type[0].owner;
+    assert!(Rc::ptr_eq(&user, owner), "one copy of the record");
+    assert_eq!(store.entity_meta::<User>(2u64), Some(at(2)));
+
+    // A store that does not share copies takes each one as it comes.
+    let mut store = Store::new();
+    store
+        .set("GET /projects", fixture::projects(30), at(1))
+        .unwrap();
+    let before = memo.read::<Projects>(&store, "GET /projects").found();
+    store
+        .set("GET /users/2", Rc::new(fixture::user(1)), at(2))
+        .unwrap();
+    let after = memo.read::<Projects>(&store, "GET /projects").found();
+    assert!(!Rc::ptr_eq(&before, &after));
+}
+
+/// A field type with no `PartialEq`.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+struct Opaque(#[allow(dead_code)] u8);
+
+#[derive(Entity, Clone, Debug, Default, serde::Deserialize)]
+struct Note {
+    id: u64,
+    text: String,
+    extra: Opaque,
+}
+
+#[test]
+fn a_record_with_a_field_that_cannot_compare_is_always_written_anew() {
+    let note = || Note {
+        id: 1,
+        text: "same".into(),
+        extra: Opaque(1),
+    };
+    let mut store = Store::new();
+    store.share_equal_copies(true);
+    store.set("one", Rc::new(note()), at(1)).unwrap();
+    let mut memo = Memo::new();
+    let before = memo.entity::<Note>(&store, 1u64).found();
+    store.set("again", Rc::new(note()), at(2)).unwrap();
+    let after = memo.entity::<Note>(&store, 1u64).found();
+    assert!(!Rc::ptr_eq(&before, &after));
+}
+
+#[test]
 fn an_invalidated_record_leaves_memoized_lists_and_comes_back() {
     let mut store = Store::new();
     list(&mut store, "all", &[1, 2, 3]);

@@ -310,25 +310,25 @@ async fn an_older_api_shape_is_observed_as_an_endpoint_is() {
         .run_until(async {
             let (mut server, ctrl, clock) = setup().await;
             let body = r#"{"id": 7, "username": "ada", "email": "", "isManager": false}"#;
-            let fetched = server
-                .mock("GET", "/users/7")
-                .with_body(body)
-                .expect(2)
-                .create_async()
-                .await;
+            let fetched = once(server.mock("GET", "/users/7"), 200, body).await;
             let shape = User::detail_shape();
             let mut observer = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
             observer.set(&shape.endpoint::<Read>(), &7u64);
             observer.wait().unwrap().await;
             assert_eq!(observer.read().unwrap().data.unwrap().username, "ada");
+            fetched.assert_async().await;
+            fetched.remove_async().await;
+            let renamed = body.replace("ada", "ada.l");
+            let refetched = once(server.mock("GET", "/users/7"), 200, &renamed).await;
             let (renders, render) = counter();
             observer.subscribe(render);
             clock.advance(Duration::from_secs(61));
             ctrl.set_focused(false);
             ctrl.set_focused(true);
             settle(&ctrl).await;
-            fetched.assert_async().await;
-            assert_eq!(renders.get(), 1, "the refetched copy is new");
+            refetched.assert_async().await;
+            assert_eq!(renders.get(), 1, "the refetched copy differs");
+            assert_eq!(observer.read().unwrap().data.unwrap().username, "ada.l");
         })
         .await;
 }
@@ -553,5 +553,79 @@ fn a_record_written_back_as_it_is_refreshes_its_expiry_and_tells_no_one() {
     let refreshed = ctrl.read(&TodoResource::get(), &one(1));
     assert_eq!(refreshed.status, ExpiryStatus::Valid, "fetched again now");
     assert_eq!(told.get(), 0, "no view shows anything new");
+    assert!(Rc::ptr_eq(&shown, &ctrl.read(&list, &()).data.unwrap()));
+}
+
+#[tokio::test]
+async fn a_response_that_repeats_a_record_unchanged_keeps_the_list_that_shows_it() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let list_json = format!("[{},{}]", todo_json(1, "one"), todo_json(2, "two"));
+            let listed = once(server.mock("GET", "/todos"), 200, &list_json).await;
+            let list = TodoResource::get_list();
+            let shown = ctrl.fetch(&list, &(), None).await.unwrap();
+            let (told, tell) = counter();
+            let _watching = ctrl.subscribe(&list, &(), tell);
+            let expired_at = ctrl.read(&TodoResource::get(), &one(1)).expires_at;
+
+            // The detail page fetches a record the list holds: the same
+            // fields, parsed again into a copy of its own.
+            clock.advance(Duration::from_secs(5));
+            let detail = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "one")).await;
+            let one_again = ctrl
+                .fetch(&TodoResource::get(), &one(1), None)
+                .await
+                .unwrap();
+            listed.assert_async().await;
+            detail.assert_async().await;
+            assert_eq!(told.get(), 0, "the list shows nothing new");
+            let list_now = ctrl.read(&list, &()).data.unwrap();
+            assert!(Rc::ptr_eq(&shown, &list_now), "the list keeps its value");
+            assert!(Rc::ptr_eq(&one_again, &shown[0]), "one copy of the record");
+            let expires_at = ctrl.read(&TodoResource::get(), &one(1)).expires_at;
+            assert_eq!(
+                expires_at.as_millis() - expired_at.as_millis(),
+                5_000,
+                "the record counts as fetched again"
+            );
+
+            // A copy with one field changed is a change.
+            let changed = Rc::new(crate::common::todo(1, "one, edited"));
+            ctrl.set_response(&TodoResource::update(), &one(1), changed)
+                .unwrap();
+            assert_eq!(told.get(), 1);
+            assert_eq!(
+                titles(&ctrl.read(&list, &()).data.unwrap()),
+                ["one, edited", "two"]
+            );
+        })
+        .await;
+}
+
+#[test]
+fn a_nested_copy_equal_to_the_stored_record_keeps_the_reads_that_nest_it() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let list = TodoResource::get_list();
+    let todos = vec![
+        Rc::new(crate::common::todo(1, "one")),
+        Rc::new(crate::common::todo(2, "two")),
+    ];
+    ctrl.set_response(&list, &(), todos).unwrap();
+    let shown = ctrl.read(&list, &()).data.unwrap();
+    let (told, tell) = counter();
+    let _watching = ctrl.subscribe(&list, &(), tell);
+
+    let wrapped = TodoDetail {
+        data: Rc::new(crate::common::todo(2, "two")),
+    };
+    ctrl.set_response(
+        &todo_detail(),
+        &TodoDetailParams { id: "2".into() },
+        wrapped,
+    )
+    .unwrap();
+
+    assert_eq!(told.get(), 0);
     assert!(Rc::ptr_eq(&shown, &ctrl.read(&list, &()).data.unwrap()));
 }

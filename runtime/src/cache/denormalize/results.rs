@@ -2,7 +2,7 @@
 //! not written since is answered without a walk; a list of records read
 //! after a write to a few of them reads those alone and patches its last
 //! output; any other is walked whole, and keeps its identity when it holds
-//! the same records. Also a read answered from the record its key names.
+//! the same records (a result stored again: when it is equal). Also a read answered from the record its key names.
 
 use std::any::Any;
 use std::rc::Rc;
@@ -35,27 +35,30 @@ impl Reader<'_> {
                 None => Lookup::Invalid,
             };
         };
-        let remembered = memo
-            .results
-            .get_mut(key)
-            .filter(|entry| entry.version == slot.version);
         let mut previous = None;
         let mut items = Vec::new();
-        if let Some(entry) = remembered
+        if let Some(entry) = memo.results.get_mut(key)
             && let Ok(output) = Rc::clone(&entry.output).downcast::<S>()
         {
-            if store.unchanged_since(entry.mask, entry.at) {
-                return Lookup::Found(output, slot.meta);
+            let same_version = entry.version == slot.version;
+            if same_version {
+                if store.unchanged_since(entry.mask, entry.at) {
+                    return Lookup::Found(output, slot.meta);
+                }
+                items = std::mem::take(&mut entry.items);
+                let at = entry.at;
+                if let Some(patched) = self.patch::<S>(&stored, &output, &slot.refs, &mut items, at)
+                {
+                    let output = patched.map_or(output, Rc::new);
+                    let mask = items.iter().fold(0, |all, item| all | item);
+                    self.remember(key, &output, slot.version, mask, items);
+                    return Lookup::Found(output, slot.meta);
+                }
             }
-            items = std::mem::take(&mut entry.items);
-            let at = entry.at;
-            if let Some(patched) = self.patch::<S>(&stored, &output, &slot.refs, &mut items, at) {
-                let output = patched.map_or(output, Rc::new);
-                let mask = items.iter().fold(0, |all, item| all | item);
-                self.remember(key, &output, slot.version, mask, items);
-                return Lookup::Found(output, slot.meta);
-            }
-            previous = Some(output);
+            // Walked whole, the last output stays if it holds the same
+            // records; for a result stored again (as a refetch stores
+            // it), if it is equal.
+            previous = Some((output, same_version));
         }
         let listed = <S as SchemaParts>::LIST_OF_RECORDS.then(|| {
             items.clear();
@@ -63,7 +66,13 @@ impl Reader<'_> {
             &mut items
         });
         let (outcome, mask) = self.walk_items(&slot.refs, listed, |cx| stored.denormalize(cx));
-        let Some(output) = settle(outcome, &stored, previous, S::same_entities) else {
+        let stored_again = matches!(previous, Some((_, false)));
+        let previous = previous.map(|(output, _)| output);
+        let same = |a: &S, b: &S| match stored_again {
+            true => a.same_value(b),
+            false => a.same_entities(b),
+        };
+        let Some(output) = settle(outcome, &stored, previous, same) else {
             self.memo_mut().results.remove(key);
             return Lookup::Invalid;
         };

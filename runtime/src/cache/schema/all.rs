@@ -127,6 +127,10 @@ impl<E: Entity> SchemaParts for All<E> {
         self == other
     }
 
+    fn same_value(&self, other: &Self) -> bool {
+        self == other
+    }
+
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
         <Vec<Rc<E>> as SchemaParts>::entity_at(path)
     }

@@ -63,6 +63,10 @@ impl<E: Entity> SchemaParts for Rc<E> {
         Rc::ptr_eq(self, other)
     }
 
+    fn same_value(&self, other: &Self) -> bool {
+        Rc::ptr_eq(self, other)
+    }
+
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
         E::nested_entity_at(path).or(Some(E::KEY))
     }
@@ -136,6 +140,10 @@ impl<S: Schema> SchemaParts for Vec<S> {
 
     fn same_entities(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_entities(b))
+    }
+
+    fn same_value(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_value(b))
     }
 
     fn patch(
@@ -256,6 +264,14 @@ impl<S: Schema> SchemaParts for Option<S> {
         }
     }
 
+    fn same_value(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Some(a), Some(b)) => a.same_value(b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
         S::entity_at(path)
     }
@@ -330,6 +346,13 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> SchemaParts for Hash
                 .all(|(key, a)| other.get(key).is_some_and(|b| a.same_entities(b)))
     }
 
+    fn same_value(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .iter()
+                .all(|(key, a)| other.get(key).is_some_and(|b| a.same_value(b)))
+    }
+
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
         match path.split_first() {
             Some((Segment::Key(_), rest)) => S::entity_at(rest),
@@ -378,6 +401,10 @@ macro_rules! plain_schema {
 
             fn same_entities(&self, _: &Self) -> bool {
                 true
+            }
+
+            fn same_value(&self, other: &Self) -> bool {
+                self == other
             }
 
             fn entity_at(_: &[Segment]) -> Option<&'static str> {

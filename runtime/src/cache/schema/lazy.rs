@@ -211,6 +211,10 @@ impl<E: Entity> SchemaParts for Lazy<E> {
         self == other
     }
 
+    fn same_value(&self, other: &Self) -> bool {
+        self == other
+    }
+
     fn entity_at(path: &[Segment]) -> Option<&'static str> {
         <Rc<E> as SchemaParts>::entity_at(path)
     }

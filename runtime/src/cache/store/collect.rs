@@ -266,6 +266,7 @@ mod tests {
             ms,
             false,
             |_, _, _| false,
+            |_, _| false,
         );
         crate::cache::store::table::AnyTable::commit(table);
     }
@@ -361,6 +362,7 @@ mod tests {
             9,
             true,
             |_, _, _| false,
+            |_, _| false,
         );
         crate::cache::store::table::AnyTable::commit_layer(table, 9, 1);
         let dropped = store.collect_records(&[], EVERYTHING_OLD);

@@ -139,6 +139,8 @@ pub struct Store {
     /// The result keys written since the log was last taken, when someone
     /// watches.
     result_log: Option<Vec<String>>,
+    /// Whether a record written again equal to its stored copy keeps it.
+    share_equal: bool,
 }
 
 static NEXT_STORE_ID: AtomicU64 = AtomicU64::new(1);
@@ -160,6 +162,7 @@ impl Clone for Store {
             layout: self.layout,
             writes: self.writes,
             result_log: None,
+            share_equal: self.share_equal,
         }
     }
 }
@@ -185,7 +188,53 @@ impl Store {
             layout: 0,
             writes: 0,
             result_log: None,
+            share_equal: false,
         }
+    }
+
+    /// Whether a record written again equal to its stored copy keeps the
+    /// stored copy (off in a new store; a controller turns it on). Equal
+    /// means field by field, by each field type's `PartialEq` (nested
+    /// records by identity); a record with a field whose type has none is
+    /// never equal. Reads that hold the stored copy keep it, so a response
+    /// that repeats what the store holds changes no view; the compare
+    /// costs a write that repeats it about a fifth more time.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, PartialEq, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    ///
+    /// let mut store = Store::new();
+    /// store.share_equal_copies(true);
+    /// let todo = || Todo { id: 1, title: "milk".into() };
+    /// let first = store.set_entity(todo(), Meta::default())?;
+    /// let again = store.set_entity(todo(), Meta::default())?;
+    /// assert!(Rc::ptr_eq(&first, &again));
+    ///
+    /// let mut plain = Store::new(); // takes each copy as it comes
+    /// let first = plain.set_entity(todo(), Meta::default())?;
+    /// let again = plain.set_entity(todo(), Meta::default())?;
+    /// assert!(!Rc::ptr_eq(&first, &again));
+    /// # Ok::<(), restcache::SchemaError>(())
+    /// ```
+    pub fn share_equal_copies(&mut self, share: bool) {
+        self.share_equal = share;
+    }
+
+    /// A store for a controller, which views read: it shares equal copies.
+    pub(crate) fn for_views() -> Self {
+        let mut store = Store::new();
+        store.share_equal_copies(true);
+        store
+    }
+
+    /// Whether the store keeps a stored record against an equal copy (see
+    /// [`share_equal_copies`](Self::share_equal_copies)).
+    pub fn shares_equal_copies(&self) -> bool {
+        self.share_equal
     }
 
     /// [`invalidate_entity`](Store::invalidate_entity) by entity key, for

@@ -214,8 +214,9 @@ impl<E: 'static> Table<E> {
     /// A `layer` write (an optimistic value) goes on show over everything;
     /// any other write to a record under layers goes to its confirmed copy,
     /// beneath them. `keeps` says whether a stored slot keeps its record
-    /// against `record` fetched as `meta` (the newer copy wins). Returns
-    /// its slot and what the merge did to it.
+    /// against `record` fetched as `meta` (the newer copy wins); `equal`
+    /// whether `record` equals the stored copy, which then stays (with the
+    /// new meta). Returns its slot and what the merge did to it.
     #[inline]
     #[allow(clippy::too_many_arguments)] // one record's write, in the hot path
     pub fn merge(
@@ -227,6 +228,7 @@ impl<E: 'static> Table<E> {
         version: u64,
         layer: bool,
         keeps: impl Fn(&Slot<E>, &E, &Meta) -> bool,
+        equal: impl Fn(&E, &E) -> bool,
     ) -> (u32, Merged) {
         let written = |record: &Rc<E>, refs| Slot {
             record: Some(Rc::clone(record)),
@@ -260,9 +262,16 @@ impl<E: 'static> Table<E> {
                     return (index, Merged::Kept);
                 }
                 // The very record stored (a cached value written back, or
-                // the nested copy of an edited record) changes no read.
-                let same = slot.record.as_ref().is_some_and(|r| Rc::ptr_eq(r, record))
-                    && slot.refs == refs;
+                // the nested copy of an edited record), or an equal copy of
+                // it, changes no read: the stored copy stays.
+                let same = slot.refs == refs
+                    && slot
+                        .record
+                        .as_ref()
+                        .is_some_and(|stored| Rc::ptr_eq(stored, record) || equal(stored, record));
+                if same && let Some(stored) = &slot.record {
+                    *record = Rc::clone(stored);
+                }
                 self.replace(index, written(record, refs));
                 (
                     index,
@@ -376,6 +385,7 @@ mod tests {
             version,
             false,
             newer_wins,
+            String::eq,
         );
         table.commit();
         (slot, merged, record)
@@ -399,7 +409,7 @@ mod tests {
     }
 
     #[test]
-    fn the_very_record_written_again_only_refreshes_its_meta() {
+    fn the_very_record_or_an_equal_copy_written_again_only_refreshes_its_meta() {
         let mut table = Table::new();
         let (slot, _, stored) = write(&mut table, 1, "same", 10, 1);
         let mut again = Rc::clone(&stored);
@@ -412,14 +422,22 @@ mod tests {
             2,
             false,
             newer_wins,
+            String::eq,
         );
         table.commit();
         assert_eq!(merged, Merged::Refreshed);
         let written = table.slot(slot).expect("the slot stays");
         assert_eq!(written.meta, meta(20), "the newer fetch time is kept");
         assert_eq!(written.version, 2);
-        let (_, merged, _) = write(&mut table, 1, "same", 30, 3);
-        assert_eq!(merged, Merged::Replaced, "an equal copy is another record");
+        let (_, merged, copy) = write(&mut table, 1, "same", 30, 3);
+        assert_eq!(merged, Merged::Refreshed, "an equal copy changes no read");
+        assert!(
+            Rc::ptr_eq(&copy, &stored),
+            "the writer gets the stored copy"
+        );
+        assert_eq!(table.slot(slot).map(|s| s.meta), Some(meta(30)));
+        let (_, merged, _) = write(&mut table, 1, "changed", 40, 5);
+        assert_eq!(merged, Merged::Replaced);
     }
 
     #[test]
@@ -436,6 +454,7 @@ mod tests {
             1,
             false,
             newer_wins,
+            String::eq,
         );
         table.merge(
             &mut pk.clone(),
@@ -445,6 +464,7 @@ mod tests {
             1,
             false,
             newer_wins,
+            String::eq,
         );
         table.commit();
         assert!(Rc::ptr_eq(&first, &second));
@@ -466,6 +486,7 @@ mod tests {
             2,
             false,
             newer_wins,
+            String::eq,
         );
         table.merge(
             &mut Pk::from(2_u64),
@@ -475,6 +496,7 @@ mod tests {
             2,
             false,
             newer_wins,
+            String::eq,
         );
         table.rollback(len);
         assert_eq!(shown(&table, 1).as_deref(), Some("kept"));
@@ -541,6 +563,7 @@ mod tests {
             2,
             true,
             newer_wins,
+            String::eq,
         );
         let covered = table.commit_layer(2, len);
         assert_eq!(covered, [0]);
