@@ -33,6 +33,7 @@ impl ControllerBuilder {
                 error_expiry: DEFAULT_ERROR_EXPIRY,
                 retry: Retry::default(),
                 retention: Retention::default(),
+                share_equal_copies: true,
             },
         }
     }
@@ -91,6 +92,26 @@ impl ControllerBuilder {
     /// ```
     pub fn retry(mut self, retry: Retry) -> Self {
         self.settings.retry = retry;
+        self
+    }
+
+    /// Whether a record a response repeats unchanged keeps the stored copy
+    /// (default true): every read that nests it, and every view that shows
+    /// it, stays as it is. Off, each copy replaces the stored one as it
+    /// comes, which makes a response that repeats many records cheaper to
+    /// store and every view showing them render again. See
+    /// [`Store::share_equal_copies`](crate::Store::share_equal_copies).
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// let ctrl = Controller::builder(Client::new("http://127.0.0.1:8080"))
+    ///     .share_equal_copies(false)
+    ///     .build();
+    /// # let _ = ctrl;
+    /// ```
+    pub fn share_equal_copies(mut self, share: bool) -> Self {
+        self.settings.share_equal_copies = share;
         self
     }
 

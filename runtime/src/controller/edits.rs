@@ -241,7 +241,9 @@ impl Controller {
     pub fn reset(&self) {
         {
             let mut state = self.state_mut();
-            state.store = Store::for_views();
+            let share = state.store.shares_equal_copies();
+            state.store = Store::new();
+            state.store.share_equal_copies(share);
             state.memo.clear();
             state.errors.clear();
             state.usage.clear();

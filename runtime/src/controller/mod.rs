@@ -104,6 +104,7 @@ pub(crate) struct Settings {
     pub error_expiry: Duration,
     pub retry: Retry,
     pub retention: Retention,
+    pub share_equal_copies: bool,
 }
 
 struct Inner {
@@ -284,7 +285,11 @@ impl Controller {
         settings: Settings,
     ) -> Self {
         let state = State {
-            store: Store::for_views(),
+            store: {
+                let mut store = Store::new();
+                store.share_equal_copies(settings.share_equal_copies);
+                store
+            },
             memo: Memo::new(),
             errors: FxHashMap::default(),
             in_flight: FxHashMap::default(),

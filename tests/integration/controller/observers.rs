@@ -629,3 +629,34 @@ fn a_nested_copy_equal_to_the_stored_record_keeps_the_reads_that_nest_it() {
     assert_eq!(told.get(), 0);
     assert!(Rc::ptr_eq(&shown, &ctrl.read(&list, &()).data.unwrap()));
 }
+
+#[test]
+fn a_controller_that_shares_no_copies_takes_each_as_it_comes() {
+    let ctrl = Controller::builder(Client::new("http://127.0.0.1:9"))
+        .share_equal_copies(false)
+        .build();
+    let list = TodoResource::get_list();
+    let todos = vec![Rc::new(crate::common::todo(1, "one"))];
+    ctrl.set_response(&list, &(), todos).unwrap();
+    let shown = ctrl.read(&list, &()).data.unwrap();
+    let (told, tell) = counter();
+    let _watching = ctrl.subscribe(&list, &(), tell);
+
+    let copy = Rc::new(crate::common::todo(1, "one"));
+    ctrl.set_response(&TodoResource::update(), &one(1), copy)
+        .unwrap();
+
+    assert_eq!(told.get(), 1, "an equal copy is a new record");
+    assert!(!Rc::ptr_eq(&shown, &ctrl.read(&list, &()).data.unwrap()));
+    ctrl.reset();
+    ctrl.set_response(&list, &(), vec![Rc::new(crate::common::todo(1, "one"))])
+        .unwrap();
+    let shown = ctrl.read(&list, &()).data.unwrap();
+    let copy = Rc::new(crate::common::todo(1, "one"));
+    ctrl.set_response(&TodoResource::update(), &one(1), copy)
+        .unwrap();
+    assert!(
+        !Rc::ptr_eq(&shown, &ctrl.read(&list, &()).data.unwrap()),
+        "a reset keeps the setting"
+    );
+}

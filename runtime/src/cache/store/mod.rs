@@ -193,7 +193,8 @@ impl Store {
     }
 
     /// Whether a record written again equal to its stored copy keeps the
-    /// stored copy (off in a new store; a controller turns it on). Equal
+    /// stored copy (off in a new store; a controller's is on, see
+    /// [`ControllerBuilder::share_equal_copies`](crate::ControllerBuilder::share_equal_copies)). Equal
     /// means field by field, by each field type's `PartialEq` (nested
     /// records by identity); a record with a field whose type has none is
     /// never equal. Reads that hold the stored copy keep it, so a response
@@ -222,13 +223,6 @@ impl Store {
     /// ```
     pub fn share_equal_copies(&mut self, share: bool) {
         self.share_equal = share;
-    }
-
-    /// A store for a controller, which views read: it shares equal copies.
-    pub(crate) fn for_views() -> Self {
-        let mut store = Store::new();
-        store.share_equal_copies(true);
-        store
     }
 
     /// Whether the store keeps a stored record against an equal copy (see
