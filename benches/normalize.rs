@@ -61,6 +61,7 @@ fn bench(c: &mut Criterion) {
     });
 
     partial_case(c, &todos_text);
+    sharing_cases(c, &projects_text);
     normalize_cases::<Projects>(c, "projects_1000", PROJECTS, &projects_text, &store);
     normalize_cases::<Todos>(c, "todos_10000", TODOS, &todos_text, &store);
     denormalize_cases::<Projects>(c, "projects_1000", PROJECTS, &store);
@@ -111,6 +112,33 @@ fn partial_case(c: &mut Criterion, text: &str) {
             BatchSize::LargeInput,
         )
     });
+}
+
+/// Not reference cases: the projects written again into a store that owns
+/// its records (as an app's does, so each write frees the copies it
+/// drops), once taking each copy as it comes (`_new_copies`) and once
+/// keeping every stored copy an equal one repeats (`_shared_copies`, what
+/// a controller's store does). The ratio is the cost of the compare.
+fn sharing_cases(c: &mut Criterion, text: &str) {
+    for (name, share) in [("new_copies", false), ("shared_copies", true)] {
+        c.bench_function(&format!("refetch_projects_1000_{name}"), |b| {
+            b.iter_batched(
+                || {
+                    let mut store = Store::new();
+                    store.share_equal_copies(share);
+                    store
+                        .set(PROJECTS, parsed::<Projects>(text), meta(1))
+                        .unwrap();
+                    (parsed::<Projects>(text), store)
+                },
+                |(value, mut store)| {
+                    store.set(PROJECTS, value, meta(2)).unwrap();
+                    store
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
 }
 
 /// Not a reference case: the least a read by pk can cost, a hash probe

@@ -4,8 +4,8 @@
 //! nested in every post, the labels of every issue, a whole list fetched
 //! again. Such a copy keeps the stored one (only its fetch time moves), so
 //! every read that nests the record keeps its value, and no view that
-//! shows it renders again. The compare costs a write that repeats what
-//! the store holds about a fifth more time, so a store does it when asked
+//! shows it renders again. The compare makes a write that repeats what
+//! the store holds take longer, so a store does it when asked
 //! ([`Store::share_equal_copies`](crate::Store::share_equal_copies)); a
 //! controller's store, which views read, always asks.
 //!
