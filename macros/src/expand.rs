@@ -163,7 +163,7 @@ fn equal_checks(input: &Input, skip: Option<&Field>) -> TokenStream {
                 && <#ty as ::restcache::__private::SchemaParts>::same_value(&self.#member, &other.#member)
             },
             None => quote_spanned! {ty.span()=>
-                && (&::restcache::__private::Compared(&self.#member)).equals(&other.#member)
+                && (&::restcache::__private::Compared(&self.#member)).same_field(&other.#member)
             },
         }
     });

@@ -241,9 +241,7 @@ impl Controller {
     pub fn reset(&self) {
         {
             let mut state = self.state_mut();
-            let share = state.store.shares_equal_copies();
-            state.store = Store::new();
-            state.store.share_equal_copies(share);
+            state.store = Store::sharing(self.inner.share_equal_copies);
             state.memo.clear();
             state.errors.clear();
             state.usage.clear();

@@ -114,6 +114,8 @@ struct Inner {
     data_expiry: Duration,
     error_expiry: Duration,
     retry: Retry,
+    /// Whether the store keeps a stored record against an equal copy.
+    share_equal_copies: bool,
     state: RefCell<State>,
     observers: RefCell<Observers>,
     /// Observers whose subscription went while `observers` was in use.
@@ -285,11 +287,7 @@ impl Controller {
         settings: Settings,
     ) -> Self {
         let state = State {
-            store: {
-                let mut store = Store::new();
-                store.share_equal_copies(settings.share_equal_copies);
-                store
-            },
+            store: Store::sharing(settings.share_equal_copies),
             memo: Memo::new(),
             errors: FxHashMap::default(),
             in_flight: FxHashMap::default(),
@@ -316,6 +314,7 @@ impl Controller {
                 data_expiry: settings.data_expiry,
                 error_expiry: settings.error_expiry,
                 retry: settings.retry,
+                share_equal_copies: settings.share_equal_copies,
                 state: RefCell::new(state),
                 observers: RefCell::default(),
                 dead_observers: RefCell::default(),

@@ -2,7 +2,9 @@
 //! not written since is answered without a walk; a list of records read
 //! after a write to a few of them reads those alone and patches its last
 //! output; any other is walked whole, and keeps its identity when it holds
-//! the same records (a result stored again: when it is equal). Also a read answered from the record its key names.
+//! the same records (a result stored again, in a store that shares equal
+//! copies: when it is equal). Also a read answered from the record its key
+//! names.
 
 use std::any::Any;
 use std::rc::Rc;
@@ -57,8 +59,10 @@ impl Reader<'_> {
             }
             // Walked whole, the last output stays if it holds the same
             // records; for a result stored again (as a refetch stores
-            // it), if it is equal.
-            previous = Some((output, same_version));
+            // it), if it is equal and the store shares equal copies.
+            if same_version || store.shares_equal_copies() {
+                previous = Some((output, same_version));
+            }
         }
         let listed = <S as SchemaParts>::LIST_OF_RECORDS.then(|| {
             items.clear();

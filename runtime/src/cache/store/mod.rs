@@ -197,11 +197,12 @@ impl Store {
     /// [`ControllerBuilder::share_equal_copies`](crate::ControllerBuilder::share_equal_copies)). Equal
     /// means field by field, by each field type's `PartialEq` (nested
     /// records by identity); a record with a field whose type has none is
-    /// never equal. Reads that hold the stored copy keep it, so a response
-    /// that repeats what the store holds changes no view; the compare
-    /// makes a write that repeats many records take longer (1.17x for
-    /// the projects fixture written again, `refetch_projects_*` in
-    /// `benches/normalize.rs`).
+    /// never equal (as is one of a generic type parameter, unless the
+    /// struct bounds it by `PartialEq`). Reads that hold the stored copy
+    /// keep it, so a response that repeats what the store holds changes
+    /// no view; a list result stored again keeps its last read when it
+    /// is equal. The compare makes a write that repeats many records take
+    /// longer (`refetch_projects_*` in `benches/normalize.rs`).
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -225,6 +226,13 @@ impl Store {
     /// ```
     pub fn share_equal_copies(&mut self, share: bool) {
         self.share_equal = share;
+    }
+
+    /// An empty store that shares equal copies when `share` says.
+    pub(crate) fn sharing(share: bool) -> Self {
+        let mut store = Store::new();
+        store.share_equal_copies(share);
+        store
     }
 
     /// Whether the store keeps a stored record against an equal copy (see

@@ -190,8 +190,9 @@ impl Controller {
     /// new error. Nothing else calls it: a change to records the read
     /// does not hold, or a write to other keys, does not (and is not even
     /// checked: a write re-checks only the subscriptions of the keys and
-    /// records it touched). A refetch brings new copies of its records,
-    /// so it does call it.
+    /// records it touched). A refetch calls it only when it brings
+    /// something new (see
+    /// [`ControllerBuilder::share_equal_copies`](crate::ControllerBuilder::share_equal_copies)).
     ///
     /// ```
     /// use restcache::prelude::*;

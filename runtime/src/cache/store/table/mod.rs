@@ -32,8 +32,9 @@ pub(crate) type EntityRefs = SmallVec<[EntityRef; 2]>;
 pub(crate) enum Merged {
     /// The stored copy stays: nothing was written.
     Kept,
-    /// The same record again (the very `Rc`, with the same nested
-    /// records): only its meta moved, no read shows anything new.
+    /// The same record again (the very `Rc`, or a copy judged equal to
+    /// it, with the same nested records): only its meta moved, no read
+    /// shows anything new.
     Refreshed,
     /// What reads see changed.
     Replaced,
