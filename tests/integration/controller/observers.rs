@@ -15,7 +15,7 @@ use crate::common::{Todo, TodoDetail, TodoResource, User};
 use restcache::legacy::Resource;
 use restcache::prelude::*;
 use restcache::rest::Read;
-use restcache::{Observe, ReadObserver};
+use restcache::{Observe, ReadObserver, Subscription};
 use tokio::task::LocalSet;
 
 resource!(pub PolledTodoResource {
@@ -52,6 +52,23 @@ fn store_todo(ctrl: &Controller, id: u64, title: &str) {
     let todo = Rc::new(crate::common::todo(id, title));
     ctrl.set_response(&TodoResource::get(), &one(id), todo)
         .unwrap();
+}
+
+/// What a list shows.
+type Shown = Rc<Vec<Rc<Todo>>>;
+
+/// Stores todos 1 ("one") and 2 ("two") as the list, and watches it: what
+/// it shows, how many times it was told of a change, and the watch.
+fn watched_list(ctrl: &Controller) -> (Shown, Rc<Cell<u32>>, Subscription) {
+    let list = TodoResource::get_list();
+    let todos = vec![
+        Rc::new(crate::common::todo(1, "one")),
+        Rc::new(crate::common::todo(2, "two")),
+    ];
+    ctrl.set_response(&list, &(), todos).unwrap();
+    let shown = ctrl.read(&list, &()).data.unwrap();
+    let (told, tell) = counter();
+    (shown, told, ctrl.subscribe(&list, &(), tell))
 }
 
 #[tokio::test]
@@ -534,14 +551,7 @@ fn a_record_written_back_as_it_is_refreshes_its_expiry_and_tells_no_one() {
         .clock(clock.clone())
         .build();
     let list = TodoResource::get_list();
-    let todos = vec![
-        Rc::new(crate::common::todo(1, "one")),
-        Rc::new(crate::common::todo(2, "two")),
-    ];
-    ctrl.set_response(&list, &(), todos).unwrap();
-    let shown = ctrl.read(&list, &()).data.unwrap();
-    let (told, tell) = counter();
-    let _watching = ctrl.subscribe(&list, &(), tell);
+    let (shown, told, _watching) = watched_list(&ctrl);
     clock.advance(Duration::from_secs(61));
     let cached = ctrl.read(&TodoResource::get(), &one(1));
     assert_eq!(cached.status, ExpiryStatus::Stale);
@@ -607,14 +617,7 @@ async fn a_response_that_repeats_a_record_unchanged_keeps_the_list_that_shows_it
 fn a_nested_copy_equal_to_the_stored_record_keeps_the_reads_that_nest_it() {
     let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
     let list = TodoResource::get_list();
-    let todos = vec![
-        Rc::new(crate::common::todo(1, "one")),
-        Rc::new(crate::common::todo(2, "two")),
-    ];
-    ctrl.set_response(&list, &(), todos).unwrap();
-    let shown = ctrl.read(&list, &()).data.unwrap();
-    let (told, tell) = counter();
-    let _watching = ctrl.subscribe(&list, &(), tell);
+    let (shown, told, _watching) = watched_list(&ctrl);
 
     let wrapped = TodoDetail {
         data: Rc::new(crate::common::todo(2, "two")),
@@ -636,11 +639,7 @@ fn a_controller_that_shares_no_copies_takes_each_as_it_comes() {
         .share_equal_copies(false)
         .build();
     let list = TodoResource::get_list();
-    let todos = vec![Rc::new(crate::common::todo(1, "one"))];
-    ctrl.set_response(&list, &(), todos).unwrap();
-    let shown = ctrl.read(&list, &()).data.unwrap();
-    let (told, tell) = counter();
-    let _watching = ctrl.subscribe(&list, &(), tell);
+    let (shown, told, _watching) = watched_list(&ctrl);
 
     let copy = Rc::new(crate::common::todo(1, "one"));
     ctrl.set_response(&TodoResource::update(), &one(1), copy)
@@ -655,9 +654,7 @@ fn a_reset_cache_still_keeps_equal_copies() {
     let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
     ctrl.reset();
     let list = TodoResource::get_list();
-    let todos = vec![Rc::new(crate::common::todo(1, "one"))];
-    ctrl.set_response(&list, &(), todos).unwrap();
-    let shown = ctrl.read(&list, &()).data.unwrap();
+    let (shown, _, _watching) = watched_list(&ctrl);
 
     let copy = Rc::new(crate::common::todo(1, "one"));
     ctrl.set_response(&TodoResource::update(), &one(1), copy)
