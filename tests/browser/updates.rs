@@ -1,8 +1,8 @@
 //! What re-renders, counted: a mutation re-renders every view of its
 //! record and no other component; another component's fetch updates a
 //! view that only reads the cache; an optimistic update shows at once and
-//! its rollback shows the data from before; an unrelated write renders
-//! nothing.
+//! its rollback shows the data from before; an unrelated write, or a
+//! refetch that brings what the cache holds, renders nothing.
 
 use std::rc::Rc;
 
@@ -217,4 +217,27 @@ async fn another_components_fetch_shows_in_a_view_that_only_reads_the_cache() {
         .unwrap();
     until("the fetched list", || page.text() == "5").await;
     assert_eq!(renders.count(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn a_refetch_that_brings_nothing_new_renders_nothing() {
+    reset_demo().await;
+    let (page, ctrl, renders) = views();
+    until("every view", || text_of(&page, ".users") == "3").await;
+    let refs = [&renders[0], &renders[1], &renders[2], &renders[3]];
+    let before = Counts::of(&refs);
+
+    // The list and todo 1 fetched again: the API answers what the cache
+    // holds, parsed into new copies.
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let one = TodoResourceParams { id: 1 };
+    ctrl.fetch(&TodoResource::get(), &one, None).await.unwrap();
+    sleep(std::time::Duration::from_millis(50)).await;
+    yew::scheduler::flush().await;
+
+    assert_eq!(hits("GET /todos").await, 2, "the list came again");
+    assert_eq!(hits("GET /todos/1").await, 2, "todo 1 came again");
+    assert_eq!(Counts::of(&refs).0, before.0, "no view rendered again");
 }
