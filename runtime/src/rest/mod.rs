@@ -6,6 +6,7 @@ mod call;
 pub(crate) mod declared;
 pub(crate) mod effect;
 mod endpoint;
+mod fields;
 mod page;
 mod parts;
 mod policy;

@@ -1,12 +1,14 @@
 //! Path templates: `/todos/:id` and friends, parsed at compile time by
 //! `resource!` / `endpoint!`, filled in with params at run time.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fields::fields_of;
 use crate::error::UrlError;
 
 /// One piece of a [`PathTemplate`].
@@ -84,19 +86,28 @@ impl PathTemplate {
     /// params the path does not use (sorted by name; `None` values left
     /// out; a list repeats its name).
     pub fn url(&self, prefix: &str, params: &impl Serialize) -> Result<String, UrlError> {
-        let mut named = match serde_json::to_value(params) {
-            Ok(Value::Object(map)) => map,
-            Ok(Value::Null) => serde_json::Map::new(),
-            Ok(other) => {
-                return Err(UrlError::NotNamed {
-                    found: kind(&other),
-                });
-            }
-            Err(_) => {
-                return Err(UrlError::NotNamed {
-                    found: "unserializable",
-                });
-            }
+        let mut named: Vec<(Cow<'static, str>, Value)> = match fields_of(params) {
+            Some(fields) => fields
+                .into_iter()
+                .map(|(name, value)| (Cow::Borrowed(name), value))
+                .collect(),
+            None => match serde_json::to_value(params) {
+                Ok(Value::Object(map)) => map
+                    .into_iter()
+                    .map(|(name, value)| (Cow::Owned(name), value))
+                    .collect(),
+                Ok(Value::Null) => Vec::new(),
+                Ok(other) => {
+                    return Err(UrlError::NotNamed {
+                        found: kind(&other),
+                    });
+                }
+                Err(_) => {
+                    return Err(UrlError::NotNamed {
+                        found: "unserializable",
+                    });
+                }
+            },
         };
         let mut url = String::with_capacity(prefix.len() + self.source.len() + 16);
         url.push_str(prefix.trim_end_matches('/'));
@@ -104,7 +115,8 @@ impl PathTemplate {
             match part {
                 Part::Static(text) => url.push_str(text),
                 Part::Param(name) => {
-                    let value = named.remove(*name).unwrap_or(Value::Null);
+                    let at = named.iter().position(|(named, _)| named == name);
+                    let value = at.map_or(Value::Null, |at| named.remove(at).1);
                     let text = scalar(name, &value)?.ok_or(UrlError::Missing {
                         name,
                         path: self.source,
@@ -120,13 +132,13 @@ impl PathTemplate {
                 }
             }
         }
-        let mut rest: Vec<(String, Value)> = named.into_iter().collect();
+        let mut rest = named;
         rest.sort_by(|a, b| a.0.cmp(&b.0));
         let mut separator = if url.contains('?') { '&' } else { '?' };
         for (name, value) in &rest {
             let values = match value {
-                Value::Array(items) => items.iter().collect(),
-                single => vec![single],
+                Value::Array(items) => items.as_slice(),
+                single => std::slice::from_ref(single),
             };
             for value in values {
                 let Some(text) = scalar(name, value)? else {
