@@ -32,6 +32,22 @@ impl ser::Error for NotAStruct {
     }
 }
 
+/// Serializer methods that refuse what they are given (it is not a
+/// struct): returning `Self::Ok`, or (`as Refused:`) a compound that is
+/// never made.
+macro_rules! refuse {
+    (as Refused: $($method:ident($($arg:ty),*)),* $(,)?) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<Refused, NotAStruct> {
+            Err(NotAStruct)
+        }
+    )*};
+    ($($method:ident($($arg:ty),*)),* $(,)?) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<Self::Ok, NotAStruct> {
+            Err(NotAStruct)
+        }
+    )*};
+}
+
 /// Reads a struct's fields; refuses anything else.
 struct Fields;
 
@@ -79,56 +95,21 @@ impl Serializer for Fields {
         value.serialize(self)
     }
 
-    fn serialize_bool(self, _: bool) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
+    refuse! {
+        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
+        serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
+        serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_char(char),
+        serialize_str(&str), serialize_bytes(&[u8]),
+        serialize_unit_variant(&'static str, u32, &'static str),
     }
-    fn serialize_i8(self, _: i8) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
+    refuse! { as Refused:
+        serialize_seq(Option<usize>), serialize_tuple(usize),
+        serialize_tuple_struct(&'static str, usize),
+        serialize_tuple_variant(&'static str, u32, &'static str, usize),
+        serialize_map(Option<usize>),
+        serialize_struct_variant(&'static str, u32, &'static str, usize),
     }
-    fn serialize_i16(self, _: i16) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_i32(self, _: i32) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_i64(self, _: i64) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_u8(self, _: u8) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_u16(self, _: u16) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_u32(self, _: u32) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_u64(self, _: u64) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_f32(self, _: f32) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_f64(self, _: f64) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_char(self, _: char) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_str(self, _: &str) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-    ) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
+
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -136,36 +117,6 @@ impl Serializer for Fields {
         _: &'static str,
         _: &T,
     ) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Refused, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Refused, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Refused, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Refused, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Refused, NotAStruct> {
-        Err(NotAStruct)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Refused, NotAStruct> {
         Err(NotAStruct)
     }
 }
