@@ -73,8 +73,8 @@ fn Views(props: &AppProps) -> Html {
 struct Counts([u32; 4]);
 
 impl Counts {
-    fn of(props: &[&Renders; 4]) -> Counts {
-        Counts(props.map(Renders::count))
+    fn of(renders: &[Renders; 4]) -> Counts {
+        Counts(renders.each_ref().map(Renders::count))
     }
 }
 
@@ -91,6 +91,14 @@ fn views() -> (Mounted<Views>, Controller, [Renders; 4]) {
     (page, ctrl, renders)
 }
 
+/// [`views`] on a fresh demo API, once every view shows.
+async fn views_shown() -> (Mounted<Views>, Controller, [Renders; 4]) {
+    reset_demo().await;
+    let (page, ctrl, renders) = views();
+    until("every view", || text_of(&page, ".users") == "3").await;
+    (page, ctrl, renders)
+}
+
 fn text_of(page: &Mounted<Views>, selector: &str) -> String {
     page.root
         .query_selector(selector)
@@ -102,11 +110,8 @@ fn text_of(page: &Mounted<Views>, selector: &str) -> String {
 
 #[wasm_bindgen_test]
 async fn a_mutation_rerenders_every_view_of_its_record_and_no_other_component() {
-    reset_demo().await;
-    let (page, ctrl, renders) = views();
-    until("every view", || text_of(&page, ".users") == "3").await;
-    let refs = [&renders[0], &renders[1], &renders[2], &renders[3]];
-    let before = Counts::of(&refs);
+    let (page, ctrl, renders) = views_shown().await;
+    let before = Counts::of(&renders);
 
     let body = Body::json(&json!({"title": "renamed"})).unwrap();
     ctrl.fetch(
@@ -121,7 +126,7 @@ async fn a_mutation_rerenders_every_view_of_its_record_and_no_other_component() 
     })
     .await;
     assert!(text_of(&page, ".list").starts_with("renamed"));
-    let after = Counts::of(&refs);
+    let after = Counts::of(&renders);
     assert_eq!(after.0[0], before.0[0] + 1, "the list re-rendered once");
     assert_eq!(after.0[1], before.0[1] + 1, "todo 1 re-rendered once");
     assert_eq!(after.0[2], before.0[2], "todo 2 did not re-render");
@@ -140,15 +145,13 @@ async fn a_mutation_rerenders_every_view_of_its_record_and_no_other_component() 
     .unwrap();
     sleep(std::time::Duration::from_millis(50)).await;
     yew::scheduler::flush().await;
-    let last = Counts::of(&refs);
+    let last = Counts::of(&renders);
     assert_eq!(last.0, after.0, "an unrelated write renders nothing");
 }
 
 #[wasm_bindgen_test]
 async fn an_optimistic_update_shows_at_once_and_its_rollback_shows_the_data_from_before() {
-    reset_demo().await;
-    let (page, ctrl, renders) = views();
-    until("every view", || text_of(&page, ".users") == "3").await;
+    let (page, ctrl, renders) = views_shown().await;
     let second = renders[2].count();
 
     outage(true).await;
@@ -221,11 +224,8 @@ async fn another_components_fetch_shows_in_a_view_that_only_reads_the_cache() {
 
 #[wasm_bindgen_test]
 async fn a_refetch_that_brings_nothing_new_renders_nothing() {
-    reset_demo().await;
-    let (page, ctrl, renders) = views();
-    until("every view", || text_of(&page, ".users") == "3").await;
-    let refs = [&renders[0], &renders[1], &renders[2], &renders[3]];
-    let before = Counts::of(&refs);
+    let (_page, ctrl, renders) = views_shown().await;
+    let before = Counts::of(&renders);
 
     // The list and todo 1 fetched again: the API answers what the cache
     // holds, parsed into new copies.
@@ -239,5 +239,5 @@ async fn a_refetch_that_brings_nothing_new_renders_nothing() {
 
     assert_eq!(hits("GET /todos").await, 2, "the list came again");
     assert_eq!(hits("GET /todos/1").await, 2, "todo 1 came again");
-    assert_eq!(Counts::of(&refs).0, before.0, "no view rendered again");
+    assert_eq!(Counts::of(&renders).0, before.0, "no view rendered again");
 }

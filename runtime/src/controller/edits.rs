@@ -241,7 +241,7 @@ impl Controller {
     pub fn reset(&self) {
         {
             let mut state = self.state_mut();
-            state.store = Store::sharing(self.inner.share_equal_copies);
+            state.store = Store::sharing(state.store.shares_equal_copies());
             state.memo.clear();
             state.errors.clear();
             state.usage.clear();

@@ -114,8 +114,6 @@ struct Inner {
     data_expiry: Duration,
     error_expiry: Duration,
     retry: Retry,
-    /// Whether the store keeps a stored record against an equal copy.
-    share_equal_copies: bool,
     state: RefCell<State>,
     observers: RefCell<Observers>,
     /// Observers whose subscription went while `observers` was in use.
@@ -314,7 +312,6 @@ impl Controller {
                 data_expiry: settings.data_expiry,
                 error_expiry: settings.error_expiry,
                 retry: settings.retry,
-                share_equal_copies: settings.share_equal_copies,
                 state: RefCell::new(state),
                 observers: RefCell::default(),
                 dead_observers: RefCell::default(),

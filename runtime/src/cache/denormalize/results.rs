@@ -38,6 +38,7 @@ impl Reader<'_> {
             };
         };
         let mut previous = None;
+        let mut stored_again = false;
         let mut items = Vec::new();
         if let Some(entry) = memo.results.get_mut(key)
             && let Ok(output) = Rc::clone(&entry.output).downcast::<S>()
@@ -61,7 +62,8 @@ impl Reader<'_> {
             // records; for a result stored again (as a refetch stores
             // it), if it is equal and the store shares equal copies.
             if same_version || store.shares_equal_copies() {
-                previous = Some((output, same_version));
+                previous = Some(output);
+                stored_again = !same_version;
             }
         }
         let listed = <S as SchemaParts>::LIST_OF_RECORDS.then(|| {
@@ -70,8 +72,6 @@ impl Reader<'_> {
             &mut items
         });
         let (outcome, mask) = self.walk_items(&slot.refs, listed, |cx| stored.denormalize(cx));
-        let stored_again = matches!(previous, Some((_, false)));
-        let previous = previous.map(|(output, _)| output);
         let same = |a: &S, b: &S| match stored_again {
             true => a.same_value(b),
             false => a.same_entities(b),
