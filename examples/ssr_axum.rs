@@ -8,8 +8,9 @@
 //!
 //! The page a browser gets holds the app's HTML and one
 //! `<script type="application/json" id="restcache-handoff">`; the browser
-//! build of the same app (a `CacheProvider` with a `base_url`) takes it
-//! before hydrating, and makes no request for what the server read.
+//! build of the same app (a `CacheProvider` with a `base_url`, and
+//! restcache's `hydration` feature on) takes it before hydrating, and
+//! makes no request for what the server read.
 //!
 //! `ServerRender` answers once the whole page is known (a read that fails
 //! changes what a boundary shows above it), so it does not stream.

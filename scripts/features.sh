@@ -2,7 +2,8 @@
 # Lints the library under every combination of its features that a user
 # can pick, natively and for the browser, so that no combination breaks
 # unseen (the test run itself builds one: every feature on). The features:
-# `yew` (hooks), `ssr` (server rendering; needs `yew`), `legacy` (the older
+# `yew` (hooks), `ssr` (server rendering; needs `yew`), `hydration` (the
+# browser side of server rendering; needs `yew`), `legacy` (the older
 # API; its hooks need `yew`), `rustls` (https on native targets),
 # `testing` (the mock client; with `ssr`, the native render helpers),
 # `live` (live streams; with `yew`, the `use_stream` hook), `tabs` (tabs
@@ -18,6 +19,8 @@ native=(
     "yew,legacy"
     "yew,ssr"
     "yew,ssr,legacy"
+    "yew,hydration"
+    "yew,ssr,hydration"
     "rustls"
     "testing"
     "yew,ssr,testing"
@@ -34,6 +37,8 @@ wasm=(
     "yew"
     "yew,legacy"
     "yew,ssr"
+    "yew,hydration"
+    "yew,hydration,tabs,persist"
     "testing"
     "yew,ssr,testing"
     "live"

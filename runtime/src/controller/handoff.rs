@@ -19,8 +19,10 @@ use serde::{Deserialize, Serialize};
 use super::request::Delivery;
 use super::{Controller, State};
 use crate::cache::schema::Schema;
-#[cfg(feature = "yew")]
-use crate::http::{Attempt, Error, ErrorKind, GraphQlError, Method};
+#[cfg(feature = "hydration")]
+use crate::http::{Attempt, GraphQlError, Method};
+#[cfg(any(feature = "ssr", feature = "hydration"))]
+use crate::http::{Error, ErrorKind};
 use crate::http::{HeaderMap, HeaderName, HeaderValue, Response};
 use crate::meta::Timestamp;
 use crate::rest::{Effect, Endpoint};
@@ -119,7 +121,7 @@ struct Fallback {
     keys: Vec<String>,
 }
 
-#[cfg(feature = "yew")]
+#[cfg(any(feature = "ssr", feature = "hydration"))]
 impl Fallback {
     #[cfg(feature = "ssr")]
     fn of(boundary: Vec<u32>, error: &Error, keys: Vec<String>) -> Self {
@@ -148,6 +150,7 @@ impl Fallback {
     /// The error again: a status error or a GraphQL answer's errors as
     /// they were; another one (a body that did not decode, no answer) as a
     /// network error with its message.
+    #[cfg(feature = "hydration")]
     fn error(&self) -> Error {
         let method = Method::from_name(&self.method).unwrap_or(Method::Get);
         if let Some(errors) = &self.graphql {
@@ -171,7 +174,7 @@ impl Fallback {
 
 /// A boundary's fallback as the browser shows it while hydrating: where it
 /// sits, its error, and the keys of its failed reads.
-#[cfg(feature = "yew")]
+#[cfg(any(feature = "ssr", feature = "hydration"))]
 pub(crate) type HandedFallback = (Vec<u32>, Error, Vec<String>);
 
 /// The text.
@@ -379,7 +382,7 @@ impl Controller {
     /// none (a page the browser rendered alone), and natively.
     /// A [`CacheProvider`](crate::yew::CacheProvider) that builds its
     /// controller from `base_url` in a browser calls it before its first
-    /// render.
+    /// render, in a build with the `hydration` feature.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -389,10 +392,7 @@ impl Controller {
     pub fn import_handoff_from_page(&self) -> Result<usize, HandoffError> {
         #[cfg(target_arch = "wasm32")]
         {
-            let element = web_sys::window()
-                .and_then(|window| window.document())
-                .and_then(|document| document.get_element_by_id(HANDOFF_SCRIPT_ID));
-            let Some(element) = element else {
+            let Some(element) = handoff_element() else {
                 return Ok(0);
             };
             let text = element.text_content().unwrap_or_default();
@@ -403,6 +403,12 @@ impl Controller {
         {
             Ok(0)
         }
+    }
+
+    /// Whether the page holds a handoff (a server rendered it).
+    #[cfg(all(target_arch = "wasm32", feature = "yew", not(feature = "hydration")))]
+    pub(crate) fn page_holds_handoff() -> bool {
+        handoff_element().is_some()
     }
 
     /// Notes the boundaries a server render showed the fallback of, for
@@ -417,7 +423,7 @@ impl Controller {
 
     /// Takes the boundaries an imported page showed the fallback of: a
     /// provider shows them again as it hydrates.
-    #[cfg(feature = "yew")]
+    #[cfg(feature = "hydration")]
     pub(crate) fn take_handed_fallbacks(&self) -> Vec<HandedFallback> {
         let fallbacks = std::mem::take(&mut self.state_mut().handoff.fallbacks);
         fallbacks
@@ -428,6 +434,14 @@ impl Controller {
             })
             .collect()
     }
+}
+
+/// The page's handoff element, if it holds one.
+#[cfg(target_arch = "wasm32")]
+fn handoff_element() -> Option<web_sys::Element> {
+    web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id(HANDOFF_SCRIPT_ID))
 }
 
 impl Controller {

@@ -65,7 +65,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use edits::WriteError;
 pub use events::{Event, EventListener, RecordChange};
 pub use expiry::{Cached, ExpiryStatus};
-#[cfg(feature = "yew")]
+#[cfg(feature = "hydration")]
 pub(crate) use handoff::HandedFallback;
 use handoff::Handoff;
 pub(crate) use handoff::Recorded;

@@ -197,6 +197,18 @@ impl BoundaryContext {
 /// ```
 #[component]
 pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
+    use_error_boundary(&props.fallback, &props.reset_key, &props.children)
+}
+
+/// An error boundary's whole work, for the component that is one: both
+/// [`ErrorBoundary`] and [`AsyncBoundary`] are this hook, so an app that
+/// uses one of them carries one component's code.
+#[hook]
+fn use_error_boundary(
+    fallback: &Callback<BoundaryError, Html>,
+    reset_key: &AttrValue,
+    children: &Html,
+) -> Html {
     let cache = use_context::<CacheContext>();
     let parent = use_context::<BoundaryContext>();
     let shown = use_state(|| None::<Failure>);
@@ -229,10 +241,10 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
     let handed = use_state(|| hydrating.and_then(|hydrating| hydrating.take(&context.0.id)));
     // What it stands for changed (the app moved to another page): a
     // fallback on show goes, as a reset takes it.
-    let stands_for = use_mut_ref(|| props.reset_key.clone());
-    let moved = *stands_for.borrow() != props.reset_key;
+    let stands_for = use_mut_ref(|| reset_key.clone());
+    let moved = *stands_for.borrow() != *reset_key;
     if moved {
-        *stands_for.borrow_mut() = props.reset_key.clone();
+        *stands_for.borrow_mut() = reset_key.clone();
         // A failure reported but not shown yet belonged to the old page.
         clear([&context, &fallback_context]);
         if shown.is_some() {
@@ -261,13 +273,13 @@ pub fn ErrorBoundary(props: &ErrorBoundaryProps) -> Html {
     let Some((error, reset)) = failed else {
         return html! {
             <ContextProvider<BoundaryContext> context={(*context).clone()}>
-                { props.children.clone() }
+                { children.clone() }
             </ContextProvider<BoundaryContext>>
         };
     };
     html! {
         <ContextProvider<BoundaryContext> context={(*fallback_context).clone()}>
-            { props.fallback.emit(BoundaryError { error, reset }) }
+            { fallback.emit(BoundaryError { error, reset }) }
         </ContextProvider<BoundaryContext>>
     }
 }
@@ -367,13 +379,12 @@ pub fn AsyncBoundary(props: &AsyncBoundaryProps) -> Html {
             }
         })
     };
-    html! {
-        <ErrorBoundary fallback={error_fallback} reset_key={props.reset_key.clone()}>
-            <Suspense fallback={props.fallback.clone()}>
-                { props.children.clone() }
-            </Suspense>
-        </ErrorBoundary>
-    }
+    let children = html! {
+        <Suspense fallback={props.fallback.clone()}>
+            { props.children.clone() }
+        </Suspense>
+    };
+    use_error_boundary(&error_fallback, &props.reset_key, &children)
 }
 
 /// The nearest boundary, or a panic that says what to add.

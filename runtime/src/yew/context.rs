@@ -7,7 +7,9 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use super::server::{BoundaryId, ServerPass};
-use crate::controller::{Controller, HandedFallback};
+use crate::controller::Controller;
+#[cfg(feature = "hydration")]
+use crate::controller::HandedFallback;
 use crate::http::{Client, Error};
 
 /// The shared state of one provider; clones share it.
@@ -33,10 +35,15 @@ impl PartialEq for CacheContext {
 impl CacheContext {
     /// A provider of `controller`. When the controller took a server's
     /// handoff, the boundaries that showed their fallback on the server
-    /// show it again as the page hydrates.
+    /// show it again as the page hydrates (with the `hydration` feature).
     pub fn new(controller: Controller) -> Self {
-        let handed = controller.take_handed_fallbacks();
-        let hydrating = (!handed.is_empty()).then(|| Rc::new(Hydrating::new(handed)));
+        #[cfg(feature = "hydration")]
+        let hydrating = {
+            let handed = controller.take_handed_fallbacks();
+            (!handed.is_empty()).then(|| Rc::new(Hydrating::new(handed)))
+        };
+        #[cfg(not(feature = "hydration"))]
+        let hydrating = None;
         CacheContext(Rc::new(Shared::Owned(controller, hydrating)))
     }
 
@@ -102,6 +109,7 @@ pub(crate) struct Hydrating {
 }
 
 impl Hydrating {
+    #[cfg(feature = "hydration")]
     fn new(handed: Vec<HandedFallback>) -> Self {
         let fallbacks = handed
             .into_iter()

@@ -20,7 +20,9 @@
 //! - Every reading hook takes the endpoint's params, or an `Option` of
 //!   them: `None` does nothing at all (see [`ReadArgs`]).
 //! - On a server, [`ServerRender`] renders an app whose reads may fail
-//!   (feature `ssr`).
+//!   (feature `ssr`); the browser build that hydrates its pages turns on
+//!   feature `hydration`, so that the provider takes the cache the server
+//!   handed to the page.
 //!
 //! The hooks work in a browser (wasm32, rendered or hydrated) and on a
 //! server (Yew's server rendering). Each reading hook is a thin adapter

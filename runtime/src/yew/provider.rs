@@ -24,8 +24,9 @@ pub struct CacheProviderProps {
     #[prop_or_default]
     pub controller: Option<Controller>,
     /// The API's base address, to build a controller from when none is
-    /// given. In a browser, that controller first takes the cache a
-    /// server handed to the page ([`Controller::import_handoff_from_page`]).
+    /// given. In a browser build with the `hydration` feature, that
+    /// controller first takes the cache a server handed to the page
+    /// ([`Controller::import_handoff_from_page`]).
     #[prop_or_default]
     pub base_url: Option<AttrValue>,
     /// Whether the provider tells its controller when the page becomes
@@ -89,10 +90,7 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
         (_, (Some(controller), _)) => CacheContext::new(controller),
         (_, (None, Some(base_url))) => {
             let controller = Controller::new(Client::new(base_url.as_str()));
-            // A page a server rendered holds its cache: take it before
-            // the first render, so that hydration reads it. A text the
-            // controller refuses leaves the cache empty: the reads fetch.
-            let _ = controller.import_handoff_from_page();
+            take_handoff(&controller);
             CacheContext::new(controller)
         }
         (None, (None, None)) => panic!(
@@ -117,6 +115,28 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
         <ContextProvider<CacheContext> context={(*context).clone()}>
             { props.children.clone() }
         </ContextProvider<CacheContext>>
+    }
+}
+
+/// A page a server rendered holds its cache: the provider takes it before
+/// the first render, so that hydration reads it. A text the controller
+/// refuses leaves the cache empty: the reads fetch.
+#[cfg(feature = "hydration")]
+fn take_handoff(controller: &Controller) {
+    let _ = controller.import_handoff_from_page();
+}
+
+/// A build without `hydration` leaves the import out of its bundle. A page
+/// that holds a handoff all the same (a server rendered it) says so in
+/// the console, since its reads will fetch what the server sent.
+#[cfg(not(feature = "hydration"))]
+fn take_handoff(_: &Controller) {
+    #[cfg(target_arch = "wasm32")]
+    if Controller::page_holds_handoff() {
+        web_sys::console::warn_1(
+            &"restcache: this page holds the cache its server handed over, and this build               cannot take it: turn on restcache's `hydration` feature in the browser build"
+                .into(),
+        );
     }
 }
 
