@@ -7,7 +7,6 @@
 //! cache holds meanwhile.
 
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet};
 use std::future::poll_fn;
 use std::rc::{Rc, Weak};
 use std::task::{Poll, Waker};
@@ -19,15 +18,32 @@ use futures_util::pin_mut;
 use super::{Controller, Inner, Retry};
 use crate::http::Body;
 
-/// The mutations waiting to be sent, by turn.
+/// The mutations waiting to be sent, by turn. Tickets are issued in
+/// order and each joins at the end, so both lists stay sorted by ticket;
+/// a queue holds a handful, which plain vectors serve best (and a
+/// browser bundle carries no ordered map for them).
 #[derive(Default)]
 pub(crate) struct OfflineQueue {
-    waiting: BTreeSet<u64>,
+    waiting: Vec<u64>,
     /// What each waiting mutation was called with, until its answer
     /// comes (what a saved cache keeps to send it after a reload).
-    called: BTreeMap<u64, QueuedMutation>,
+    called: Vec<(u64, QueuedMutation)>,
     issued: u64,
     wakers: Vec<Waker>,
+}
+
+impl OfflineQueue {
+    /// Forgets what the mutation `ticket` was called with.
+    fn forget_call(&mut self, ticket: u64) {
+        self.called.retain(|(queued, _)| *queued != ticket);
+    }
+
+    /// Takes `ticket` out of the queue; whether it was in it.
+    fn leave(&mut self, ticket: u64) -> bool {
+        self.forget_call(ticket);
+        let place = self.waiting.iter().position(|&waiting| waiting == ticket);
+        place.map(|place| self.waiting.remove(place)).is_some()
+    }
 }
 
 /// A queued mutation as it was called: its endpoint's name (see
@@ -65,8 +81,8 @@ impl Controller {
         }
         queue.issued += 1;
         let ticket = queue.issued;
-        queue.waiting.insert(ticket);
-        queue.called.insert(ticket, called());
+        queue.waiting.push(ticket);
+        queue.called.push((ticket, called()));
         drop(queue);
         Some(Turn {
             controller: self.clone(),
@@ -95,8 +111,8 @@ impl Controller {
             .offline
             .borrow()
             .called
-            .values()
-            .cloned()
+            .iter()
+            .map(|(_, call)| call.clone())
             .collect()
     }
 
@@ -146,7 +162,7 @@ impl Turn {
     /// (its place stays until the answer is stored).
     pub fn answered(&self) {
         if let Ok(mut queue) = self.controller.inner.offline.try_borrow_mut() {
-            queue.called.remove(&self.ticket);
+            queue.forget_call(self.ticket);
         }
     }
 
@@ -224,10 +240,7 @@ impl Turn {
 impl Drop for Turn {
     fn drop(&mut self) {
         let left = match self.controller.inner.offline.try_borrow_mut() {
-            Ok(mut queue) => {
-                queue.called.remove(&self.ticket);
-                queue.waiting.remove(&self.ticket)
-            }
+            Ok(mut queue) => queue.leave(self.ticket),
             Err(_) => false,
         };
         if left {
