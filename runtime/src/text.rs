@@ -85,6 +85,23 @@ pub(crate) fn masked(text: &str, secrets: &[String]) -> String {
     text
 }
 
+/// A time limit as an error names it: whole seconds (`30s`), else whole
+/// milliseconds (`1500ms`), else microseconds; past a million seconds,
+/// its whole seconds. `Duration`'s `Debug`
+/// would write decimals (`1.5s`), with a formatter that every browser
+/// bundle would carry for this one message.
+pub(crate) fn duration(limit: std::time::Duration) -> String {
+    let seconds = limit.as_secs();
+    if limit.subsec_nanos() == 0 || seconds >= 1_000_000 {
+        return format!("{seconds}s");
+    }
+    let micros = seconds * 1_000_000 + u64::from(limit.subsec_micros());
+    match micros % 1_000 {
+        0 => format!("{}ms", micros / 1_000),
+        _ => format!("{micros}µs"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +126,17 @@ mod tests {
     fn secrets_are_masked() {
         let secrets = ["Bearer tok".to_owned(), "ab".to_owned()];
         assert_eq!(masked("got Bearer tok, ab", &secrets), "got •••, ab");
+    }
+
+    #[test]
+    fn a_time_limit_reads_in_whole_units() {
+        use std::time::Duration;
+        assert_eq!(duration(Duration::from_secs(30)), "30s");
+        assert_eq!(duration(Duration::ZERO), "0s");
+        assert_eq!(duration(Duration::from_millis(250)), "250ms");
+        assert_eq!(duration(Duration::from_millis(1_500)), "1500ms");
+        assert_eq!(duration(Duration::from_micros(100)), "100µs");
+        assert_eq!(duration(Duration::from_nanos(1_500)), "1µs");
+        assert_eq!(duration(Duration::MAX), format!("{}s", u64::MAX));
     }
 }

@@ -291,7 +291,9 @@ impl fmt::Display for Error {
                 write!(f, "HTTP {status}: the body broke off ({message})")?;
             }
             ErrorKind::Network(message) => write!(f, "no response ({message})")?,
-            ErrorKind::Timeout(limit) => write!(f, "no answer within {limit:?}")?,
+            ErrorKind::Timeout(limit) => {
+                write!(f, "no answer within {}", crate::text::duration(*limit))?;
+            }
             ErrorKind::TooLarge { limit } => {
                 write!(f, "HTTP {status}: the body is longer than {limit} bytes")?;
             }

@@ -104,7 +104,7 @@ async fn open(
     pin_mut!(connecting);
     match select(connecting, timer).await {
         Either::Left((connected, _)) => connected,
-        Either::Right(_) => Err(format!("no answer within {limit:?}")),
+        Either::Right(_) => Err(format!("no answer within {}", crate::text::duration(limit))),
     }
 }
 
