@@ -47,8 +47,13 @@ impl CacheContext {
         CacheContext(Rc::new(Shared::Owned(controller, hydrating)))
     }
 
-    /// The fallbacks a server showed, while the page hydrates.
+    /// The fallbacks a server showed, while the page hydrates: never, in
+    /// a build without `hydration` (so its boundaries carry none of the
+    /// code that shows them).
     pub fn hydrating(&self) -> Option<&Rc<Hydrating>> {
+        if cfg!(not(feature = "hydration")) {
+            return None;
+        }
         match &*self.0 {
             Shared::Owned(_, hydrating) => hydrating.as_ref(),
             Shared::InPass(_) => None,
