@@ -49,6 +49,8 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
+use futures_util::FutureExt;
+use futures_util::future::LocalBoxFuture;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
@@ -517,18 +519,20 @@ impl Controller {
         E: Effect,
     {
         let (key, url) = self.locate(endpoint, params)?;
-        let fetched = match E::ACTION {
-            Action::Read => {
-                self.fetch_read(endpoint, params, body, (key, url), false)
-                    .await
-            }
+        // Each kind's request is boxed apart, so a read's code carries no
+        // mutation's future (nor a mutation's a read's): with both in one
+        // state machine, every read linked the mutation path's drop glue.
+        let fetched: LocalBoxFuture<'_, Result<Rc<S>, Error>> = match E::ACTION {
+            Action::Read => self
+                .fetch_read(endpoint, params, body, (key, url), false)
+                .boxed_local(),
             Action::Mutate | Action::Create | Action::Delete => {
                 let started = self.start_mutation(endpoint, params, &key, &url, None)?;
                 self.finish_mutation(endpoint, params, body, key, url, started, None)
-                    .await
+                    .boxed_local()
             }
         };
-        fetched.map(S::into_handle)
+        fetched.await.map(S::into_handle)
     }
 
     /// A mutation whose expected result `optimistic` is applied at once,
