@@ -239,6 +239,12 @@ fn use_error_boundary(
     });
     // A page that hydrates shows the fallbacks the server showed.
     let handed = use_state(|| hydrating.and_then(|hydrating| hydrating.take(&context.0.id)));
+    // Only a build with `hydration` takes them; one without it leaves
+    // the code that shows them out.
+    let handed_now = match cfg!(feature = "hydration") {
+        true => (*handed).clone(),
+        false => None,
+    };
     // What it stands for changed (the app moved to another page): a
     // fallback on show goes, as a reset takes it.
     let stands_for = use_mut_ref(|| reset_key.clone());
@@ -250,12 +256,12 @@ fn use_error_boundary(
         if shown.is_some() {
             shown.set(None);
         }
-        if let Some((_, keys)) = &*handed {
+        if let Some((_, keys)) = &handed_now {
             let controller = cache.as_ref().map(CacheContext::controller);
             reset_handed(controller, keys.clone(), &handed).emit(());
         }
     }
-    let failed = match ((*shown).clone(), context.0.pass.as_ref(), (*handed).clone()) {
+    let failed = match ((*shown).clone(), context.0.pass.as_ref(), handed_now) {
         _ if moved => None,
         (Some(failure), _, _) => Some((
             failure.error.clone(),
