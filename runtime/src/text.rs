@@ -86,14 +86,18 @@ pub(crate) fn masked(text: &str, secrets: &[String]) -> String {
 }
 
 /// A time limit as an error names it: whole seconds (`30s`), else whole
-/// milliseconds (`1500ms`), else microseconds; past a million seconds,
-/// its whole seconds. `Duration`'s `Debug`
+/// milliseconds (`1500ms`), else microseconds (cut to whole ones), and
+/// under one microsecond nanoseconds; past a million seconds, its whole
+/// seconds. `Duration`'s `Debug`
 /// would write decimals (`1.5s`), with a formatter that every browser
 /// bundle would carry for this one message.
 pub(crate) fn duration(limit: std::time::Duration) -> String {
     let seconds = limit.as_secs();
     if limit.subsec_nanos() == 0 || seconds >= 1_000_000 {
         return format!("{seconds}s");
+    }
+    if seconds == 0 && limit.subsec_micros() == 0 {
+        return format!("{}ns", limit.subsec_nanos());
     }
     let micros = seconds * 1_000_000 + u64::from(limit.subsec_micros());
     match micros % 1_000 {
@@ -137,6 +141,7 @@ mod tests {
         assert_eq!(duration(Duration::from_millis(1_500)), "1500ms");
         assert_eq!(duration(Duration::from_micros(100)), "100µs");
         assert_eq!(duration(Duration::from_nanos(1_500)), "1µs");
+        assert_eq!(duration(Duration::from_nanos(500)), "500ns");
         assert_eq!(duration(Duration::MAX), format!("{}s", u64::MAX));
     }
 }

@@ -214,7 +214,8 @@ pub(crate) struct Handoff {
     #[cfg(feature = "persist")]
     pub replayed: bool,
     /// The boundaries that showed their fallback: on the server, for the
-    /// export; in the browser, until a provider takes them.
+    /// export; in the browser, until a provider takes them (in a build
+    /// with `hydration`; one without it only warns of them).
     fallbacks: Vec<Fallback>,
 }
 
@@ -334,7 +335,9 @@ impl Controller {
     /// typed read decodes its response with its own endpoint, as fetched
     /// that long ago. Returns how many reads it holds. A text that is too
     /// long, corrupt or of another version is refused with an error, and
-    /// nothing is taken.
+    /// nothing is taken. The boundaries whose fallback the server showed
+    /// show it again while the page hydrates only in a build with the
+    /// `hydration` feature: a page to hydrate needs it.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -409,6 +412,13 @@ impl Controller {
     #[cfg(all(target_arch = "wasm32", feature = "yew", not(feature = "hydration")))]
     pub(crate) fn page_holds_handoff() -> bool {
         handoff_element().is_some()
+    }
+
+    /// Whether this controller took a handoff whose server showed a
+    /// boundary's fallback.
+    #[cfg(all(target_arch = "wasm32", feature = "yew", not(feature = "hydration")))]
+    pub(crate) fn holds_handed_fallbacks(&self) -> bool {
+        !self.inner.state.borrow().handoff.fallbacks.is_empty()
     }
 
     /// Notes the boundaries a server render showed the fallback of, for

@@ -32,6 +32,24 @@ impl PartialEq for CacheContext {
     }
 }
 
+/// A build without `hydration` cannot hydrate a page a server rendered:
+/// a page that holds a handoff, or a controller that took one with
+/// fallbacks a server showed, says so in the console, since the page
+/// would fetch what the server sent and show what it did not.
+#[cfg(not(feature = "hydration"))]
+fn warn_without_hydration(controller: &Controller) {
+    #[cfg(target_arch = "wasm32")]
+    if Controller::page_holds_handoff() || controller.holds_handed_fallbacks() {
+        web_sys::console::warn_1(
+            &"restcache: this page was rendered by a server, and this build cannot hydrate \
+              it: turn on restcache's `hydration` feature in the browser build"
+                .into(),
+        );
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = controller;
+}
+
 impl CacheContext {
     /// A provider of `controller`. When the controller took a server's
     /// handoff, the boundaries that showed their fallback on the server
@@ -43,7 +61,10 @@ impl CacheContext {
             (!handed.is_empty()).then(|| Rc::new(Hydrating::new(handed)))
         };
         #[cfg(not(feature = "hydration"))]
-        let hydrating = None;
+        let hydrating = {
+            warn_without_hydration(&controller);
+            None
+        };
         CacheContext(Rc::new(Shared::Owned(controller, hydrating)))
     }
 

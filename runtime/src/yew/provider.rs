@@ -120,24 +120,14 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
 
 /// A page a server rendered holds its cache: the provider takes it before
 /// the first render, so that hydration reads it. A text the controller
-/// refuses leaves the cache empty: the reads fetch.
-#[cfg(feature = "hydration")]
+/// refuses leaves the cache empty: the reads fetch. A build without
+/// `hydration` leaves the import out of its bundle (its context says
+/// in the console when a page holds a handoff all the same).
 fn take_handoff(controller: &Controller) {
+    #[cfg(feature = "hydration")]
     let _ = controller.import_handoff_from_page();
-}
-
-/// A build without `hydration` leaves the import out of its bundle. A page
-/// that holds a handoff all the same (a server rendered it) says so in
-/// the console, since its reads will fetch what the server sent.
-#[cfg(not(feature = "hydration"))]
-fn take_handoff(_: &Controller) {
-    #[cfg(target_arch = "wasm32")]
-    if Controller::page_holds_handoff() {
-        web_sys::console::warn_1(
-            &"restcache: this page holds the cache its server handed over, and this build               cannot take it: turn on restcache's `hydration` feature in the browser build"
-                .into(),
-        );
-    }
+    #[cfg(not(feature = "hydration"))]
+    let _ = controller;
 }
 
 /// The provider's context, or a panic that says what to add.
