@@ -10,7 +10,7 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 use yew::suspense::SuspensionHandle;
 
-use super::context::CacheContext;
+use super::context::{CacheContext, Scope, use_scope};
 use super::server::{BoundaryId, ServerPass};
 use crate::controller::Controller;
 use crate::http::Error;
@@ -209,8 +209,10 @@ fn use_error_boundary(
     reset_key: &AttrValue,
     children: &Html,
 ) -> Html {
-    let cache = use_context::<CacheContext>();
-    let parent = use_context::<BoundaryContext>();
+    let Scope {
+        cache,
+        boundary: parent,
+    } = use_scope();
     let shown = use_state(|| None::<Failure>);
     let pass = cache.as_ref().and_then(|cache| cache.pass().cloned());
     let hydrating = cache.as_ref().and_then(|cache| cache.hydrating().cloned());
@@ -276,17 +278,23 @@ fn use_error_boundary(
         }
         (None, None, None) => None,
     };
+    // What the children (or the fallback) see: this boundary, and the
+    // cache above it.
+    let scope = |boundary| Scope {
+        cache: cache.clone(),
+        boundary: Some(boundary),
+    };
     let Some((error, reset)) = failed else {
         return html! {
-            <ContextProvider<BoundaryContext> context={(*context).clone()}>
+            <ContextProvider<Scope> context={scope((*context).clone())}>
                 { children.clone() }
-            </ContextProvider<BoundaryContext>>
+            </ContextProvider<Scope>>
         };
     };
     html! {
-        <ContextProvider<BoundaryContext> context={(*fallback_context).clone()}>
+        <ContextProvider<Scope> context={scope((*fallback_context).clone())}>
             { fallback.emit(BoundaryError { error, reset }) }
-        </ContextProvider<BoundaryContext>>
+        </ContextProvider<Scope>>
     }
 }
 
@@ -396,7 +404,7 @@ pub fn AsyncBoundary(props: &AsyncBoundaryProps) -> Html {
 /// The nearest boundary, or a panic that says what to add.
 #[hook]
 pub(crate) fn use_boundary(hook: &'static str) -> BoundaryContext {
-    match use_context::<BoundaryContext>() {
+    match use_scope().boundary {
         Some(boundary) => boundary,
         None => panic!(
             "{hook} needs an error boundary above it, for the reads that fail: wrap the \

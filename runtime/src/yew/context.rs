@@ -6,11 +6,30 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use yew::prelude::*;
+
+use super::boundary::BoundaryContext;
 use super::server::{BoundaryId, ServerPass};
 use crate::controller::Controller;
 #[cfg(feature = "hydration")]
 use crate::controller::HandedFallback;
 use crate::http::{Client, Error};
+
+/// What a provider and the boundaries hand down to the hooks below them,
+/// as one context: the nearest provider's cache and the nearest boundary.
+/// Each fills in its own part and passes the other on, so that an app
+/// carries the code of one context provider, not two.
+#[derive(Clone, Default, PartialEq)]
+pub(crate) struct Scope {
+    pub cache: Option<CacheContext>,
+    pub boundary: Option<BoundaryContext>,
+}
+
+/// The scope of the component: empty above every provider and boundary.
+#[hook]
+pub(crate) fn use_scope() -> Scope {
+    use_context::<Scope>().unwrap_or_default()
+}
 
 /// The shared state of one provider; clones share it.
 #[derive(Clone)]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use yew::prelude::*;
 
-use super::context::CacheContext;
+use super::context::{CacheContext, Scope, use_scope};
 use super::server::current_pass;
 use crate::controller::Controller;
 use crate::http::Client;
@@ -81,6 +81,7 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
     // makes a new one in each render must not empty the cache each time.
     // In a server render, the render's controller serves (unless the
     // provider is given another one), held by the render's pass.
+    let outer = use_scope();
     let first = (props.controller.clone(), props.base_url.clone());
     let context = use_memo((), move |()| match (current_pass(), first) {
         (Some(pass), (None, _)) => CacheContext::in_pass(pass),
@@ -112,9 +113,9 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
         move || drop(listener)
     });
     html! {
-        <ContextProvider<CacheContext> context={(*context).clone()}>
+        <ContextProvider<Scope> context={Scope { cache: Some((*context).clone()), ..outer }}>
             { props.children.clone() }
-        </ContextProvider<CacheContext>>
+        </ContextProvider<Scope>>
     }
 }
 
@@ -133,7 +134,7 @@ fn take_handoff(controller: &Controller) {
 /// The provider's context, or a panic that says what to add.
 #[hook]
 pub(crate) fn use_cache_context(hook: &'static str) -> CacheContext {
-    match use_context::<CacheContext>() {
+    match use_scope().cache {
         Some(context) => context,
         None => panic!(
             "{hook} needs a <CacheProvider> above it: wrap the app in \
