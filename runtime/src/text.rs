@@ -88,9 +88,8 @@ pub(crate) fn masked(text: &str, secrets: &[String]) -> String {
 /// A time limit as an error names it: whole seconds (`30s`), else whole
 /// milliseconds (`1500ms`), else microseconds (cut to whole ones), and
 /// under one microsecond nanoseconds; past a million seconds, its whole
-/// seconds. `Duration`'s `Debug`
-/// would write decimals (`1.5s`), with a formatter that every browser
-/// bundle would carry for this one message.
+/// seconds. `Duration`'s `Debug` would write decimals (`1.5s`), with a
+/// formatter that every browser bundle would carry for this one message.
 pub(crate) fn duration(limit: std::time::Duration) -> String {
     let seconds = limit.as_secs();
     if limit.subsec_nanos() == 0 || seconds >= 1_000_000 {

@@ -91,7 +91,13 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
         (_, (Some(controller), _)) => CacheContext::new(controller),
         (_, (None, Some(base_url))) => {
             let controller = Controller::new(Client::new(base_url.as_str()));
-            take_handoff(&controller);
+            // A page a server rendered holds its cache: take it before
+            // the first render, so that hydration reads it. A text the
+            // controller refuses leaves the cache empty: the reads fetch.
+            // A build without `hydration` leaves the import out (its
+            // context warns when a page holds a handoff all the same).
+            #[cfg(feature = "hydration")]
+            let _ = controller.import_handoff_from_page();
             CacheContext::new(controller)
         }
         (None, (None, None)) => panic!(
@@ -117,18 +123,6 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
             { props.children.clone() }
         </ContextProvider<Scope>>
     }
-}
-
-/// A page a server rendered holds its cache: the provider takes it before
-/// the first render, so that hydration reads it. A text the controller
-/// refuses leaves the cache empty: the reads fetch. A build without
-/// `hydration` leaves the import out of its bundle (its context says
-/// in the console when a page holds a handoff all the same).
-fn take_handoff(controller: &Controller) {
-    #[cfg(feature = "hydration")]
-    let _ = controller.import_handoff_from_page();
-    #[cfg(not(feature = "hydration"))]
-    let _ = controller;
 }
 
 /// The provider's context, or a panic that says what to add.
