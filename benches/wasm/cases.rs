@@ -14,8 +14,9 @@ const PROJECTS: &str = "GET /projects";
 const TODOS: &str = "GET /todos";
 
 /// Every case, in the order [`Suite::time`] runs them.
-const CASES: [&str; 19] = [
+const CASES: [&str; 20] = [
     "parse_projects_1000",
+    "parse_todos_10000",
     "parse_normalize_projects_1000",
     "parse_normalize_todos_10000",
     "normalize_projects_1000",
@@ -88,6 +89,7 @@ impl Suite {
         let (projects, todos, store) = (&self.projects_text, &self.todos_text, &self.store);
         Ok(match case {
             "parse_projects_1000" => per_call(budget, || (), |()| parsed::<Projects>(projects)),
+            "parse_todos_10000" => per_call(budget, || (), |()| parsed::<Todos>(todos)),
             "parse_normalize_projects_1000" => {
                 text_to_store::<Projects>(budget, PROJECTS, projects)
             }
