@@ -47,6 +47,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("parse_projects_1000", |b| {
         b.iter_with_large_drop(|| parsed::<Projects>(black_box(&projects_text)))
     });
+    c.bench_function("parse_todos_10000", |b| {
+        b.iter_with_large_drop(|| parsed::<Todos>(black_box(&todos_text)))
+    });
     c.bench_function("parse_normalize_projects_1000", |b| {
         b.iter_batched(
             Store::new,
