@@ -70,9 +70,9 @@ fn main() {
         );
         write_estimate(&target, case, mean);
     }
-    let mean = |side_: &str, case: &str| {
+    let mean = |which: &str, case: &str| {
         rows.iter()
-            .find(|row| side(row, side_) && row["case"] == case)
+            .find(|row| side(row, which) && row["case"] == case)
             .and_then(|row| row["mean_us"].as_f64())
     };
     for fixture in ["projects_1000", "todos_10000"] {

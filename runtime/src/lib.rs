@@ -36,6 +36,7 @@ mod json;
 mod meta;
 mod path;
 mod pk;
+mod small_sort;
 mod sparse;
 mod text;
 pub mod wire;

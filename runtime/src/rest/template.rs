@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::fields::fields_of;
 use crate::error::UrlError;
+use crate::small_sort::insertion_sort;
 
 /// One piece of a [`PathTemplate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +134,8 @@ impl PathTemplate {
             }
         }
         let mut rest = named;
-        sort_by_name(&mut rest);
+        // A query holds a handful of params.
+        insertion_sort(&mut rest, |a, b| a.0 > b.0);
         let mut separator = if url.contains('?') { '&' } else { '?' };
         for (name, value) in &rest {
             let values = match value {
@@ -182,19 +184,6 @@ fn kind(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "a list",
         Value::Object(_) => "a nested object",
-    }
-}
-
-/// Sorts a query's params by name, keeping the order of equal names.
-/// A query holds a handful of params, so an insertion sort is as quick as
-/// any; the general sort would add about 4 KB to every browser bundle.
-fn sort_by_name(params: &mut [(Cow<'static, str>, Value)]) {
-    for end in 1..params.len() {
-        let mut at = end;
-        while at > 0 && params[at - 1].0 > params[at].0 {
-            params.swap(at - 1, at);
-            at -= 1;
-        }
     }
 }
 

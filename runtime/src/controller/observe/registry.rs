@@ -14,6 +14,7 @@ use super::poll::Poller;
 use crate::cache::store::table::EntityRef;
 use crate::controller::{Controller, State};
 use crate::meta::Timestamp;
+use crate::small_sort::insertion_sort;
 
 /// Re-checks one observed read.
 pub(crate) type Check = Box<dyn FnMut(&mut State) -> Look>;
@@ -388,18 +389,11 @@ fn unlist<K: std::hash::Hash + Eq + Clone>(
 }
 
 /// Puts `ids`, each below `len`, in ascending order, each once, without
-/// the slice sorts, whose code would add some KB of raw wasm to a browser
-/// bundle: a few ids (most writes concern one or two observers) by
-/// insertion, more through a bitset.
+/// std's slice sorts (see [`insertion_sort`]): a few ids (most writes
+/// concern one or two observers) by insertion, more through a bitset.
 fn in_order_once(ids: &mut Vec<u32>, len: usize) {
     if ids.len() <= 16 {
-        for end in 1..ids.len() {
-            let mut at = end;
-            while at > 0 && ids[at - 1] > ids[at] {
-                ids.swap(at - 1, at);
-                at -= 1;
-            }
-        }
+        insertion_sort(ids, |a, b| a > b);
         ids.dedup();
         return;
     }
