@@ -32,6 +32,14 @@
 //!   the same with one of the 50 users (the owner of about one build type
 //!   in 50). Baselines: the same writes with nobody watching
 //!   (`..._unwatched`); the ratio is what the view's read costs a write.
+//! - `controller_edit_issue_1_of_1000_watched`: the cache's part of the
+//!   render benchmark's update-entity (`benches/render`), on its shapes
+//!   made small (`benches/common/issues.rs`: each issue nests one of 20
+//!   users and up to three of 10 labels): issue 1 read from the cache,
+//!   retitled, written back as its update's answer, while a view watches
+//!   the list of 1,000. `controller_edit_each_issue_of_1000_watched`:
+//!   the same, a different issue each time. Their baseline is each
+//!   other: a write re-reads what holds the record, whichever it is.
 
 use restcache_demo::fixture;
 
@@ -268,9 +276,33 @@ fn watched_list_edits(c: &mut Criterion) {
     }
 }
 
+#[path = "common/issues.rs"]
+mod issues;
+
+/// One issue of a watched list of 1,000 retitled, as the render
+/// benchmark's update-entity does: read from the cache, edited, written
+/// back as the answer of its update (which joins lists at their start).
+fn watched_issue_edit(c: &mut Criterion) {
+    let (ctrl, view) = issues::watched_list(1_000);
+    let mut round = 0_u64;
+    c.bench_function("controller_edit_issue_1_of_1000_watched", |b| {
+        b.iter(|| {
+            round += 1;
+            issues::retitle(&ctrl, 1, round);
+        })
+    });
+    c.bench_function("controller_edit_each_issue_of_1000_watched", |b| {
+        b.iter(|| {
+            round += 1;
+            issues::retitle(&ctrl, round % 1000 + 1, round);
+        })
+    });
+    drop(view);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(4));
-    targets = shared_reads, set_projects, targeted_notification, watched_list_edits
+    targets = shared_reads, set_projects, targeted_notification, watched_list_edits, watched_issue_edit
 }
 criterion_main!(benches);

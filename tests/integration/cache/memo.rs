@@ -324,3 +324,113 @@ fn a_long_list_follows_a_record_its_items_nest() {
         "user 2 owns a build type of the first 40 projects"
     );
 }
+
+#[test]
+fn each_write_to_a_long_list_shows_in_exactly_its_item() {
+    // 200 records share far fewer change stamps: every item shares its
+    // stamp with others, which a write to it must leave as they were.
+    let mut store = Store::new();
+    let ids: Vec<u64> = (1..=200).collect();
+    list(&mut store, "all", &ids);
+    let mut memo = Memo::new();
+    let mut before = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
+    for (round, id) in (1..=200).step_by(3).enumerate() {
+        let title = format!("edit {round}");
+        store
+            .set_entity(todo(id, &title), at(2 + round as u64))
+            .unwrap();
+        let after = memo.read::<Vec<Rc<Todo>>>(&store, "all").found();
+        for (old, new) in before.iter().zip(after.iter()) {
+            assert_eq!(
+                !Rc::ptr_eq(old, new),
+                new.id == id,
+                "todo {} after writing {id}",
+                new.id
+            );
+        }
+        assert_eq!(after[id as usize - 1].title, title);
+        before = after;
+    }
+}
+
+#[test]
+fn a_long_list_follows_each_record_its_items_nest_two_levels_down() {
+    // Each project nests build types, which nest one of 50 users: a
+    // rename shows in the projects whose build types it owns, and no
+    // other project is built again, whichever stamps the users share.
+    let mut store = Store::new();
+    store
+        .set("GET /projects", fixture::projects(100).project, at(1))
+        .unwrap();
+    let mut memo = Memo::new();
+    let mut before = memo
+        .read::<Vec<Rc<Project>>>(&store, "GET /projects")
+        .found();
+    for id in 1..=50_u64 {
+        let name = format!("Renamed {id}");
+        let renamed = User {
+            name: name.clone(),
+            ..fixture::user(id as usize - 1)
+        };
+        store.set_entity(renamed, at(1 + id)).unwrap();
+        let after = memo
+            .read::<Vec<Rc<Project>>>(&store, "GET /projects")
+            .found();
+        for (i, (old, new)) in before.iter().zip(after.iter()).enumerate() {
+            let owners = new.build_types.build_type.iter().map(|bt| &bt.owner);
+            let owns = owners.clone().any(|owner| owner.id == id);
+            assert_eq!(!Rc::ptr_eq(old, new), owns, "project-{i}, user {id}");
+            for owner in owners.filter(|owner| owner.id <= id) {
+                assert_eq!(owner.name, format!("Renamed {}", owner.id), "project-{i}");
+            }
+        }
+        before = after;
+    }
+}
+
+/// A record that nests many: more than a read looks at one by one.
+#[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+struct Team {
+    id: u64,
+    #[entity(nested)]
+    members: Vec<Rc<User>>,
+}
+
+#[test]
+fn a_record_that_nests_many_follows_each_of_them() {
+    let mut store = Store::new();
+    let members: Vec<Rc<User>> = (0..48).map(|u| Rc::new(fixture::user(u))).collect();
+    let teams: Vec<Rc<Team>> = (1..=3)
+        .map(|id| {
+            Rc::new(Team {
+                id,
+                members: members.clone(),
+            })
+        })
+        .collect();
+    store.set("teams", teams, at(1)).unwrap();
+    let mut memo = Memo::new();
+    let mut before = memo.read::<Vec<Rc<Team>>>(&store, "teams").found();
+    for id in [48_u64, 1, 33] {
+        let renamed = User {
+            name: format!("Renamed {id}"),
+            ..fixture::user(id as usize - 1)
+        };
+        store.set_entity(renamed, at(1 + id)).unwrap();
+        let after = memo.read::<Vec<Rc<Team>>>(&store, "teams").found();
+        for (old, new) in before.iter().zip(after.iter()) {
+            assert!(!Rc::ptr_eq(old, new), "team {} holds user {id}", new.id);
+            let member = &new.members[id as usize - 1];
+            assert_eq!(member.name, format!("Renamed {id}"));
+        }
+        // A user no team holds leaves every team as it was.
+        let outsider = User {
+            name: "Outsider".into(),
+            ..fixture::user(49)
+        };
+        store.set_entity(outsider, at(1 + id)).unwrap();
+        let again = memo.read::<Vec<Rc<Team>>>(&store, "teams").found();
+        assert!(Rc::ptr_eq(&after, &again), "a user no team holds");
+        before = again;
+    }
+}

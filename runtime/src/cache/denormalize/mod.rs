@@ -38,8 +38,9 @@ pub struct Denormalizer<'r, 's> {
     reader: &'r mut Reader<'s>,
     input: &'r [EntityRef],
     next: usize,
-    /// At the top of a memoized list of records: the stamps each item
-    /// depends on, by position.
+    /// At the top of a memoized list of records: the stamps of the
+    /// records each item nests, by position (the item's own record is
+    /// known by its reference).
     items: Option<&'r mut Vec<u64>>,
 }
 
@@ -63,11 +64,12 @@ impl Denormalizer<'_, '_> {
             return self.reader.entity::<E>(at, Some(held));
         };
         let outer = std::mem::take(&mut self.reader.mask);
-        let found = self.reader.entity::<E>(at, Some(held));
-        let mask = std::mem::replace(&mut self.reader.mask, outer);
-        self.reader.add_stamps(mask);
+        let found = self.reader.entity_unstamped::<E>(at, Some(held));
+        let nested = std::mem::replace(&mut self.reader.mask, outer);
+        self.reader
+            .add_stamps(nested | stamp_bit(at.table, at.slot));
         if let Some(item) = items.get_mut(index) {
-            *item = mask;
+            *item = nested;
         }
         found
     }
@@ -155,16 +157,28 @@ impl<'s> Reader<'s> {
     /// against `held` (see [`Denormalizer::entity`]; with no `held`, never
     /// `Same`).
     fn entity<E: Entity>(&mut self, at: EntityRef, held: Option<&Rc<E>>) -> Denorm<Rc<E>> {
+        // The read depends on the record whether it is there or gone (a
+        // record that comes back changes it too).
+        self.add_stamps(stamp_bit(at.table, at.slot));
+        self.entity_unstamped(at, held)
+    }
+
+    /// [`entity`](Self::entity) without the record's own stamp: the stamps
+    /// it adds are those of the records it nests.
+    fn entity_unstamped<E: Entity>(
+        &mut self,
+        at: EntityRef,
+        held: Option<&Rc<E>>,
+    ) -> Denorm<Rc<E>> {
         let Some(slot) = self
             .store
             .tables()
             .get::<E>(at.table)
             .and_then(|t| t.slot(at.slot))
         else {
-            self.add_stamps(stamp_bit(at.table, at.slot));
             return Denorm::Missing;
         };
-        self.entity_in(at, slot, held)
+        self.slot_unstamped(at, slot, held)
     }
 
     /// [`entity`](Self::entity) for a caller that already holds the slot.
@@ -175,9 +189,18 @@ impl<'s> Reader<'s> {
         slot: &'s Slot<E>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
-        // The read depends on the record whether it is there or gone (a
-        // record that comes back changes it too).
         self.add_stamps(stamp_bit(at.table, at.slot));
+        self.slot_unstamped(at, slot, held)
+    }
+
+    /// [`entity_in`](Self::entity_in) without the record's own stamp.
+    #[inline]
+    fn slot_unstamped<E: Entity>(
+        &mut self,
+        at: EntityRef,
+        slot: &'s Slot<E>,
+        held: Option<&Rc<E>>,
+    ) -> Denorm<Rc<E>> {
         let Some(record) = slot.record.as_ref() else {
             return Denorm::Missing;
         };
@@ -260,12 +283,22 @@ impl<'s> Reader<'s> {
         let remembered = memo
             .entity::<E>(at.table, at.slot)
             .filter(|entry| entry.version == slot.version);
-        if let Some(entry) = remembered
-            && store.unchanged_since(entry.mask, entry.at)
-        {
-            let (found, mask) = (against(&entry.output, held), entry.mask);
-            self.add_stamps(mask);
-            return found;
+        if let Some(entry) = remembered {
+            // A stamp is shared by many records: when one of its stamps
+            // was written, what the record nests is looked at one by one
+            // before it is built again.
+            let stamped = store.unchanged_since(entry.mask, entry.at);
+            if stamped || store.tables().reach_unwritten_since(&slot.refs, entry.at) {
+                let (found, mask) = (against(&entry.output, held), entry.mask);
+                if !stamped {
+                    let now = store.last_write();
+                    self.memo_mut()
+                        .entities::<E>(at.table)
+                        .checked(at.slot, now);
+                }
+                self.add_stamps(mask);
+                return found;
+            }
         }
         let previous = remembered.map(|entry| Rc::clone(&entry.output));
         let (outcome, mask) = self.walk(&slot.refs, |cx| record.denormalize_nested(cx));

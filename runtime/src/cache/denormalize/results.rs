@@ -13,6 +13,7 @@ use super::{Reader, settle};
 use crate::cache::memo::entries::ResultMemo;
 use crate::cache::schema::{Schema, SchemaParts};
 use crate::cache::store::Lookup;
+use crate::cache::store::registry::stamp_bit;
 use crate::cache::store::table::EntityRef;
 use crate::pk::Pk;
 
@@ -49,11 +50,13 @@ impl Reader<'_> {
                     return Lookup::Found(output, slot.meta);
                 }
                 items = std::mem::take(&mut entry.items);
-                let at = entry.at;
+                let (at, mask) = (entry.at, entry.mask);
                 if let Some(patched) = self.patch::<S>(&stored, &output, &slot.refs, &mut items, at)
                 {
                     let output = patched.map_or(output, Rc::new);
-                    let mask = items.iter().fold(0, |all, item| all | item);
+                    // The items' own stamps stay (the same records); what
+                    // they nest may have grown.
+                    let mask = items.iter().fold(mask, |all, item| all | item);
                     self.remember(key, &output, slot.version, mask, items);
                     return Lookup::Found(output, slot.meta);
                 }
@@ -101,9 +104,22 @@ impl Reader<'_> {
         if !<S as SchemaParts>::LIST_OF_RECORDS || items.is_empty() || items.len() != refs.len() {
             return None;
         }
-        let written = self.store.tables().changed_since(at);
-        let changed: Vec<usize> = (0..items.len())
-            .filter(|&index| items[index] & written != 0)
+        let tables = self.store.tables();
+        let written = tables.changed_since(at);
+        // An item is read again when a record it nests may have been
+        // written, or its own record was: a stamp is shared by many
+        // records, so an item whose own stamp alone was written is told
+        // by its record's version.
+        let stamped = items
+            .iter()
+            .zip(refs)
+            .enumerate()
+            .filter(|(_, (nested, own))| {
+                (**nested | stamp_bit(own.table, own.slot)) & written != 0
+            });
+        let changed: Vec<usize> = stamped
+            .filter(|(_, (nested, own))| **nested & written != 0 || tables.written_after(**own, at))
+            .map(|(index, _)| index)
             .collect();
         if changed.len() > items.len() / 4 {
             return None;

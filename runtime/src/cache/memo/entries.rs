@@ -41,6 +41,13 @@ impl<E> EntityMemos<E> {
         self.0.get(slot as usize).and_then(Option::as_ref)
     }
 
+    /// Notes that the entry of `slot` still holds as of the write `at`.
+    pub fn checked(&mut self, slot: u32, at: u64) {
+        if let Some(Some(entry)) = self.0.get_mut(slot as usize) {
+            entry.at = at;
+        }
+    }
+
     pub fn put(&mut self, slot: u32, entry: Option<EntityMemo<E>>) {
         let slot = slot as usize;
         if self.0.len() <= slot {

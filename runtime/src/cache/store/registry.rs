@@ -11,20 +11,32 @@ use rustc_hash::FxHashMap;
 use super::table::{AnyTable, EntityRef, Table};
 use crate::error::SchemaError;
 
-/// Number of change stamps. Each record stamps one, picked by a hash of
-/// its table and slot, so that a write to one record leaves most values
-/// that hold others of its table as they are: a value depends on the
-/// stamps of the records it holds, and a stamp shared with a record it
-/// does not hold only costs its memo one more look.
+/// Number of change stamps. Each record stamps one, so that a write to
+/// one record leaves most values that hold others as they are: a value
+/// depends on the stamps of the records it holds, and a stamp shared
+/// with a record it does not hold only costs its memo one more look.
 const STAMPS: u32 = 64;
 
+/// The stamps of one table: a table's records stamp within their own
+/// range (the fifth table shares the first's), so that a write to a
+/// record of one table never looks like a write to the records of
+/// another, which many values nest (a list of 1,000 issues nests the
+/// same 20 users).
+const TABLE_STAMPS: u32 = 16;
+
 /// The stamp bit of the record in `slot` of `table`, in a mask of the
-/// stamps a value depends on.
+/// stamps a value depends on: in the table's range, picked by a hash of
+/// the slot.
 #[inline]
 pub(crate) fn stamp_bit(table: u32, slot: u32) -> u64 {
+    let range = (table % (STAMPS / TABLE_STAMPS)) * TABLE_STAMPS;
     let spread = (u64::from(table) << 32 | u64::from(slot)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    1 << (spread >> (64 - STAMPS.trailing_zeros()))
+    1 << (range + (spread >> (64 - TABLE_STAMPS.trailing_zeros())) as u32)
 }
+
+/// How many records [`Registry::reach_unwritten_since`] looks at before it
+/// gives up: a record's own nested records, a few levels down.
+const REACH_CHECKED: u32 = 32;
 
 static NEXT_TYPE_INDEX: AtomicU32 = AtomicU32::new(0);
 
@@ -274,6 +286,35 @@ impl Registry {
         self.by_key(key)
             .and_then(|table| self.table_changed_at.get(table as usize))
             .is_none_or(|&changed| changed <= at)
+    }
+
+    /// Whether `record` was written after the write `since` (or is
+    /// unknown), by its own version.
+    pub fn written_after(&self, record: EntityRef, since: u64) -> bool {
+        self.any(record.table)
+            .refs_if_unwritten_since(record.slot, since)
+            .is_none()
+    }
+
+    /// Whether no record that `refs` lead to, at any depth, was written
+    /// after the write `at`, by each record's own version: exact where a
+    /// stamp is shared by many records. Looks at [`REACH_CHECKED`] records
+    /// at most; a deeper (or cyclic) graph answers `false`.
+    pub fn reach_unwritten_since(&self, refs: &[EntityRef], at: u64) -> bool {
+        let mut budget = REACH_CHECKED;
+        self.unwritten_within(refs, at, &mut budget)
+    }
+
+    fn unwritten_within(&self, refs: &[EntityRef], at: u64, budget: &mut u32) -> bool {
+        refs.iter().all(|to| {
+            let Some(left) = budget.checked_sub(1) else {
+                return false;
+            };
+            *budget = left;
+            self.any(to.table)
+                .refs_if_unwritten_since(to.slot, at)
+                .is_some_and(|nested| self.unwritten_within(nested, at, budget))
+        })
     }
 
     /// Whether no record among the stamps `mask` changed after the write

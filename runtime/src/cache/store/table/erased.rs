@@ -24,6 +24,9 @@ pub(crate) trait AnyTable: Any {
     fn slot_index(&self, pk: &Pk) -> Option<u32>;
     /// The entities the record in `slot` points at.
     fn refs_of(&self, slot: u32) -> &[EntityRef];
+    /// The entities the record in `slot` points at, when the slot was not
+    /// written after the write `at`; `None` when it was (or is unknown).
+    fn refs_if_unwritten_since(&self, slot: u32, at: u64) -> Option<&[EntityRef]>;
     /// The pks of `slots` (a scan of the table's index).
     #[cfg(feature = "persist")]
     fn pks_of(&self, slots: &rustc_hash::FxHashSet<u32>) -> Vec<Pk>;
@@ -113,6 +116,11 @@ impl<E: 'static> AnyTable for Table<E> {
 
     fn refs_of(&self, slot: u32) -> &[EntityRef] {
         self.slots.get(slot as usize).map_or(&[], |s| &s.refs[..])
+    }
+
+    fn refs_if_unwritten_since(&self, slot: u32, at: u64) -> Option<&[EntityRef]> {
+        let slot = self.slots.get(slot as usize)?;
+        (slot.version <= at).then_some(&slot.refs[..])
     }
 
     fn slot_count(&self) -> usize {

@@ -1,0 +1,110 @@
+//! The shapes of the render benchmark's issues (`benches/render`), made
+//! small: each issue nests one of 20 users and up to three of 10 labels.
+//! `benches/controller.rs` times edits to a watched list of them.
+
+use std::rc::Rc;
+
+use std::hint::black_box;
+
+use restcache::prelude::*;
+use restcache::rest::JoinAt;
+use restcache::{Observe, ReadObserver};
+
+#[derive(Entity, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Label {
+    pub id: u64,
+    pub name: String,
+}
+
+#[derive(Entity, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Person {
+    #[entity(pk)]
+    pub login: String,
+    pub name: String,
+}
+
+#[derive(Entity, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Issue {
+    #[entity(pk)]
+    pub number: u64,
+    pub title: String,
+    pub body: String,
+    #[entity(nested)]
+    pub labels: Vec<Rc<Label>>,
+    #[entity(nested)]
+    pub user: Rc<Person>,
+}
+
+resource!(pub IssueResource {
+    path: "/issues/:number",
+    schema: Issue
+});
+endpoint!(pub issue_list {
+    path: "/issues",
+    schema: Vec<Rc<Issue>>
+});
+
+/// `count` issues as the render benchmark's list holds them.
+pub fn issues(count: usize) -> Vec<Rc<Issue>> {
+    let users: Vec<Rc<Person>> = (0..20)
+        .map(|i| {
+            Rc::new(Person {
+                login: format!("user{i}"),
+                name: format!("User {i}"),
+            })
+        })
+        .collect();
+    let labels: Vec<Rc<Label>> = (0..10)
+        .map(|id| {
+            Rc::new(Label {
+                id,
+                name: format!("label {id}"),
+            })
+        })
+        .collect();
+    (0..count)
+        .map(|i| {
+            Rc::new(Issue {
+                number: i as u64 + 1,
+                title: format!("Issue {}", i + 1),
+                body: format!("The body of issue {}", i + 1),
+                labels: (0..i % 4)
+                    .map(|l| Rc::clone(&labels[(i + l) % 10]))
+                    .collect(),
+                user: Rc::clone(&users[i % 20]),
+            })
+        })
+        .collect()
+}
+
+/// A controller holding a list of `count` issues, and a view of it: an
+/// observer that reads the list again after each change, as a component
+/// re-renders.
+pub fn watched_list(count: usize) -> (Controller, ReadObserver<(), Vec<Rc<Issue>>>) {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    ctrl.set_response(&issue_list(), &(), issues(count))
+        .expect("the issues store");
+    let mut view = ReadObserver::new(&ctrl, Observe::new().changes());
+    view.set(&issue_list(), &());
+    view.read();
+    let again = ctrl.clone();
+    view.subscribe(move || {
+        black_box(again.read(&issue_list(), &()).data);
+    });
+    (ctrl, view)
+}
+
+/// Retitles issue `number` as the render benchmark's update-entity does:
+/// read from the cache, edited, and written back as the answer of its
+/// update (which puts an issue joining a list at its start).
+pub fn retitle(ctrl: &Controller, number: u64, round: u64) {
+    let params = IssueResourceParams { number };
+    let mut issue = ctrl
+        .read(&IssueResource::get(), &params)
+        .data
+        .expect("the list holds the issue");
+    Rc::make_mut(&mut issue).title = format!("edit {round}");
+    let update = IssueResource::update().join_at(JoinAt::Start);
+    ctrl.set_response(&update, &params, issue)
+        .expect("an issue with its number stores");
+}
