@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::common::{Found, Todo, at, store_list as list, todo};
 use fixture::{BuildType, Project, Projects, User};
+use restcache::All;
 use restcache::prelude::*;
 
 #[test]
@@ -388,7 +389,8 @@ fn a_long_list_follows_each_record_its_items_nest_two_levels_down() {
     }
 }
 
-/// A record that nests many: more than a read looks at one by one.
+/// A record that nests users: a few, or more than a read looks at one by
+/// one before it builds the record again.
 #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
 struct Team {
     id: u64,
@@ -397,40 +399,89 @@ struct Team {
 }
 
 #[test]
-fn a_record_that_nests_many_follows_each_of_them() {
+fn a_record_follows_each_record_it_nests_few_or_many() {
+    // Users 1-49 belong to a team; user 50 to none. Team 1 nests 16,
+    // team 2 all 49.
     let mut store = Store::new();
-    let members: Vec<Rc<User>> = (0..48).map(|u| Rc::new(fixture::user(u))).collect();
-    let teams: Vec<Rc<Team>> = (1..=3)
-        .map(|id| {
-            Rc::new(Team {
-                id,
-                members: members.clone(),
-            })
-        })
-        .collect();
+    let user = |u: usize| Rc::new(fixture::user(u));
+    let teams = vec![
+        Rc::new(Team {
+            id: 1,
+            members: (0..16).map(user).collect(),
+        }),
+        Rc::new(Team {
+            id: 2,
+            members: (0..49).map(user).collect(),
+        }),
+    ];
     store.set("teams", teams, at(1)).unwrap();
     let mut memo = Memo::new();
     let mut before = memo.read::<Vec<Rc<Team>>>(&store, "teams").found();
-    for id in [48_u64, 1, 33] {
+    for (round, id) in [16_u64, 1, 49, 33].into_iter().enumerate() {
+        let written = 10 * round as u64;
         let renamed = User {
             name: format!("Renamed {id}"),
             ..fixture::user(id as usize - 1)
         };
-        store.set_entity(renamed, at(1 + id)).unwrap();
+        store.set_entity(renamed, at(2 + written)).unwrap();
         let after = memo.read::<Vec<Rc<Team>>>(&store, "teams").found();
         for (old, new) in before.iter().zip(after.iter()) {
-            assert!(!Rc::ptr_eq(old, new), "team {} holds user {id}", new.id);
-            let member = &new.members[id as usize - 1];
-            assert_eq!(member.name, format!("Renamed {id}"));
+            let holds = new.members.iter().any(|member| member.id == id);
+            assert_eq!(!Rc::ptr_eq(old, new), holds, "team {}, user {id}", new.id);
+            if holds {
+                assert_eq!(new.members[id as usize - 1].name, format!("Renamed {id}"));
+            }
         }
         // A user no team holds leaves every team as it was.
         let outsider = User {
-            name: "Outsider".into(),
+            name: format!("Outsider {round}"),
             ..fixture::user(49)
         };
-        store.set_entity(outsider, at(1 + id)).unwrap();
+        store.set_entity(outsider, at(3 + written)).unwrap();
+        assert_eq!(
+            store.get_entity::<User>(50u64).found().name,
+            format!("Outsider {round}")
+        );
         let again = memo.read::<Vec<Rc<Team>>>(&store, "teams").found();
-        assert!(Rc::ptr_eq(&after, &again), "a user no team holds");
+        for (old, new) in after.iter().zip(again.iter()) {
+            assert!(
+                Rc::ptr_eq(old, new),
+                "team {}: a user it does not hold",
+                new.id
+            );
+        }
         before = again;
     }
+}
+
+/// A record that nests every record of a type, wherever it came from.
+#[derive(Entity, Clone, Debug, Deserialize)]
+struct Board {
+    id: u64,
+    #[entity(nested)]
+    todos: All<Todo>,
+}
+
+#[test]
+fn a_record_that_nests_every_record_of_a_type_follows_the_ones_stored_after_it() {
+    let mut store = Store::new();
+    let board = Board {
+        id: 1,
+        todos: All::from(vec![Rc::new(todo(1, "one")), Rc::new(todo(2, "two"))]),
+    };
+    store.set_entity(board, at(1)).unwrap();
+    let mut memo = Memo::new();
+    let first = memo.entity::<Board>(&store, 1u64).found();
+    assert_eq!(first.todos.len(), 2);
+
+    // A todo no write of the board held: the board lists it.
+    store.set_entity(todo(3, "three"), at(2)).unwrap();
+    let second = memo.entity::<Board>(&store, 1u64).found();
+    let titles: Vec<&str> = second.todos.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(titles, ["one", "two", "three"]);
+
+    // Renamed, it shows renamed.
+    store.set_entity(todo(3, "three again"), at(3)).unwrap();
+    let third = memo.entity::<Board>(&store, 1u64).found();
+    assert_eq!(third.todos[2].title, "three again");
 }

@@ -47,7 +47,7 @@ impl Denormalizer<'_, '_> {
     /// Every record of `E` the store shows (see `Reader::every`); the
     /// read depends on every record (one created later joins it).
     pub(crate) fn every<E: Entity>(&mut self) -> Vec<Rc<E>> {
-        self.reader.add_stamps(u64::MAX);
+        self.reader.add_stamps(super::EVERY_STAMP);
         self.reader.every::<E>()
     }
 }

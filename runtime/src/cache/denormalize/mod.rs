@@ -20,6 +20,11 @@ use crate::cache::store::{Lookup, Store};
 use crate::meta::Meta;
 use crate::pk::{Pk, PkValue};
 
+/// The stamps of a read that depends on every record of a type (one
+/// created later joins it): all of them, which no look at the records it
+/// refers to can stand for.
+const EVERY_STAMP: u64 = u64::MAX;
+
 /// How a value compares with the store.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Denorm<T> {
@@ -265,7 +270,8 @@ fn settle<T>(
 
 impl<'s> Reader<'s> {
     /// A record with nested entities, joined: from the memo while none of
-    /// the tables it depends on was written, else walked and remembered.
+    /// the records it nests was written since, else walked and
+    /// remembered.
     fn nested_in<E: Entity>(
         &mut self,
         at: EntityRef,
@@ -286,9 +292,13 @@ impl<'s> Reader<'s> {
         if let Some(entry) = remembered {
             // A stamp is shared by many records: when one of its stamps
             // was written, what the record nests is looked at one by one
-            // before it is built again.
+            // before it is built again (unless it nests every record of
+            // a type, which its references do not list).
             let stamped = store.unchanged_since(entry.mask, entry.at);
-            if stamped || store.tables().reach_unwritten_since(&slot.refs, entry.at) {
+            if stamped
+                || (entry.mask != EVERY_STAMP
+                    && store.tables().reach_unwritten_since(&slot.refs, entry.at))
+            {
                 let (found, mask) = (against(&entry.output, held), entry.mask);
                 if !stamped {
                     let now = store.last_write();

@@ -88,8 +88,9 @@ impl Reader<'_> {
     }
 
     /// `previous`, the last read of the stored list `stored` (references
-    /// `refs`, the stamps of each item in `items`, as of the write `at`),
-    /// with only the items whose stamps were written since read again:
+    /// `refs`, the stamps of what each item nests in `items`, as of the
+    /// write `at`), with only the items read again whose own record or a
+    /// stamp of what they nest was written since:
     /// `Some(None)` when `previous` stands, `None` when it cannot be
     /// patched (not a list of records, its items unknown, more than a
     /// quarter of them changed, or an item gone) and is walked whole.
@@ -118,7 +119,9 @@ impl Reader<'_> {
                 (**nested | stamp_bit(own.table, own.slot)) & written != 0
             });
         let changed: Vec<usize> = stamped
-            .filter(|(_, (nested, own))| **nested & written != 0 || tables.written_after(**own, at))
+            .filter(|(_, (nested, own))| {
+                **nested & written != 0 || tables.shown_changed_after(**own, at)
+            })
             .map(|(index, _)| index)
             .collect();
         if changed.len() > items.len() / 4 {

@@ -26,9 +26,10 @@ pub(crate) struct ResultMemo {
     pub mask: u64,
     /// The store's last write when `output` was last checked.
     pub at: u64,
-    /// For a list of records: the stamps each item depends on, by
-    /// position (empty: unknown), so that a read after a write to a few
-    /// of its records reads those alone.
+    /// For a list of records: the stamps of the records each item nests,
+    /// by position (`u64::MAX`: unknown; empty: none known), so that a
+    /// read after a write to a few of its records reads those alone (an
+    /// item's own record is told by its version).
     pub items: Vec<u64>,
 }
 

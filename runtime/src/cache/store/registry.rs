@@ -18,10 +18,10 @@ use crate::error::SchemaError;
 const STAMPS: u32 = 64;
 
 /// The stamps of one table: a table's records stamp within their own
-/// range (the fifth table shares the first's), so that a write to a
-/// record of one table never looks like a write to the records of
-/// another, which many values nest (a list of 1,000 issues nests the
-/// same 20 users).
+/// range, so that a write to a record of one table does not look like a
+/// write to the records of another, which many values nest (a list of
+/// 1,000 issues nests the same 20 users). The fifth table shares the
+/// first one's range, the sixth the second's, and so on.
 const TABLE_STAMPS: u32 = 16;
 
 /// The stamp bit of the record in `slot` of `table`, in a mask of the
@@ -288,9 +288,9 @@ impl Registry {
             .is_none_or(|&changed| changed <= at)
     }
 
-    /// Whether `record` was written after the write `since` (or is
-    /// unknown), by its own version.
-    pub fn written_after(&self, record: EntityRef, since: u64) -> bool {
+    /// Whether what reads see of `record` changed after the write `since`
+    /// (or it is unknown), by its version.
+    pub fn shown_changed_after(&self, record: EntityRef, since: u64) -> bool {
         self.any(record.table)
             .refs_if_unwritten_since(record.slot, since)
             .is_none()
@@ -298,8 +298,9 @@ impl Registry {
 
     /// Whether no record that `refs` lead to, at any depth, was written
     /// after the write `at`, by each record's own version: exact where a
-    /// stamp is shared by many records. Looks at [`REACH_CHECKED`] records
-    /// at most; a deeper (or cyclic) graph answers `false`.
+    /// stamp is shared by many records. Answers `false` once it has
+    /// looked at [`REACH_CHECKED`] records (a record reached twice counts
+    /// twice), so a cycle ends.
     pub fn reach_unwritten_since(&self, refs: &[EntityRef], at: u64) -> bool {
         let mut budget = REACH_CHECKED;
         self.unwritten_within(refs, at, &mut budget)
