@@ -25,6 +25,14 @@ impl<K: Eq + Hash, V, S: BuildHasher> Sparse for HashMap<K, V, S> {
     }
 }
 
+impl<K: Eq + Hash, V, S: BuildHasher> Sparse for hashbrown::HashMap<K, V, S> {
+    fn shrink_if_sparse(&mut self) {
+        if sparse(self.len(), self.capacity()) {
+            self.shrink_to(self.len() + self.len() / 4);
+        }
+    }
+}
+
 impl<T> Sparse for Vec<T> {
     fn shrink_if_sparse(&mut self) {
         if sparse(self.len(), self.capacity()) {

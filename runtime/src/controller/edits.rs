@@ -5,9 +5,9 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
-use super::Controller;
 use super::events::{Event, RecordChange};
 use super::request::Delivery;
+use super::{Controller, State};
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Store;
 use crate::error::{SchemaError, UrlError};
@@ -72,7 +72,7 @@ impl Controller {
         let now = self.start_now();
         let known = {
             let mut state = self.state_mut();
-            state.errors.remove(&key);
+            state.keys.edit(&key, |kept| kept.error = None);
             state.touch(&key);
             state.memo.forget(&key);
             state.store.invalidate_result(&key, now)
@@ -147,7 +147,12 @@ impl Controller {
         let invalidated: Vec<String> = {
             let mut state = self.state_mut();
             for key in errors {
-                if state.errors.remove(&key).is_some() {
+                if state
+                    .keys
+                    .edit(&key, |kept| kept.error.take())
+                    .flatten()
+                    .is_some()
+                {
                     state.touched.push(key);
                 }
             }
@@ -172,7 +177,8 @@ impl Controller {
     fn matching(&self, matches: impl Fn(&str) -> bool) -> (Vec<String>, Vec<String>) {
         let (errors, results): (Vec<String>, Vec<String>) = {
             let state = self.inner.state.borrow();
-            let errors = state.errors.keys().cloned().collect();
+            let errors = state.keys.iter().filter(|(_, kept)| kept.error.is_some());
+            let errors = errors.map(|(key, _)| key.clone()).collect();
             (
                 errors,
                 state.store.result_keys().map(str::to_owned).collect(),
@@ -206,10 +212,11 @@ impl Controller {
         let (errors, results) = self.matching(matches);
         let count = {
             let mut state = self.state_mut();
+            let State { keys, touched, .. } = &mut *state;
             for key in errors {
-                if let Some(stored) = state.errors.get_mut(&key) {
+                if let Some(stored) = keys.get_mut(&key).and_then(|kept| kept.error.as_mut()) {
                     stored.meta.expires_at = Timestamp::default();
-                    state.touched.push(key);
+                    touched.push(key);
                 }
             }
             results
@@ -243,10 +250,14 @@ impl Controller {
             let mut state = self.state_mut();
             state.store = Store::sharing(state.store.shares_equal_copies());
             state.memo.clear();
-            state.errors.clear();
-            state.usage.clear();
-            state.pages.clear();
-            state.in_flight.clear();
+            // A next page's fetch on its way keeps its entry: it removes
+            // it as it ends.
+            state.keys.edit_all(|kept| {
+                kept.error = None;
+                kept.used = None;
+                kept.pages = None;
+                kept.in_flight = None;
+            });
             state.handoff.recorded.clear();
             state.handoff.pending.clear();
             #[cfg(feature = "persist")]

@@ -9,15 +9,15 @@
 use std::rc::Rc;
 
 use percent_encoding::percent_decode_str;
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use super::state::Keys;
 use crate::cache::filter::{Verdict, judge};
 use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Layer, Store};
 use crate::http::Method;
-use crate::rest::{Effect, Endpoint, JoinAt, Pagination};
+use crate::rest::{Effect, Endpoint, JoinAt};
 
 /// A cached list under a create's URL: its key, and its filters.
 pub(super) struct List {
@@ -27,11 +27,11 @@ pub(super) struct List {
 
 /// The cached lists under `url`, the URL of `endpoint` (a create) for
 /// `params`: keyed as the `GET` of that URL, with any query.
-/// A paginated list's page params (`pages`) filter nothing: they are left
+/// A paginated list's page params (as `keys` holds them) filter nothing: they are left
 /// out of its filters.
 pub(super) fn lists_under<P: Serialize, S, E: Effect>(
     store: &Store,
-    pages: &FxHashMap<String, Pagination>,
+    keys: &Keys,
     endpoint: &Endpoint<P, S, E>,
     params: &P,
     url: &str,
@@ -50,7 +50,7 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
                 _ => rest.strip_prefix('?')?,
             };
             let mut filters = pairs(query);
-            if let Some(pagination) = pages.get(key) {
+            if let Some(pagination) = keys.get(key).and_then(|kept| kept.pages.as_ref()) {
                 filters.retain(|(name, _)| !pagination.names(name));
             }
             Some(List {
@@ -71,7 +71,7 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     store: &mut Store,
-    pages: &FxHashMap<String, Pagination>,
+    keys: &Keys,
     endpoint: &Endpoint<P, S, E>,
     params: &P,
     collection: &str,
@@ -81,7 +81,7 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
 ) {
     let at_start = endpoint.joins_at() == JoinAt::Start;
     let record = refs.first().copied().filter(|_| S::IS_RECORD);
-    for list in lists_under(store, pages, endpoint, params, collection) {
+    for list in lists_under(store, keys, endpoint, params, collection) {
         let holds = |record: EntityRef| store.result_refs(&list.key).contains(&record);
         let held = record.filter(|&record| holds(record));
         let holds_it = held.is_some();

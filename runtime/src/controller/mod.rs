@@ -91,8 +91,8 @@ pub use streams::{StreamHold, StreamStatus};
 use expiry::StoredError;
 use observe::{Observers, Running, Spawner};
 pub(crate) use reads::Named;
-use state::InFlight;
 pub(crate) use state::State;
+use state::{InFlight, Keys};
 
 /// How long a response stays fresh unless its endpoint says otherwise.
 pub const DEFAULT_DATA_EXPIRY: Duration = Duration::from_secs(60);
@@ -289,16 +289,12 @@ impl Controller {
         let state = State {
             store: Store::sharing(settings.share_equal_copies),
             memo: Memo::new(),
-            errors: FxHashMap::default(),
-            in_flight: FxHashMap::default(),
+            keys: Keys::default(),
             generation: 0,
             serial: 0,
             last_start: Timestamp::default(),
             retention: settings.retention,
-            usage: FxHashMap::default(),
             next_sweep: Timestamp::default(),
-            paging: FxHashMap::default(),
-            pages: FxHashMap::default(),
             collect_above: (
                 settings.retention.max_results.unwrap_or(usize::MAX),
                 settings.retention.max_entities.unwrap_or(usize::MAX),
@@ -413,7 +409,9 @@ impl Controller {
     /// assert_eq!(ctrl.in_flight(), 0);
     /// ```
     pub fn in_flight(&self) -> usize {
-        self.inner.state.borrow().in_flight.len()
+        let state = self.inner.state.borrow();
+        let kept = state.keys.iter();
+        kept.filter(|(_, kept)| kept.in_flight.is_some()).count()
     }
 
     /// How many subscriptions are live (one per subscribed

@@ -261,7 +261,7 @@ fn forget_targets<P: Serialize, S, E: Effect>(
             .invalidate_entity_key(target.entity, pk, delivery.started);
     }
     if E::ACTION == Action::Create {
-        for list in lists_under(&state.store, &state.pages, endpoint, params, delivery.url) {
+        for list in lists_under(&state.store, &state.keys, endpoint, params, delivery.url) {
             state.store.invalidate_result(&list.key, delivery.started);
         }
     }

@@ -71,7 +71,10 @@ impl Controller {
     {
         let (key, url) = self.locate(endpoint, params)?;
         // This list's next page is on its way: wait for it.
-        let on_its_way = self.inner.state.borrow().paging.get(&key).cloned();
+        let on_its_way = {
+            let state = self.inner.state.borrow();
+            state.keys.get(&key).and_then(|kept| kept.next_page.clone())
+        };
         if let Some(page) = on_its_way {
             return page.await;
         }
@@ -99,11 +102,10 @@ impl Controller {
             async move { ctrl.append_page(&endpoint, &params, &key, next_url).await }
         };
         let page = page.boxed_local().shared();
-        self.inner
-            .state
-            .borrow_mut()
-            .paging
-            .insert(key.clone(), page.clone());
+        {
+            let mut state = self.inner.state.borrow_mut();
+            state.keys.state_mut(&key).next_page = Some(page.clone());
+        }
         let _paging = Paging {
             inner: Rc::downgrade(&self.inner),
             key,
@@ -275,7 +277,7 @@ impl Drop for Paging {
         if let Some(inner) = self.inner.upgrade()
             && let Ok(mut state) = inner.state.try_borrow_mut()
         {
-            state.paging.remove(&self.key);
+            state.keys.edit(&self.key, |kept| kept.next_page = None);
         }
     }
 }

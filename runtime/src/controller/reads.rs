@@ -76,7 +76,7 @@ impl Controller {
         };
         let cached = classify(
             data,
-            state.errors.get(key),
+            state.error(key),
             now,
             endpoint.options().invalid_if_stale,
         );

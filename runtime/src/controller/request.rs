@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::events::Event;
 use super::lists::{collection_of, leave_lists, place_in_lists};
+use super::state::KeyState;
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;
@@ -62,7 +63,11 @@ impl Controller {
     {
         let (response, _waiting) = {
             let mut state = self.state_mut();
-            match state.in_flight.get_mut(&key) {
+            match state
+                .keys
+                .get_mut(&key)
+                .and_then(|kept| kept.in_flight.as_mut())
+            {
                 Some(in_flight) => {
                     in_flight.waiters += 1;
                     let waiting = Waiting::new(&self.inner, &key, in_flight.id);
@@ -94,7 +99,7 @@ impl Controller {
                         response: response.clone(),
                         waiters: 1,
                     };
-                    state.in_flight.insert(key.clone(), in_flight);
+                    state.keys.state_mut(&key).in_flight = Some(in_flight);
                     state.touch(&key);
                     self.emit(|| Event::RequestStarted {
                         key: key.clone(),
@@ -165,16 +170,16 @@ impl Controller {
         }
         match E::ACTION {
             Action::Read => {
-                state.note_use(key, arrived, expiry);
+                let kept = state.note_use(key, arrived, expiry);
                 if let Some(pagination) = endpoint.pagination() {
-                    state.pages.insert(key.to_owned(), pagination);
+                    kept.pages = Some(pagination);
                 }
-                if state
-                    .errors
-                    .get(key)
-                    .is_some_and(|e| e.meta.fetched_at <= started)
+                // An error of a request that started earlier goes.
+                if kept
+                    .error
+                    .take_if(|error| error.meta.fetched_at <= started)
+                    .is_some()
                 {
-                    state.errors.remove(key);
                     state.touch(key);
                 }
             }
@@ -188,10 +193,10 @@ impl Controller {
                 };
                 if let Some(collection) = collection {
                     let (item, refs) = (&written.value, &written.refs);
-                    let State { store, pages, .. } = &mut *state;
+                    let State { store, keys, .. } = &mut *state;
                     place_in_lists(
                         store,
-                        pages,
+                        keys,
                         endpoint,
                         params,
                         collection,
@@ -252,15 +257,17 @@ impl Controller {
             .options()
             .error_expiry
             .unwrap_or(self.inner.error_expiry);
-        state.note_use(key, arrived, self.data_expiry(endpoint));
+        let serial = state.next_serial();
         let stored = StoredError {
             soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
             error,
             meta: Meta::fetched(started, arrived, expiry),
-            serial: state.next_serial(),
+            serial,
             polled: false,
         };
-        state.errors.insert(key.to_owned(), stored);
+        state
+            .note_use(key, arrived, self.data_expiry(endpoint))
+            .error = Some(stored);
         state.touch(key);
     }
 }
@@ -329,7 +336,11 @@ impl Drop for Waiting {
         let Ok(mut state) = inner.state.try_borrow_mut() else {
             return;
         };
-        let Some(in_flight) = state.in_flight.get_mut(&self.key) else {
+        let Some(in_flight) = state
+            .keys
+            .get_mut(&self.key)
+            .and_then(|kept| kept.in_flight.as_mut())
+        else {
             return; // answered: the request removed its entry
         };
         if in_flight.id != self.id {
@@ -337,7 +348,7 @@ impl Drop for Waiting {
         }
         in_flight.waiters -= 1;
         if in_flight.waiters == 0 {
-            let cancelled = state.in_flight.remove(&self.key);
+            let cancelled = state.keys.edit(&self.key, |kept| kept.in_flight.take());
             state.touch(&self.key);
             drop(state);
             drop(cancelled);
@@ -433,12 +444,9 @@ where
     let arrived = ctrl.now();
     let outcome = {
         let mut state = ctrl.state_mut();
-        if state
-            .in_flight
-            .get(&key)
-            .is_some_and(|f| f.id == started.id)
-        {
-            state.in_flight.remove(&key);
+        let ours = |kept: &KeyState| kept.in_flight.as_ref().is_some_and(|f| f.id == started.id);
+        if state.keys.get(&key).is_some_and(ours) {
+            state.keys.edit(&key, |kept| kept.in_flight = None);
             state.touch(&key);
         }
         if state.generation != started.generation {
@@ -491,7 +499,8 @@ where
                     });
                     ctrl.store_error(&mut state, &endpoint, error.clone(), delivery);
                     if started.polled
-                        && let Some(stored) = state.errors.get_mut(&key)
+                        && let Some(stored) =
+                            state.keys.get_mut(&key).and_then(|k| k.error.as_mut())
                     {
                         stored.polled = true;
                     }

@@ -13,11 +13,11 @@ use std::time::Duration;
 use rustc_hash::FxHashSet;
 
 use super::observe::Holds;
+use super::state::KeyState;
 use super::{Controller, State};
 use crate::cache::store::Unreached;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
-use crate::sparse::Sparse;
 
 /// How long the cache keeps results nothing uses, and how many results and
 /// records it keeps at most; set with
@@ -113,13 +113,18 @@ impl Used {
 }
 
 impl State {
-    /// Notes that `key`, whose data expiry is `expiry`, was used at `now`.
-    pub(super) fn note_use(&mut self, key: &str, now: Timestamp, expiry: Duration) {
+    /// Notes that `key`, whose data expiry is `expiry`, was used at `now`;
+    /// returns what is kept of it.
+    pub(super) fn note_use(
+        &mut self,
+        key: &str,
+        now: Timestamp,
+        expiry: Duration,
+    ) -> &mut KeyState {
         let keep = self.retention.keep(expiry);
-        match self.usage.get_mut(key) {
-            Some(used) => *used = Used { at: now, keep },
-            None => drop(self.usage.insert(key.to_owned(), Used { at: now, keep })),
-        }
+        let kept = self.keys.state_mut(key);
+        kept.used = Some(Used { at: now, keep });
+        kept
     }
 
     /// Whether a bound is passed by more than the last collection could
@@ -137,10 +142,12 @@ impl State {
             return false; // under an optimistic layer: it stays
         }
         self.memo.forget(key);
-        self.errors.remove(key);
+        self.keys.edit(key, |kept| {
+            kept.error = None;
+            kept.pages = None;
+            kept.used = None;
+        });
         self.touch(key);
-        self.pages.remove(key);
-        self.usage.remove(key);
         self.handoff.recorded.remove(key);
         true
     }
@@ -205,7 +212,11 @@ fn collect<'h>(
     longest_request: Duration,
 ) -> Collected {
     let retention = state.retention;
-    let mut keys: FxHashSet<String> = state.in_flight.keys().cloned().collect();
+    let reading = state
+        .keys
+        .iter()
+        .filter(|(_, kept)| kept.in_flight.is_some());
+    let mut keys: FxHashSet<String> = reading.map(|(key, _)| key.clone()).collect();
     let mut roots: Vec<(&str, &Pk)> = Vec::new();
     for holds in held {
         match holds {
@@ -220,9 +231,11 @@ fn collect<'h>(
     }
     note_uses(state, &keys, now);
     let expired: Vec<String> = state
-        .usage
+        .keys
         .iter()
-        .filter(|(key, used)| !keys.contains(*key) && used.expired(now))
+        .filter(|(key, kept)| {
+            !keys.contains(*key) && kept.used.is_some_and(|used| used.expired(now))
+        })
         .map(|(key, _)| key.clone())
         .collect();
     let mut collected = Collected {
@@ -298,24 +311,21 @@ fn collect<'h>(
 fn shrink_if_sparse(state: &mut State) {
     state.store.shrink_if_sparse();
     state.memo.shrink_if_sparse();
-    state.errors.shrink_if_sparse();
-    state.usage.shrink_if_sparse();
-    state.pages.shrink_if_sparse();
-    state.paging.shrink_if_sparse();
+    state.keys.shrink_if_sparse();
 }
 
 /// Notes a use at `now` of every key in `held`, and of every stored key no
 /// read noted (stored through the store's own API).
 fn note_uses(state: &mut State, held: &FxHashSet<String>, now: Timestamp) {
     let keep = state.retention.keep(Duration::ZERO);
-    let State { store, usage, .. } = state;
+    let State { store, keys, .. } = state;
     for key in store.result_keys() {
-        if !usage.contains_key(key) {
-            usage.insert(key.to_owned(), Used { at: now, keep });
+        if keys.get(key).is_none_or(|kept| kept.used.is_none()) {
+            keys.state_mut(key).used = Some(Used { at: now, keep });
         }
     }
     for key in held {
-        if let Some(used) = usage.get_mut(key) {
+        if let Some(used) = keys.get_mut(key).and_then(|kept| kept.used.as_mut()) {
             used.at = now;
         }
     }
@@ -335,8 +345,9 @@ fn forget_all(state: &mut State, keys: Vec<String>) -> usize {
 /// recently used first.
 fn least_recently_used(state: &State, held: &FxHashSet<String>, now: Timestamp) -> Vec<String> {
     let left: BinaryHeap<(Timestamp, &String)> = state
-        .usage
+        .keys
         .iter()
+        .filter_map(|(key, kept)| Some((key, kept.used?)))
         .filter(|(key, used)| {
             used.at < now && !held.contains(*key) && state.store.result_meta(key).is_some()
         })

@@ -87,13 +87,12 @@ impl Controller {
 
     /// The keys of the read requests on their way here.
     pub(crate) fn reading(&self) -> Vec<String> {
-        self.inner
-            .state
-            .borrow()
-            .in_flight
-            .keys()
-            .cloned()
-            .collect()
+        let state = self.inner.state.borrow();
+        let reading = state
+            .keys
+            .iter()
+            .filter(|(_, kept)| kept.in_flight.is_some());
+        reading.map(|(key, _)| key.clone()).collect()
     }
 
     /// Whether a view reads `key` again at once when it is invalidated:
@@ -105,7 +104,7 @@ impl Controller {
 
     /// Whether a read request of `key` is on its way here.
     pub(crate) fn is_reading(&self, key: &str) -> bool {
-        self.inner.state.borrow().in_flight.contains_key(key)
+        self.inner.state.borrow().is_fetching(key)
     }
 }
 

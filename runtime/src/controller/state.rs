@@ -6,7 +6,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use futures_util::future::{LocalBoxFuture, Shared};
-use rustc_hash::FxHashMap;
+use rustc_hash::FxBuildHasher;
 
 use super::expiry::StoredError;
 use super::handoff::Handoff;
@@ -15,6 +15,7 @@ use crate::cache::memo::Memo;
 use crate::cache::store::Store;
 use crate::http::Error;
 use crate::meta::Timestamp;
+use crate::sparse::Sparse;
 
 /// The response of one request, shared by every read waiting on it.
 pub(super) type SharedResponse = Shared<LocalBoxFuture<'static, Result<Rc<dyn Any>, Error>>>;
@@ -27,13 +28,98 @@ pub(super) struct InFlight {
     pub waiters: usize,
 }
 
+/// The fetch of a list's next page on its way, shared by every caller
+/// that asks for it meanwhile.
+pub(super) type PageFetch = Shared<LocalBoxFuture<'static, Result<bool, Error>>>;
+
+/// What a controller keeps of one read key besides its result: its last
+/// error, its request on the way, when it was last used, how its list
+/// pages and the fetch of its next page. One map holds them ([`Keys`]),
+/// so that a read finds what it needs of its key with one lookup, and
+/// holds the key once.
+#[derive(Default)]
+pub(crate) struct KeyState {
+    /// The last error of a read of the key.
+    pub error: Option<StoredError>,
+    /// The read request on its way.
+    pub(super) in_flight: Option<InFlight>,
+    /// When the key was last used.
+    pub(super) used: Option<retention::Used>,
+    /// How the cached list pages (its page params filter nothing).
+    pub(crate) pages: Option<crate::rest::Pagination>,
+    /// The fetch of the list's next page, on its way.
+    pub(super) next_page: Option<PageFetch>,
+}
+
+impl KeyState {
+    fn is_empty(&self) -> bool {
+        self.error.is_none()
+            && self.in_flight.is_none()
+            && self.used.is_none()
+            && self.pages.is_none()
+            && self.next_page.is_none()
+    }
+}
+
+/// The [`KeyState`] of every key that has one.
+#[derive(Default)]
+pub(crate) struct Keys(hashbrown::HashMap<String, KeyState, FxBuildHasher>);
+
+impl Keys {
+    /// What is kept of `key`.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<&KeyState> {
+        self.0.get(key)
+    }
+
+    /// What is kept of `key`, to change, if anything is (what it leaves
+    /// empty stays until the key is next edited).
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut KeyState> {
+        self.0.get_mut(key)
+    }
+
+    /// What is kept of `key`, to change (empty when nothing was).
+    pub fn state_mut(&mut self, key: &str) -> &mut KeyState {
+        self.0.entry_ref(key).or_default()
+    }
+
+    /// Runs `edit` on what is kept of `key`, if anything is, and forgets
+    /// the key once nothing is left of it.
+    pub fn edit<R>(&mut self, key: &str, edit: impl FnOnce(&mut KeyState) -> R) -> Option<R> {
+        let state = self.0.get_mut(key)?;
+        let edited = edit(state);
+        if state.is_empty() {
+            self.0.remove(key);
+        }
+        Some(edited)
+    }
+
+    /// Runs `edit` on what is kept of every key, forgetting the keys it
+    /// leaves empty.
+    pub fn edit_all(&mut self, mut edit: impl FnMut(&mut KeyState)) {
+        self.0.retain(|_, state| {
+            edit(state);
+            !state.is_empty()
+        });
+    }
+
+    /// Every key kept, with what is kept of it.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &KeyState)> {
+        self.0.iter()
+    }
+
+    /// Gives back the room of keys a collection forgot.
+    pub fn shrink_if_sparse(&mut self) {
+        self.0.shrink_if_sparse();
+    }
+}
+
 /// What a controller holds behind its handle.
 pub(crate) struct State {
     pub store: Store,
     pub memo: Memo,
-    /// The last error of each read key.
-    pub errors: FxHashMap<String, StoredError>,
-    pub(super) in_flight: FxHashMap<String, InFlight>,
+    /// What is kept of each read key besides its result.
+    pub(crate) keys: Keys,
     /// Bumped by [`Controller::reset`]: responses to requests started in
     /// an earlier generation are dropped.
     pub(super) generation: u64,
@@ -43,15 +129,8 @@ pub(crate) struct State {
     pub(super) last_start: Timestamp,
     /// What the cache keeps of what nothing uses.
     pub(super) retention: Retention,
-    /// When each read key was last used.
-    pub(super) usage: FxHashMap<String, retention::Used>,
     /// When the next collection is due.
     pub(super) next_sweep: Timestamp,
-    /// The lists whose next page is on its way, with that page's fetch.
-    pub(super) paging: FxHashMap<String, Shared<LocalBoxFuture<'static, Result<bool, Error>>>>,
-    /// How each cached paginated list pages (its page params filter
-    /// nothing).
-    pub(crate) pages: FxHashMap<String, crate::rest::Pagination>,
     /// A collection is due at once when the results or the record slots
     /// pass these counts (the bounds, or more when held data alone passes
     /// them).
@@ -70,7 +149,14 @@ impl State {
 
     /// Whether a read request for `key` is on its way.
     pub(super) fn is_fetching(&self, key: &str) -> bool {
-        self.in_flight.contains_key(key)
+        self.keys
+            .get(key)
+            .is_some_and(|kept| kept.in_flight.is_some())
+    }
+
+    /// The last error of a read of `key`.
+    pub(super) fn error(&self, key: &str) -> Option<&StoredError> {
+        self.keys.get(key)?.error.as_ref()
     }
 
     /// A start time for a request (or an invalidation) beginning at `now`:

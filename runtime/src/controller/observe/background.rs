@@ -133,6 +133,12 @@ impl Controller {
         running.values().all(|fetch| fetch.upgrade().is_none())
             && self.in_flight() == 0
             && self.inner.mutating.get() == 0
-            && self.inner.state.borrow().paging.is_empty()
+            && !self
+                .inner
+                .state
+                .borrow()
+                .keys
+                .iter()
+                .any(|(_, kept)| kept.next_page.is_some())
     }
 }

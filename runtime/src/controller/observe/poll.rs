@@ -146,7 +146,7 @@ impl Controller {
     pub(crate) fn last_fetched(&self, key: &str) -> Option<Timestamp> {
         let state = self.inner.state.borrow();
         let data = state.store.result_meta(key).map(|meta| meta.fetched_at);
-        let error = state.errors.get(key).map(|stored| stored.meta.fetched_at);
+        let error = state.error(key).map(|stored| stored.meta.fetched_at);
         data.max(error)
     }
 

@@ -49,7 +49,7 @@ impl State {
         Seen {
             data,
             expires_at,
-            error: self.errors.get(key).map(|stored| stored.serial),
+            error: self.error(key).map(|stored| stored.serial),
             fetching: self.is_fetching(key),
         }
     }
