@@ -308,8 +308,8 @@ impl<'a> Delivery<'a> {
 
 /// One caller waiting on a shared read request. When the last one goes
 /// away before the answer (its future dropped), the request is cancelled:
-/// its entry leaves the in-flight table, which drops the request, and the
-/// next read of the key makes a new one.
+/// its key no longer holds it, which drops the request, and the next read
+/// of the key makes a new one.
 struct Waiting {
     inner: Weak<Inner>,
     key: String,
@@ -341,7 +341,7 @@ impl Drop for Waiting {
             .get_mut(&self.key)
             .and_then(|kept| kept.in_flight.as_mut())
         else {
-            return; // answered: the request removed its entry
+            return; // answered: the request let go of its key
         };
         if in_flight.id != self.id {
             return;

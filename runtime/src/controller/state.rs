@@ -35,8 +35,8 @@ pub(super) type PageFetch = Shared<LocalBoxFuture<'static, Result<bool, Error>>>
 /// What a controller keeps of one read key besides its result: its last
 /// error, its request on the way, when it was last used, how its list
 /// pages and the fetch of its next page. One map holds them ([`Keys`]),
-/// so that a read finds what it needs of its key with one lookup, and
-/// holds the key once.
+/// so that a read finds what it needs of its key in one map, and the key
+/// is held once.
 #[derive(Default)]
 pub(crate) struct KeyState {
     /// The last error of a read of the key.
