@@ -4,11 +4,8 @@
 
 use std::rc::Rc;
 
-use std::hint::black_box;
-
 use restcache::prelude::*;
 use restcache::rest::JoinAt;
-use restcache::{Observe, ReadObserver};
 
 #[derive(Entity, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Label {
@@ -75,23 +72,6 @@ pub fn issues(count: usize) -> Vec<Rc<Issue>> {
             })
         })
         .collect()
-}
-
-/// A controller holding a list of `count` issues, and a view of it: an
-/// observer that reads the list again after each change, as a component
-/// re-renders.
-pub fn watched_list(count: usize) -> (Controller, ReadObserver<(), Vec<Rc<Issue>>>) {
-    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
-    ctrl.set_response(&issue_list(), &(), issues(count))
-        .expect("the issues store");
-    let mut view = ReadObserver::new(&ctrl, Observe::new().changes());
-    view.set(&issue_list(), &());
-    view.read();
-    let again = ctrl.clone();
-    view.subscribe(move || {
-        black_box(again.read(&issue_list(), &()).data);
-    });
-    (ctrl, view)
 }
 
 /// Retitles issue `number` as the render benchmark's update-entity does:

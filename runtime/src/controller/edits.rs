@@ -177,8 +177,8 @@ impl Controller {
     fn matching(&self, matches: impl Fn(&str) -> bool) -> (Vec<String>, Vec<String>) {
         let (errors, results): (Vec<String>, Vec<String>) = {
             let state = self.inner.state.borrow();
-            let errors = state.keys.iter().filter(|(_, kept)| kept.error.is_some());
-            let errors = errors.map(|(key, _)| key.clone()).collect();
+            let errors = state.keys.having(|kept| kept.error.is_some());
+            let errors = errors.cloned().collect();
             (
                 errors,
                 state.store.result_keys().map(str::to_owned).collect(),
@@ -214,7 +214,7 @@ impl Controller {
             let mut state = self.state_mut();
             let State { keys, touched, .. } = &mut *state;
             for key in errors {
-                if let Some(stored) = keys.get_mut(&key).and_then(|kept| kept.error.as_mut()) {
+                if let Some(stored) = keys.error_mut(&key) {
                     stored.meta.expires_at = Timestamp::default();
                     touched.push(key);
                 }

@@ -410,8 +410,7 @@ impl Controller {
     /// ```
     pub fn in_flight(&self) -> usize {
         let state = self.inner.state.borrow();
-        let kept = state.keys.iter();
-        kept.filter(|(_, kept)| kept.in_flight.is_some()).count()
+        state.keys.having(|kept| kept.in_flight.is_some()).count()
     }
 
     /// How many subscriptions are live (one per subscribed

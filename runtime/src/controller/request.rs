@@ -63,11 +63,7 @@ impl Controller {
     {
         let (response, _waiting) = {
             let mut state = self.state_mut();
-            match state
-                .keys
-                .get_mut(&key)
-                .and_then(|kept| kept.in_flight.as_mut())
-            {
+            match state.keys.in_flight_mut(&key) {
                 Some(in_flight) => {
                     in_flight.waiters += 1;
                     let waiting = Waiting::new(&self.inner, &key, in_flight.id);
@@ -336,11 +332,7 @@ impl Drop for Waiting {
         let Ok(mut state) = inner.state.try_borrow_mut() else {
             return;
         };
-        let Some(in_flight) = state
-            .keys
-            .get_mut(&self.key)
-            .and_then(|kept| kept.in_flight.as_mut())
-        else {
+        let Some(in_flight) = state.keys.in_flight_mut(&self.key) else {
             return; // answered: the request let go of its key
         };
         if in_flight.id != self.id {
@@ -444,9 +436,8 @@ where
     let arrived = ctrl.now();
     let outcome = {
         let mut state = ctrl.state_mut();
-        let ours = |kept: &KeyState| kept.in_flight.as_ref().is_some_and(|f| f.id == started.id);
-        if state.keys.get(&key).is_some_and(ours) {
-            state.keys.edit(&key, |kept| kept.in_flight = None);
+        let ours = |kept: &mut KeyState| kept.in_flight.take_if(|f| f.id == started.id);
+        if state.keys.edit(&key, ours).flatten().is_some() {
             state.touch(&key);
         }
         if state.generation != started.generation {
@@ -499,8 +490,7 @@ where
                     });
                     ctrl.store_error(&mut state, &endpoint, error.clone(), delivery);
                     if started.polled
-                        && let Some(stored) =
-                            state.keys.get_mut(&key).and_then(|k| k.error.as_mut())
+                        && let Some(stored) = state.keys.error_mut(&key)
                     {
                         stored.polled = true;
                     }

@@ -212,11 +212,8 @@ fn collect<'h>(
     longest_request: Duration,
 ) -> Collected {
     let retention = state.retention;
-    let reading = state
-        .keys
-        .iter()
-        .filter(|(_, kept)| kept.in_flight.is_some());
-    let mut keys: FxHashSet<String> = reading.map(|(key, _)| key.clone()).collect();
+    let reading = state.keys.having(|kept| kept.in_flight.is_some());
+    let mut keys: FxHashSet<String> = reading.cloned().collect();
     let mut roots: Vec<(&str, &Pk)> = Vec::new();
     for holds in held {
         match holds {

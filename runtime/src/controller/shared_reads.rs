@@ -88,11 +88,8 @@ impl Controller {
     /// The keys of the read requests on their way here.
     pub(crate) fn reading(&self) -> Vec<String> {
         let state = self.inner.state.borrow();
-        let reading = state
-            .keys
-            .iter()
-            .filter(|(_, kept)| kept.in_flight.is_some());
-        reading.map(|(key, _)| key.clone()).collect()
+        let reading = state.keys.having(|kept| kept.in_flight.is_some());
+        reading.cloned().collect()
     }
 
     /// Whether a view reads `key` again at once when it is invalidated:

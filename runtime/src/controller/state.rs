@@ -78,6 +78,16 @@ impl Keys {
         self.0.get_mut(key)
     }
 
+    /// The request on its way for `key`, to change.
+    pub(super) fn in_flight_mut(&mut self, key: &str) -> Option<&mut InFlight> {
+        self.0.get_mut(key)?.in_flight.as_mut()
+    }
+
+    /// The last error of `key`, to change.
+    pub fn error_mut(&mut self, key: &str) -> Option<&mut StoredError> {
+        self.0.get_mut(key)?.error.as_mut()
+    }
+
     /// What is kept of `key`, to change (empty when nothing was).
     pub fn state_mut(&mut self, key: &str) -> &mut KeyState {
         self.0.entry_ref(key).or_default()
@@ -101,6 +111,14 @@ impl Keys {
             edit(state);
             !state.is_empty()
         });
+    }
+
+    /// The keys whose state `has`.
+    pub fn having(&self, has: impl Fn(&KeyState) -> bool) -> impl Iterator<Item = &String> {
+        self.0
+            .iter()
+            .filter(move |(_, kept)| has(kept))
+            .map(|(key, _)| key)
     }
 
     /// Every key kept, with what is kept of it.

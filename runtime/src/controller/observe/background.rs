@@ -131,14 +131,10 @@ impl Controller {
     pub fn is_idle(&self) -> bool {
         let running = self.inner.background.borrow();
         running.values().all(|fetch| fetch.upgrade().is_none())
-            && self.in_flight() == 0
             && self.inner.mutating.get() == 0
-            && !self
-                .inner
-                .state
-                .borrow()
-                .keys
-                .iter()
-                .any(|(_, kept)| kept.next_page.is_some())
+            && (self.inner.state.borrow().keys)
+                .having(|kept| kept.in_flight.is_some() || kept.next_page.is_some())
+                .next()
+                .is_none()
     }
 }
