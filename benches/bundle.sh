@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # What restcache adds to a Yew app's release bundle: builds benches/bundle
-# (the smallest app that reads a list) for wasm32 twice, with the
-# `wasm-size` profile (opt-level "z", LTO, one codegen unit), without and
-# with the `cache` feature, binds each with wasm-bindgen (names dropped),
-# and prints their sizes raw and gzipped (-9), then what grew most
-# by crate (twiggy; `scripts/setup.sh --bench` installs it). It leaves out
+# (the smallest app that reads a list) for wasm32 with the `wasm-size`
+# profile (opt-level "z", LTO, one codegen unit), without and with the
+# `cache` feature, binds each with wasm-bindgen (names dropped), and
+# prints their sizes raw and gzipped (-9), then what grew most by crate
+# (twiggy; `scripts/setup.sh --bench` installs it). It builds both apps
+# again reading a second resource (`second-resource`), to tell what each
+# further resource adds beside what it adds to the app without restcache. It leaves out
 # `wasm-opt -Oz`: on these bundles it trims the raw size by about 9% but
 # grows the gzipped size by about 2% (binaryen 132), and Debian's
 # binaryen (108) cannot read what Rust emits today.
@@ -22,11 +24,13 @@ mkdir -p "$out"
 gzipped() { gzip -9 -c "$1" | wc -c; }
 bytes() { wc -c <"$1"; }
 
-for variant in yew-alone with-restcache; do
+for variant in yew-alone with-restcache yew-alone-2 with-restcache-2; do
     features=()
-    if [ "$variant" = with-restcache ]; then
-        features=(--features cache)
-    fi
+    case "$variant" in
+    with-restcache) features=(--features cache) ;;
+    yew-alone-2) features=(--features second-resource) ;;
+    with-restcache-2) features=(--features cache,second-resource) ;;
+    esac
     cargo rustc --quiet -p restcache-bench-bundle --lib --crate-type cdylib \
         --target wasm32-unknown-unknown --profile wasm-size --locked "${features[@]}" >&2
     built="$target/wasm32-unknown-unknown/wasm-size/restcache_bench_bundle.wasm"
@@ -47,12 +51,17 @@ echo "bundle size, bytes (wasm-size profile; names dropped; gzip -9)"
 printf '%-16s %12s %12s %10s %10s\n' app wasm "wasm gz" js "js gz"
 row yew-alone
 row with-restcache
+row yew-alone-2
+row with-restcache-2
 python3 - "$out" <<'PY'
 import gzip, pathlib, sys
 out = pathlib.Path(sys.argv[1])
-size = lambda v, f: len(gzip.compress((out / v / f).read_bytes(), 9))
-added = sum(size("with-restcache", f) - size("yew-alone", f) for f in ("app_bg.wasm", "app.js"))
+size = lambda v: sum(len(gzip.compress((out / v / f).read_bytes(), 9)) for f in ("app_bg.wasm", "app.js"))
+added = size("with-restcache") - size("yew-alone")
 print(f"added by restcache, gzipped, wasm and js: {added} bytes ({added / 1024:.1f} KiB)")
+alone, cached = size("yew-alone-2") - size("yew-alone"), size("with-restcache-2") - size("with-restcache")
+print(f"a second resource adds, gzipped: {cached} bytes with restcache, {alone} without "
+      f"({(cached - alone) / 1024:+.1f} KiB a resource)")
 PY
 
 echo

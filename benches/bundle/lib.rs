@@ -3,7 +3,10 @@
 //! is, it reads them as an app without a data layer would (`use_state`, an
 //! effect, reqwest and serde); with the `cache` feature, through
 //! restcache (a `CacheProvider`, an `AsyncBoundary`, one `use_suspense`).
-//! The difference between the two bundles is what the library adds:
+//! The difference between the two bundles is what the library adds.
+//! With the `second-resource` feature, both apps also read a second list
+//! (the users of `GET /users`) in a component of its own, which tells
+//! what each further resource an app reads adds:
 //!
 //!     benches/bundle.sh
 
@@ -16,6 +19,27 @@ pub struct Todo {
     pub id: u64,
     pub title: String,
     pub completed: bool,
+}
+
+/// The second resource, with `second-resource`.
+#[cfg(feature = "second-resource")]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "cache", derive(restcache::Entity, serde::Serialize))]
+pub struct User {
+    pub id: u64,
+    pub name: String,
+    pub email: String,
+}
+
+#[cfg(feature = "second-resource")]
+fn users(users: &[impl std::ops::Deref<Target = User>]) -> Html {
+    html! {
+        <ol>
+            { for users.iter().map(|user| html! {
+                <li key={user.id} title={user.email.clone()}>{ &user.name }</li>
+            }) }
+        </ol>
+    }
 }
 
 fn list(todos: &[impl std::ops::Deref<Target = Todo>]) -> Html {
@@ -37,10 +61,12 @@ fn origin() -> String {
 
 #[cfg(not(feature = "cache"))]
 mod read {
+    use serde::de::DeserializeOwned;
+
     use super::*;
 
-    async fn fetch_todos() -> Result<Vec<Todo>, String> {
-        let response = reqwest::get(format!("{}/todos", origin()))
+    async fn fetch<T: DeserializeOwned>(path: &str) -> Result<Vec<T>, String> {
+        let response = reqwest::get(format!("{}{path}", origin()))
             .await
             .and_then(|response| response.error_for_status())
             .map_err(|error| error.to_string())?;
@@ -48,22 +74,43 @@ mod read {
         serde_json::from_str(&text).map_err(|error| error.to_string())
     }
 
-    #[component]
-    pub fn App() -> Html {
-        let todos = use_state(|| None::<Result<Vec<Todo>, String>>);
+    /// The list at `path`: `None` while it comes.
+    #[hook]
+    fn use_fetched<T: DeserializeOwned + 'static>(
+        path: &'static str,
+    ) -> UseStateHandle<Option<Result<Vec<T>, String>>> {
+        let fetched = use_state(|| None);
         {
-            let todos = todos.clone();
+            let fetched = fetched.clone();
             use_effect_with((), move |_| {
                 wasm_bindgen_futures::spawn_local(async move {
-                    todos.set(Some(fetch_todos().await));
+                    fetched.set(Some(fetch(path).await));
                 });
             });
         }
-        match &*todos {
+        fetched
+    }
+
+    #[cfg(feature = "second-resource")]
+    #[component]
+    fn Users() -> Html {
+        match &*use_fetched::<User>("/users") {
+            None => html! { <p>{ "Loading…" }</p> },
+            Some(Err(error)) => html! { <p role="alert">{ error }</p> },
+            Some(Ok(all)) => users(&all.iter().collect::<Vec<_>>()),
+        }
+    }
+
+    #[component]
+    pub fn App() -> Html {
+        let todos = match &*use_fetched::<Todo>("/todos") {
             None => html! { <p>{ "Loading…" }</p> },
             Some(Err(error)) => html! { <p role="alert">{ error }</p> },
             Some(Ok(todos)) => list(&todos.iter().collect::<Vec<_>>()),
-        }
+        };
+        #[cfg(feature = "second-resource")]
+        let todos = html! { <>{ todos }<Users /></> };
+        todos
     }
 }
 
@@ -84,15 +131,31 @@ mod read {
         Ok(list(&todos))
     }
 
+    #[cfg(feature = "second-resource")]
+    restcache::resource!(UserResource {
+        path: "/users/:id",
+        schema: User
+    });
+
+    #[cfg(feature = "second-resource")]
+    #[component]
+    fn Users() -> HtmlResult {
+        let all = use_suspense(&UserResource::get_list(), ())?;
+        Ok(users(&all))
+    }
+
     #[component]
     pub fn App() -> Html {
         let failed = Callback::from(|failed: BoundaryError| {
             html! { <p role="alert">{ failed.error.to_string() }</p> }
         });
+        let lists = html! { <Todos /> };
+        #[cfg(feature = "second-resource")]
+        let lists = html! { <>{ lists }<Users /></> };
         html! {
             <CacheProvider base_url={origin()}>
                 <AsyncBoundary fallback={html! { <p>{ "Loading…" }</p> }} error_fallback={failed}>
-                    <Todos />
+                    { lists }
                 </AsyncBoundary>
             </CacheProvider>
         }
