@@ -485,3 +485,69 @@ fn a_record_that_nests_every_record_of_a_type_follows_the_ones_stored_after_it()
     let third = memo.entity::<Board>(&store, 1u64).found();
     assert_eq!(third.todos[2].title, "three again");
 }
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Folder {
+    id: u64,
+    name: String,
+    #[entity(nested)]
+    parent: Option<Rc<Folder>>,
+}
+
+fn folder(id: u64, name: &str, parent: Option<Rc<Folder>>) -> Rc<Folder> {
+    Rc::new(Folder {
+        id,
+        name: name.to_owned(),
+        parent,
+    })
+}
+
+#[test]
+fn a_long_list_follows_records_of_its_own_type_that_its_items_nest() {
+    // Folders 101 to 300 are listed; each nests one of folders 1 to 100,
+    // unlisted, as its parent (folders 101 and 201 nest folder 1).
+    // Records of one type share one range of stamps, so some parents
+    // share their child's own stamp: a rename of each parent still shows
+    // in its two children, and in no other item.
+    let mut store = Store::new();
+    let parents: Vec<Rc<Folder>> = (1..=100)
+        .map(|id| folder(id, &format!("folder {id}"), None))
+        .collect();
+    let parent_of = |id: u64| (id - 1) % 100 + 1;
+    let listed: Vec<Rc<Folder>> = (101..=300)
+        .map(|id| {
+            let parent = Rc::clone(&parents[parent_of(id) as usize - 1]);
+            folder(id, &format!("folder {id}"), Some(parent))
+        })
+        .collect();
+    store.set("GET /folders", listed, at(1)).unwrap();
+    let mut memo = Memo::new();
+    let read = |memo: &mut Memo, store: &Store| {
+        memo.read::<Vec<Rc<Folder>>>(store, "GET /folders").found()
+    };
+    let mut before = read(&mut memo, &store);
+    for id in 1..=100_u64 {
+        let name = format!("renamed {id}");
+        let renamed = Folder {
+            id,
+            name: name.clone(),
+            parent: None,
+        };
+        store.set_entity(renamed, at(1 + id)).unwrap();
+        let after = read(&mut memo, &store);
+        for (old, new) in before.iter().zip(after.iter()) {
+            let child = parent_of(new.id) == id;
+            assert_eq!(
+                !Rc::ptr_eq(old, new),
+                child,
+                "folder {} after renaming {id}",
+                new.id
+            );
+            let parent = new.parent.as_ref().expect("a parent");
+            if child {
+                assert_eq!(parent.name, name);
+            }
+        }
+        before = after;
+    }
+}

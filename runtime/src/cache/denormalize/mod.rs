@@ -71,10 +71,15 @@ impl Denormalizer<'_, '_> {
         let outer = std::mem::take(&mut self.reader.mask);
         let found = self.reader.entity_unstamped::<E>(at, Some(held));
         let nested = std::mem::replace(&mut self.reader.mask, outer);
-        self.reader
-            .add_stamps(nested | stamp_bit(at.table, at.slot));
+        let own = stamp_bit(at.table, at.slot);
+        self.reader.add_stamps(nested | own);
         if let Some(item) = items.get_mut(index) {
-            *item = nested;
+            // A nested record that shares the item's own stamp could not
+            // be told from it: the item is read again after any write.
+            *item = match nested & own {
+                0 => nested | own,
+                _ => u64::MAX,
+            };
         }
         found
     }

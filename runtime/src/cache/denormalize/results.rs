@@ -51,12 +51,13 @@ impl Reader<'_> {
                 }
                 items = std::mem::take(&mut entry.items);
                 let (at, mask) = (entry.at, entry.mask);
-                if let Some(patched) = self.patch::<S>(&stored, &output, &slot.refs, &mut items, at)
+                if let Some((patched, read_again)) =
+                    self.patch::<S>(&stored, &output, &slot.refs, &mut items, at)
                 {
                     let output = patched.map_or(output, Rc::new);
                     // The items' own stamps stay (the same records); what
-                    // they nest may have grown.
-                    let mask = items.iter().fold(mask, |all, item| all | item);
+                    // the items read again nest may have grown.
+                    let mask = mask | read_again;
                     self.remember(key, &output, slot.version, mask, items);
                     return Lookup::Found(output, slot.meta);
                 }
@@ -88,12 +89,13 @@ impl Reader<'_> {
     }
 
     /// `previous`, the last read of the stored list `stored` (references
-    /// `refs`, the stamps of what each item nests in `items`, as of the
-    /// write `at`), with only the items read again whose own record or a
-    /// stamp of what they nest was written since:
-    /// `Some(None)` when `previous` stands, `None` when it cannot be
-    /// patched (not a list of records, its items unknown, more than a
-    /// quarter of them changed, or an item gone) and is walked whole.
+    /// `refs`, the stamps of each item and what it nests in `items`, as of
+    /// the write `at`), with only the items read again whose own record or
+    /// a stamp of what they nest was written since: `Some(None)` when
+    /// `previous` stands, beside the stamps of the items read again;
+    /// `None` when it cannot be patched (not a list of records, its items
+    /// unknown, more than a quarter of them changed, or an item gone) and
+    /// is walked whole.
     fn patch<S: Schema>(
         &mut self,
         stored: &S,
@@ -101,7 +103,7 @@ impl Reader<'_> {
         refs: &[EntityRef],
         items: &mut Vec<u64>,
         at: u64,
-    ) -> Option<Option<S>> {
+    ) -> Option<(Option<S>, u64)> {
         if !<S as SchemaParts>::LIST_OF_RECORDS || items.is_empty() || items.len() != refs.len() {
             return None;
         }
@@ -110,26 +112,26 @@ impl Reader<'_> {
         // An item is read again when a record it nests may have been
         // written, or its own record was: a stamp is shared by many
         // records, so an item whose own stamp alone was written is told
-        // by its record's version.
+        // by its record's version. The first pass reads the stamps alone.
         let stamped = items
             .iter()
-            .zip(refs)
             .enumerate()
-            .filter(|(_, (nested, own))| {
-                (**nested | stamp_bit(own.table, own.slot)) & written != 0
-            });
+            .filter(|(_, stamps)| **stamps & written != 0);
         let changed: Vec<usize> = stamped
-            .filter(|(_, (nested, own))| {
-                **nested & written != 0 || tables.shown_changed_after(**own, at)
+            .filter(|&(index, &stamps)| {
+                let own = refs[index];
+                stamps == u64::MAX
+                    || stamps & !stamp_bit(own.table, own.slot) & written != 0
+                    || tables.shown_changed_after(own, at)
             })
             .map(|(index, _)| index)
             .collect();
         if changed.len() > items.len() / 4 {
             return None;
         }
-        let (patched, _) =
+        let (patched, read_again) =
             self.walk_items(refs, Some(items), |cx| stored.patch(previous, &changed, cx));
-        patched
+        Some((patched?, read_again))
     }
 
     /// Remembers `output` as the read of the result `key` (stored as

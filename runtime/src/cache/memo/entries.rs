@@ -26,10 +26,11 @@ pub(crate) struct ResultMemo {
     pub mask: u64,
     /// The store's last write when `output` was last checked.
     pub at: u64,
-    /// For a list of records: the stamps of the records each item nests,
-    /// by position (`u64::MAX`: unknown; empty: none known), so that a
-    /// read after a write to a few of its records reads those alone (an
-    /// item's own record is told by its version).
+    /// For a list of records: the stamps of each item's own record and of
+    /// the records it nests, by position (`u64::MAX`: unknown, or a
+    /// nested record shares the item's own stamp; empty: none known), so that a read after a write to a few of its records
+    /// reads those alone (an item whose own stamp alone was written is
+    /// told by its record's version).
     pub items: Vec<u64>,
 }
 
