@@ -2,6 +2,7 @@
 //! whether cached data may still be shown.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::Method;
 use super::response::Sent;
@@ -37,7 +38,7 @@ pub const EXCERPT_CHARS: usize = 256;
 /// assert!(Error::http_status(Method::Get, "http://h/x", 404, "").is_hard());
 /// ```
 #[derive(Clone, PartialEq)]
-pub struct Error(Box<Details>);
+pub struct Error(Arc<Details>);
 
 /// The longest URL an error shows, in characters (its start and end kept).
 const URL_CHARS: usize = 300;
@@ -113,7 +114,7 @@ impl<'a> Attempt<'a> {
             ),
             kind => kind,
         };
-        Error(Box::new(Details {
+        Error(Arc::new(Details {
             method: self.method,
             url: text::url(self.url, URL_CHARS),
             status,
@@ -123,9 +124,10 @@ impl<'a> Attempt<'a> {
     }
 }
 
-/// What an [`Error`] holds, boxed so that a `Result` carrying one stays
-/// small.
-#[derive(Debug, Clone, PartialEq)]
+/// What an [`Error`] holds, behind a pointer so that a `Result` carrying
+/// one stays small, and shared so that a copy of the error (each view
+/// that shows it gets one) copies nothing.
+#[derive(Debug, PartialEq)]
 struct Details {
     method: Method,
     url: String,

@@ -161,3 +161,17 @@ async fn a_header_a_custom_fetch_adds_is_masked_too() {
     assert_clean(&error, &["key-per-call-9f8e7d"]);
     assert!(error.to_string().contains("forbidden for key"), "{error}");
 }
+
+#[test]
+fn an_error_crosses_threads_and_its_copies_say_the_same() {
+    // An app may hand a request's error to another thread (`anyhow`, a
+    // tokio task); each view that shows it holds a copy.
+    fn crosses_threads<T: Send + Sync + 'static>(_: &T) {}
+    let error = Error::http_status(Method::Get, "http://h/todos/1", 503, "upstream down");
+    crosses_threads(&error);
+    let copy = error.clone();
+    assert_eq!(copy, error);
+    let text = std::thread::spawn(move || copy.to_string()).join().unwrap();
+    assert_eq!(text, error.to_string());
+    assert_eq!(text, "GET http://h/todos/1: HTTP 503: upstream down");
+}
