@@ -14,6 +14,21 @@ pub(crate) fn fields_of(params: &impl Serialize) -> Option<Vec<(&'static str, Va
     params.serialize(Fields).ok()
 }
 
+/// The field `name` of `params` as JSON, read field by field from a
+/// struct, else from its JSON map (`None` when it has no such field or
+/// is not a map).
+pub(crate) fn field_of(params: &impl Serialize, name: &str) -> Option<Value> {
+    match fields_of(params) {
+        Some(fields) => fields
+            .into_iter()
+            .find_map(|(field, value)| (field == name).then_some(value)),
+        None => match serde_json::to_value(params) {
+            Ok(Value::Object(mut named)) => named.remove(name),
+            _ => None,
+        },
+    }
+}
+
 /// Why [`Fields`] gave up: the caller reads the params as a JSON map.
 #[derive(Debug)]
 pub(crate) struct NotAStruct;
@@ -175,5 +190,21 @@ mod tests {
         assert!(fields_of(&Flat { inner: params }).is_none(), "a map");
         assert!(fields_of(&BTreeMap::from([("id", 3)])).is_none());
         assert!(fields_of(&7u32).is_none());
+    }
+
+    #[test]
+    fn one_field_from_a_struct_or_a_map() {
+        let params = Params {
+            id: 3,
+            query: Some("a b".into()),
+            page: None,
+        };
+        assert_eq!(field_of(&params, "id"), Some(json!(3)));
+        assert_eq!(field_of(&params, "q"), Some(json!("a b")));
+        assert_eq!(field_of(&params, "page"), None, "skipped");
+        assert_eq!(field_of(&params, "query"), None, "renamed");
+        assert_eq!(field_of(&Flat { inner: params }, "id"), Some(json!(3)));
+        assert_eq!(field_of(&BTreeMap::from([("id", 4)]), "id"), Some(json!(4)));
+        assert_eq!(field_of(&7u32, "id"), None);
     }
 }

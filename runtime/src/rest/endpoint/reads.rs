@@ -151,10 +151,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         if !self.infer || E::ACTION != Action::Read || self.method != Method::Get {
             return pks;
         }
-        let Ok(serde_json::Value::Object(named)) = serde_json::to_value(params) else {
-            return pks;
-        };
-        match named.get(field) {
+        match crate::rest::fields::field_of(params, field) {
             Some(serde_json::Value::Number(n)) => pks.extend(n.as_u64().map(Pk::from)),
             Some(serde_json::Value::String(text)) => {
                 pks.push(Pk::from(text.as_str()));
