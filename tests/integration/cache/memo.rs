@@ -506,9 +506,11 @@ fn folder(id: u64, name: &str, parent: Option<Rc<Folder>>) -> Rc<Folder> {
 fn a_long_list_follows_records_of_its_own_type_that_its_items_nest() {
     // Folders 101 to 300 are listed; each nests one of folders 1 to 100,
     // unlisted, as its parent (folders 101 and 201 nest folder 1).
-    // Records of one type share one range of stamps, so some parents
-    // share their child's own stamp: a rename of each parent still shows
-    // in its two children, and in no other item.
+    // Records of one type share one range of 16 stamps, so some parents
+    // share their child's own stamp (about one child in 16: that none of
+    // 200 does has odds of about 1 in 400,000, whatever the stamp hash):
+    // a rename of each parent still shows in its two children, and in no
+    // other item.
     let mut store = Store::new();
     let parents: Vec<Rc<Folder>> = (1..=100)
         .map(|id| folder(id, &format!("folder {id}"), None))

@@ -12,7 +12,7 @@ mod results;
 use std::rc::Rc;
 
 use crate::cache::entity::Entity;
-use crate::cache::memo::entries::{EntityMemo, MemoState};
+use crate::cache::memo::entries::{EntityMemo, ItemStamps, MemoState};
 use crate::cache::schema::Schema;
 use crate::cache::store::registry::stamp_bit;
 use crate::cache::store::table::{EntityRef, Slot};
@@ -43,10 +43,9 @@ pub struct Denormalizer<'r, 's> {
     reader: &'r mut Reader<'s>,
     input: &'r [EntityRef],
     next: usize,
-    /// At the top of a memoized list of records: the stamps of the
-    /// records each item nests, by position (the item's own record is
-    /// known by its reference).
-    items: Option<&'r mut Vec<u64>>,
+    /// At the top of a memoized list of records: the stamps of each item
+    /// and the records it nests, by position.
+    items: Option<&'r mut ItemStamps>,
 }
 
 impl Denormalizer<'_, '_> {
@@ -73,13 +72,9 @@ impl Denormalizer<'_, '_> {
         let nested = std::mem::replace(&mut self.reader.mask, outer);
         let own = stamp_bit(at.table, at.slot);
         self.reader.add_stamps(nested | own);
-        if let Some(item) = items.get_mut(index) {
-            // A nested record that shares the item's own stamp could not
-            // be told from it: the item is read again after any write.
-            *item = match nested & own {
-                0 => nested | own,
-                _ => u64::MAX,
-            };
+        if let Some(item) = items.stamps.get_mut(index) {
+            *item = nested | own;
+            items.shared |= nested != u64::MAX && nested & own != 0;
         }
         found
     }
@@ -148,7 +143,7 @@ impl<'s> Reader<'s> {
     fn walk_items<T>(
         &mut self,
         refs: &[EntityRef],
-        items: Option<&mut Vec<u64>>,
+        items: Option<&mut ItemStamps>,
         denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> T,
     ) -> (T, u64) {
         let outer = std::mem::take(&mut self.mask);

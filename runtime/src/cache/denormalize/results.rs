@@ -10,7 +10,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use super::{Reader, settle};
-use crate::cache::memo::entries::ResultMemo;
+use crate::cache::memo::entries::{ItemStamps, ResultMemo};
 use crate::cache::schema::{Schema, SchemaParts};
 use crate::cache::store::Lookup;
 use crate::cache::store::registry::stamp_bit;
@@ -40,7 +40,7 @@ impl Reader<'_> {
         };
         let mut previous = None;
         let mut stored_again = false;
-        let mut items = Vec::new();
+        let mut items = ItemStamps::default();
         if let Some(entry) = memo.results.get_mut(key)
             && let Ok(output) = Rc::clone(&entry.output).downcast::<S>()
         {
@@ -71,8 +71,9 @@ impl Reader<'_> {
             }
         }
         let listed = <S as SchemaParts>::LIST_OF_RECORDS.then(|| {
-            items.clear();
-            items.resize(slot.refs.len(), u64::MAX);
+            items.stamps.clear();
+            items.stamps.resize(slot.refs.len(), u64::MAX);
+            items.shared = false;
             &mut items
         });
         let (outcome, mask) = self.walk_items(&slot.refs, listed, |cx| stored.denormalize(cx));
@@ -91,7 +92,7 @@ impl Reader<'_> {
     /// `previous`, the last read of the stored list `stored` (references
     /// `refs`, the stamps of each item and what it nests in `items`, as of
     /// the write `at`), with only the items read again whose own record or
-    /// a stamp of what they nest was written since: `Some(None)` when
+    /// a record they nest was written since: `Some((None, _))` when
     /// `previous` stands, beside the stamps of the items read again;
     /// `None` when it cannot be patched (not a list of records, its items
     /// unknown, more than a quarter of them changed, or an item gone) and
@@ -101,19 +102,27 @@ impl Reader<'_> {
         stored: &S,
         previous: &S,
         refs: &[EntityRef],
-        items: &mut Vec<u64>,
+        items: &mut ItemStamps,
         at: u64,
     ) -> Option<(Option<S>, u64)> {
-        if !<S as SchemaParts>::LIST_OF_RECORDS || items.is_empty() || items.len() != refs.len() {
+        let count = items.stamps.len();
+        if !<S as SchemaParts>::LIST_OF_RECORDS || count == 0 || count != refs.len() {
             return None;
         }
         let tables = self.store.tables();
         let written = tables.changed_since(at);
         // An item is read again when a record it nests may have been
-        // written, or its own record was: a stamp is shared by many
+        // written, or its own record was. A stamp is shared by many
         // records, so an item whose own stamp alone was written is told
-        // by its record's version. The first pass reads the stamps alone.
+        // by its record's version (and, when a record it nests may share
+        // that stamp, by the versions of those too). An item whose stamps
+        // are unknown is read again. The first pass reads the stamps alone.
+        let own_written = |own: EntityRef| match items.shared {
+            false => tables.shown_changed_after(own, at),
+            true => !tables.reach_unwritten_since(&[own], at),
+        };
         let stamped = items
+            .stamps
             .iter()
             .enumerate()
             .filter(|(_, stamps)| **stamps & written != 0);
@@ -122,11 +131,11 @@ impl Reader<'_> {
                 let own = refs[index];
                 stamps == u64::MAX
                     || stamps & !stamp_bit(own.table, own.slot) & written != 0
-                    || tables.shown_changed_after(own, at)
+                    || own_written(own)
             })
             .map(|(index, _)| index)
             .collect();
-        if changed.len() > items.len() / 4 {
+        if changed.len() > count / 4 {
             return None;
         }
         let (patched, read_again) =
@@ -143,7 +152,7 @@ impl Reader<'_> {
         output: &Rc<S>,
         version: u64,
         mask: u64,
-        items: Vec<u64>,
+        items: ItemStamps,
     ) {
         let entry = ResultMemo {
             output: Rc::clone(output) as Rc<dyn Any>,
@@ -180,7 +189,7 @@ impl Reader<'_> {
             .filter(|previous| S::same_entities(previous, &value));
         let output = previous.unwrap_or(value);
         // No stored result has this version: one stored later is read anew.
-        self.remember(key, &output, u64::MAX, mask, Vec::new());
+        self.remember(key, &output, u64::MAX, mask, ItemStamps::default());
         Lookup::Found(output, meta)
     }
 }

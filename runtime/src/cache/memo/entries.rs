@@ -26,12 +26,23 @@ pub(crate) struct ResultMemo {
     pub mask: u64,
     /// The store's last write when `output` was last checked.
     pub at: u64,
-    /// For a list of records: the stamps of each item's own record and of
-    /// the records it nests, by position (`u64::MAX`: unknown, or a
-    /// nested record shares the item's own stamp; empty: none known), so that a read after a write to a few of its records
-    /// reads those alone (an item whose own stamp alone was written is
-    /// told by its record's version).
-    pub items: Vec<u64>,
+    /// For a list of records: what each item depends on, so that a read
+    /// after a write to a few of its records reads those alone.
+    pub items: ItemStamps,
+}
+
+/// The stamps of each item of a memoized list of records, by position:
+/// its own record's and those of the records it nests (`u64::MAX`:
+/// unknown, or an item nesting every record of a type; empty: none
+/// known).
+#[derive(Default)]
+pub(crate) struct ItemStamps {
+    pub stamps: Vec<u64>,
+    /// Whether an item nests a record that shares the item's own stamp (a
+    /// record of its own type, or of a table whose stamps it shares): an
+    /// item whose own stamp alone was written is then told by the versions
+    /// of its record and all it nests, where its record's tells otherwise.
+    pub shared: bool,
 }
 
 /// The memo entries of one entity table, by slot.

@@ -9,7 +9,7 @@ use crate::cache::entity::Entity;
 use crate::cache::schema::Schema;
 use crate::cache::store::{Lookup, Store};
 use crate::pk::{Pk, PkValue};
-use entries::MemoState;
+use entries::{ItemStamps, MemoState};
 
 /// Remembers the values reads handed out, so that a read whose inputs did
 /// not change returns the *same* `Rc` in O(1), and a read after a change
@@ -151,7 +151,7 @@ impl Memo {
         self.state.entities.clear();
         for entry in self.state.results.values_mut() {
             entry.mask = u64::MAX;
-            entry.items = Vec::new();
+            entry.items = ItemStamps::default();
         }
     }
 
