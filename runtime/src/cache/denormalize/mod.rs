@@ -44,7 +44,8 @@ pub struct Denormalizer<'r, 's> {
     input: &'r [EntityRef],
     next: usize,
     /// At the top of a memoized list of records: the stamps of each item
-    /// and the records it nests, by position.
+    /// and the records it nests, by position, and whether an item nests a
+    /// record sharing its own stamp.
     items: Option<&'r mut ItemStamps>,
 }
 

@@ -114,8 +114,9 @@ impl Reader<'_> {
         // An item is read again when a record it nests may have been
         // written, or its own record was. A stamp is shared by many
         // records, so an item whose own stamp alone was written is told
-        // by its record's version (and, when a record it nests may share
-        // that stamp, by the versions of those too). An item whose stamps
+        // by its record's version; when some item of the list nests a
+        // record sharing its own stamp, every such item is told by the
+        // versions of its record and all it nests. An item whose stamps
         // are unknown is read again. The first pass reads the stamps alone.
         let own_written = |own: EntityRef| match items.shared {
             false => tables.shown_changed_after(own, at),

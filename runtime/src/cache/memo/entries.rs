@@ -38,10 +38,12 @@ pub(crate) struct ResultMemo {
 #[derive(Default)]
 pub(crate) struct ItemStamps {
     pub stamps: Vec<u64>,
-    /// Whether an item nests a record that shares the item's own stamp (a
-    /// record of its own type, or of a table whose stamps it shares): an
-    /// item whose own stamp alone was written is then told by the versions
-    /// of its record and all it nests, where its record's tells otherwise.
+    /// Whether some item nests a record that shares the item's own stamp
+    /// (a record of its own type, or of a table whose stamps it shares):
+    /// an item whose own stamp alone was written is then told by the
+    /// versions of its record and all it nests, where its record's tells
+    /// otherwise. It stays set through patches until the next whole walk;
+    /// items whose stamps are `u64::MAX` never set it.
     pub shared: bool,
 }
 
