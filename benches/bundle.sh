@@ -6,7 +6,8 @@
 # prints their sizes raw and gzipped (-9), then what grew most by crate
 # (twiggy; `scripts/setup.sh --bench` installs it). It builds both apps
 # again reading a second resource (`second-resource`), to tell what each
-# further resource adds beside what it adds to the app without restcache. It leaves out
+# further resource adds beside what it adds to the app without
+# restcache. It leaves out
 # `wasm-opt -Oz`: on these bundles it trims the raw size by about 9% but
 # grows the gzipped size by about 2% (binaryen 132), and Debian's
 # binaryen (108) cannot read what Rust emits today.

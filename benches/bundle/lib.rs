@@ -91,23 +91,25 @@ mod read {
         fetched
     }
 
+    /// "Loading…" while the list comes, its error if it failed, else
+    /// the list as `view` shows it.
+    fn shown<T>(fetched: &Option<Result<Vec<T>, String>>, view: fn(&[&T]) -> Html) -> Html {
+        match fetched {
+            None => html! { <p>{ "Loading…" }</p> },
+            Some(Err(error)) => html! { <p role="alert">{ error }</p> },
+            Some(Ok(all)) => view(&all.iter().collect::<Vec<_>>()),
+        }
+    }
+
     #[cfg(feature = "second-resource")]
     #[component]
     fn Users() -> Html {
-        match &*use_fetched::<User>("/users") {
-            None => html! { <p>{ "Loading…" }</p> },
-            Some(Err(error)) => html! { <p role="alert">{ error }</p> },
-            Some(Ok(all)) => users(&all.iter().collect::<Vec<_>>()),
-        }
+        shown(&use_fetched::<User>("/users"), |all| users(all))
     }
 
     #[component]
     pub fn App() -> Html {
-        let todos = match &*use_fetched::<Todo>("/todos") {
-            None => html! { <p>{ "Loading…" }</p> },
-            Some(Err(error)) => html! { <p role="alert">{ error }</p> },
-            Some(Ok(todos)) => list(&todos.iter().collect::<Vec<_>>()),
-        };
+        let todos = shown(&use_fetched::<Todo>("/todos"), |all| list(all));
         #[cfg(feature = "second-resource")]
         let todos = html! { <>{ todos }<Users /></> };
         todos
