@@ -38,6 +38,9 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
     let pk_value = quote_spanned! {pk_ty.span()=>
         <#pk_ty as ::restcache::PkValue>::to_pk(&self.#pk_ident)
     };
+    let pk_key = quote_spanned! {pk_ty.span()=>
+        <#pk_ty as ::restcache::PkValue>::pk_key(&self.#pk_ident)
+    };
     let id_ty = quote_spanned! {pk_ty.span()=>
         <#pk_ty as ::restcache::PkValue>::Param
     };
@@ -88,6 +91,10 @@ fn entity(input: &Input, pk: &Field, version: Option<&Field>) -> TokenStream {
 
             fn pk(&self) -> ::restcache::__private::Option<::restcache::Pk> {
                 #pk_value
+            }
+
+            fn pk_key(&self) -> ::restcache::__private::Option<::restcache::__private::PkKey<'_>> {
+                #pk_key
             }
 
             #compare_version

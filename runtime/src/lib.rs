@@ -119,6 +119,7 @@ pub mod __private {
     pub use crate::cache::schema::SchemaParts;
     pub use crate::cache::stand_in::{ByDefault, NoStandIn, Probe};
     pub use crate::cache::store::registry::TypeIndex;
+    pub use crate::pk::PkKey;
     pub use crate::rest::declared::Declared;
     pub use serde::de::IgnoredAny;
     pub use std::any::TypeId;

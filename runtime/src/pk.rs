@@ -36,6 +36,75 @@ pub(crate) enum PkRef<'a> {
     Text(&'a str),
 }
 
+impl<'a> PkRef<'a> {
+    /// The pk of a string form, borrowing it: `None` for the empty string.
+    #[inline]
+    fn of_text(text: &'a str) -> Option<Self> {
+        if text.is_empty() {
+            return None;
+        }
+        Some(match canonical_number(text) {
+            Some(n) => PkRef::Number(n),
+            None => PkRef::Text(text),
+        })
+    }
+
+    /// The owned pk.
+    pub(crate) fn to_pk(self) -> Pk {
+        match self {
+            PkRef::Number(n) => Pk(Repr::Number(n)),
+            PkRef::Text(text) => Pk(Repr::Text(CompactString::new(text))),
+        }
+    }
+}
+
+/// A record's pk read from the field that holds it, borrowing the field's
+/// text where it can: what the store finds a record's slot by while
+/// writing it, so that a text pk is copied only into the index, and only
+/// when the record is new there. Not public API: `#[derive(Entity)]`
+/// reads it through [`PkValue`], whose default makes an owned [`Pk`].
+///
+/// ```
+/// use restcache::PkValue;
+///
+/// let id = String::from("project-12_bt3");
+/// assert!(id.pk_key().is_some());
+/// assert!(String::new().pk_key().is_none());
+/// ```
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub struct PkKey<'a>(KeyRepr<'a>);
+
+#[derive(Clone, Debug)]
+enum KeyRepr<'a> {
+    Borrowed(PkRef<'a>),
+    Owned(Pk),
+}
+
+impl PkKey<'_> {
+    /// A key holding `pk`.
+    pub(crate) fn owned(pk: Pk) -> PkKey<'static> {
+        PkKey(KeyRepr::Owned(pk))
+    }
+
+    /// What the key names.
+    #[inline]
+    pub(crate) fn as_ref(&self) -> PkRef<'_> {
+        match &self.0 {
+            KeyRepr::Borrowed(pk) => *pk,
+            KeyRepr::Owned(pk) => pk.as_ref(),
+        }
+    }
+
+    /// The owned pk.
+    pub(crate) fn into_pk(self) -> Pk {
+        match self.0 {
+            KeyRepr::Borrowed(pk) => pk.to_pk(),
+            KeyRepr::Owned(pk) => pk,
+        }
+    }
+}
+
 impl Pk {
     /// What the pk is: a canonical number or other text.
     #[inline]
@@ -43,15 +112,6 @@ impl Pk {
         match &self.0 {
             Repr::Number(n) => PkRef::Number(*n),
             Repr::Text(text) => PkRef::Text(text),
-        }
-    }
-
-    /// The string form, taken out (a canonical number printed, other
-    /// text moved with no copy); the pk is left as the number 0.
-    pub(crate) fn take_text(&mut self) -> CompactString {
-        match std::mem::replace(&mut self.0, Repr::Number(0)) {
-            Repr::Number(n) => n.to_compact_string(),
-            Repr::Text(text) => text,
         }
     }
 
@@ -63,13 +123,7 @@ impl Pk {
     /// assert_eq!(Pk::parse("42"), Some(Pk::from(42u64)));
     /// ```
     pub fn parse(text: &str) -> Option<Pk> {
-        if text.is_empty() {
-            return None;
-        }
-        Some(match canonical_number(text) {
-            Some(n) => Pk(Repr::Number(n)),
-            None => Pk(Repr::Text(CompactString::new(text))),
-        })
+        PkRef::of_text(text).map(PkRef::to_pk)
     }
 }
 
@@ -158,6 +212,15 @@ pub trait PkValue {
 
     /// The pk this value names, or `None` when it names none.
     fn to_pk(&self) -> Option<Pk>;
+
+    /// The same pk, borrowing this value's text where it can (a store's
+    /// write finds a record by it). The default makes an owned pk with
+    /// [`to_pk`](Self::to_pk); the integer and string types borrow.
+    #[doc(hidden)]
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        self.to_pk().map(PkKey::owned)
+    }
 }
 
 macro_rules! unsigned_pk {
@@ -167,6 +230,11 @@ macro_rules! unsigned_pk {
             #[inline]
             fn to_pk(&self) -> Option<Pk> {
                 Some(Pk::from(*self as u64))
+            }
+
+            #[inline]
+            fn pk_key(&self) -> Option<PkKey<'_>> {
+                Some(PkKey(KeyRepr::Borrowed(PkRef::Number(*self as u64))))
             }
         }
     )*};
@@ -202,6 +270,11 @@ impl PkValue for str {
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
     }
+
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        PkRef::of_text(self).map(|pk| PkKey(KeyRepr::Borrowed(pk)))
+    }
 }
 
 impl PkValue for String {
@@ -209,6 +282,11 @@ impl PkValue for String {
 
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
+    }
+
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        PkRef::of_text(self).map(|pk| PkKey(KeyRepr::Borrowed(pk)))
     }
 }
 
@@ -218,6 +296,11 @@ impl PkValue for CompactString {
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
     }
+
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        PkRef::of_text(self).map(|pk| PkKey(KeyRepr::Borrowed(pk)))
+    }
 }
 
 impl PkValue for std::rc::Rc<str> {
@@ -225,6 +308,11 @@ impl PkValue for std::rc::Rc<str> {
 
     fn to_pk(&self) -> Option<Pk> {
         Pk::parse(self)
+    }
+
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        PkRef::of_text(self).map(|pk| PkKey(KeyRepr::Borrowed(pk)))
     }
 }
 
@@ -237,6 +325,13 @@ impl PkValue for Pk {
             _ => Some(self.clone()),
         }
     }
+
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        match &self.0 {
+            Repr::Text(s) if s.is_empty() => None,
+            _ => Some(PkKey(KeyRepr::Borrowed(self.as_ref()))),
+        }
+    }
 }
 
 impl<T: PkValue + ?Sized> PkValue for &T {
@@ -245,6 +340,11 @@ impl<T: PkValue + ?Sized> PkValue for &T {
     fn to_pk(&self) -> Option<Pk> {
         (**self).to_pk()
     }
+
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        (**self).pk_key()
+    }
 }
 
 impl<T: PkValue> PkValue for Option<T> {
@@ -252,6 +352,11 @@ impl<T: PkValue> PkValue for Option<T> {
 
     fn to_pk(&self) -> Option<Pk> {
         self.as_ref().and_then(PkValue::to_pk)
+    }
+
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        self.as_ref().and_then(PkValue::pk_key)
     }
 }
 
@@ -275,6 +380,33 @@ mod tests {
             assert!(matches!(pk.0, Repr::Text(_)), "{text}");
         }
         assert_eq!((-1i64).to_pk(), Pk::parse("-1"));
+    }
+
+    #[test]
+    fn a_key_names_the_pk_its_value_does() {
+        let values: [&dyn PkValue<Param = String>; 6] = [
+            &"5",
+            &"05",
+            &"project-12_bt3",
+            &"a-text-pk-longer-than-any-inline-capacity",
+            &"",
+            &"-1",
+        ];
+        for value in values {
+            assert_eq!(value.pk_key().map(PkKey::into_pk), value.to_pk());
+        }
+        assert_eq!(7u32.pk_key().map(PkKey::into_pk), Some(Pk::from(7u64)));
+        assert_eq!((-3i64).pk_key().map(PkKey::into_pk), (-3i64).to_pk());
+        assert_eq!(
+            Some(9u64).pk_key().map(PkKey::into_pk),
+            Some(Pk::from(9u64))
+        );
+        assert!(None::<u64>.pk_key().is_none());
+        assert_eq!(
+            Pk::from("x").pk_key().map(PkKey::into_pk),
+            Some(Pk::from("x"))
+        );
+        assert!(Pk::from("").pk_key().is_none());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::cache::partial::{Absent, Presence, skip};
 use crate::cache::store::registry::TypeKey;
 use crate::error::SchemaError;
 use crate::path::Segment;
-use crate::pk::{Pk, PkValue};
+use crate::pk::{Pk, PkKey, PkValue};
 
 /// A record type with an identity: stored once per `(KEY, pk)`.
 ///
@@ -110,6 +110,15 @@ pub trait Entity: EntityParts {
 
     /// The record's identity, `None` when it has no usable one.
     fn pk(&self) -> Option<Pk>;
+
+    /// The same identity, borrowing the pk field's text where it can: the
+    /// store's writes find a record's slot by it. The derive reads the pk
+    /// field's [`PkValue::pk_key`]; the default makes an owned pk.
+    #[doc(hidden)]
+    #[inline]
+    fn pk_key(&self) -> Option<PkKey<'_>> {
+        self.pk().map(PkKey::owned)
+    }
 
     /// How this copy of the record compares with `stored`, the copy the
     /// store holds, when the server says which is newer (an `updatedAt`

@@ -12,12 +12,12 @@ use crate::cache::entity::{Entity, type_key};
 use crate::cache::partial::{Absent, Presence};
 use crate::cache::schema::{Decoded, Schema, from_json};
 use crate::cache::store::registry::Registry;
-use crate::cache::store::table::{EntityRef, EntityRefs, Merged, Slot};
+use crate::cache::store::table::{EntityRef, EntityRefs, Located, Merged, Slot, Table};
 use crate::cache::store::{Joined, Layer, ListEdit, ResultSlot, Store};
 use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
 use crate::path::FieldPath;
-use crate::pk::{Pk, PkValue};
+use crate::pk::{Pk, PkRef, PkValue};
 
 /// A table the write in progress touched.
 pub(crate) struct Touched {
@@ -126,37 +126,84 @@ impl<'s> Normalizer<'s> {
     /// started later, or from earlier in this same response (the first
     /// copy of a record in a response is the one kept).
     pub(crate) fn entity<E: Entity>(&mut self, record: &mut Rc<E>) -> Result<(), SchemaError> {
-        let Some(mut pk) = record.pk() else {
-            return Err(SchemaError::MissingPk {
-                entity: E::KEY,
-                field: E::PK_FIELD,
-                path: FieldPath::default(),
-            });
+        let missing_pk = || SchemaError::MissingPk {
+            entity: E::KEY,
+            field: E::PK_FIELD,
+            path: FieldPath::default(),
+        };
+        // The pk is read from the record each time it is needed, borrowing
+        // its text, and owned only on the paths that hand the record on.
+        let Some(pk) = record.pk_key() else {
+            return Err(missing_pk());
         };
         let table = self.table::<E>()?;
-        if self.keeping && self.keep_stored(table, &pk, record) {
-            return Ok(());
+        if self.keeping || !E::MAY_BE_ABSENT.is_empty() {
+            let pk = pk.into_pk();
+            if self.keeping && self.keep_stored(table, &pk, record) {
+                return Ok(());
+            }
+            return self.merge_owned(table, pk, record);
         }
+        let refs: EntityRefs = if E::HAS_NESTED {
+            match self.refs_if_shown(table, pk.as_ref(), record) {
+                Some(refs) => refs,
+                None => self.normalize_nested(record, 0)?,
+            }
+        } else {
+            EntityRefs::new()
+        };
+        self.merge(table, record, refs, |records, record| {
+            // A nested walk does not write the pk field.
+            record.pk_key().map(|pk| records.locate(pk.as_ref()))
+        })
+        .ok_or_else(missing_pk)
+    }
+
+    /// [`entity`](Self::entity) for a record that may take fields from
+    /// its stored copy (a partial record), with its pk owned.
+    fn merge_owned<E: Entity>(
+        &mut self,
+        table: u32,
+        pk: Pk,
+        record: &mut Rc<E>,
+    ) -> Result<(), SchemaError> {
         let kept = if E::MAY_BE_ABSENT.is_empty() {
             0
         } else {
             self.merge_partial(table, &pk, record)
         };
         let refs: EntityRefs = if E::HAS_NESTED {
-            if let Some(refs) = self.refs_if_shown(table, &pk, record) {
-                refs
-            } else {
-                self.normalize_nested(record, kept)?
+            match self.refs_if_shown(table, pk.as_ref(), record) {
+                Some(refs) => refs,
+                None => self.normalize_nested(record, kept)?,
             }
         } else {
             EntityRefs::new()
         };
+        self.merge(table, record, refs, |records, _| {
+            Some(records.locate(pk.as_ref()))
+        });
+        Ok(())
+    }
+
+    /// Merges `record`, with its nested references `refs`, into `table`,
+    /// in the slot `locate` finds for its pk, and notes the write. `None`
+    /// (the record names no pk) writes nothing.
+    #[inline(always)]
+    fn merge<E: Entity>(
+        &mut self,
+        table: u32,
+        record: &mut Rc<E>,
+        refs: EntityRefs,
+        locate: impl FnOnce(&mut Table<E>, &E) -> Option<Located>,
+    ) -> Option<()> {
         let (meta, version, layer, share) = (self.meta, self.version, self.layer, self.share);
         let Some(records) = self.tables.get_mut::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let (slot, merged) = records.merge(
-            &mut pk,
+        let at = locate(records, record)?;
+        let (slot, merged) = records.merge_at(
+            at,
             record,
             refs,
             meta,
@@ -171,12 +218,13 @@ impl<'s> Normalizer<'s> {
             Merged::Kept => {}
         }
         self.refs.push(EntityRef { table, slot });
-        Ok(())
+        Some(())
     }
 
     /// Merges the nested records of `record` (`kept`: the fields a
     /// partial record took from its stored copy) and returns their
     /// references.
+    #[inline]
     fn normalize_nested<E: Entity>(
         &mut self,
         record: &mut Rc<E>,
@@ -197,12 +245,17 @@ impl<'s> Normalizer<'s> {
     /// records are the store's own, so the write walks none of them and
     /// copies nothing. A record no one else holds (one just parsed) is
     /// not the store's: it costs no lookup.
-    fn refs_if_shown<E: Entity>(&self, table: u32, pk: &Pk, record: &Rc<E>) -> Option<EntityRefs> {
+    fn refs_if_shown<E: Entity>(
+        &self,
+        table: u32,
+        pk: PkRef<'_>,
+        record: &Rc<E>,
+    ) -> Option<EntityRefs> {
         if Rc::strong_count(record) == 1 {
             return None;
         }
         let records = self.tables.get::<E>(table)?;
-        let slot = records.slot(records.slot_of(pk)?)?;
+        let slot = records.slot(records.slot_of_ref(pk)?)?;
         let shown = slot.record.as_ref()?;
         Rc::ptr_eq(shown, record).then(|| slot.refs.clone())
     }

@@ -506,3 +506,65 @@ fn generic_entities_get_one_table_per_instantiation() {
         Lookup::Absent
     ));
 }
+
+/// A record keyed by text: short, long, digits that are not a canonical
+/// number, and digits that are.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Tag {
+    #[entity(pk)]
+    slug: String,
+    label: String,
+}
+
+#[test]
+fn text_pks_of_every_length_find_their_records_after_writes_and_a_rollback() {
+    let slugs: Vec<String> = (0..300)
+        .map(|n| match n % 4 {
+            0 => format!("t{n}"),
+            1 => format!("project-{n}_bt{}", n % 7),
+            2 => format!("0{n}"),
+            _ => format!("{n:08x}-1c3f-4e5a-9b7d-{n:012x}"),
+        })
+        .collect();
+    let tags = |label: &str| -> String {
+        let items: Vec<String> = slugs
+            .iter()
+            .map(|slug| format!(r#"{{"slug": "{slug}", "label": "{label} {slug}"}}"#))
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    let mut store = Store::new();
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /tags", &tags("a"), at(1))
+        .unwrap();
+
+    // A write that fails halfway: its new record is forgotten, the
+    // records it met stay as they were.
+    let failing = r#"[{"slug": "a-new-tag-with-a-long-slug", "label": "new"},
+        {"slug": "t0", "label": "changed"}, {"label": "no slug"}]"#;
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /tags?failing", failing, at(2))
+        .unwrap_err();
+    assert!(matches!(
+        store.get_entity::<Tag>("a-new-tag-with-a-long-slug"),
+        Lookup::Absent
+    ));
+
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /tags", &tags("b"), at(3))
+        .unwrap();
+    assert_eq!(store.entity_count("Tag"), slugs.len());
+    for slug in &slugs {
+        let tag = store.get_entity::<Tag>(slug.as_str()).found();
+        assert_eq!(tag.label, format!("b {slug}"), "{slug}");
+    }
+    // "7" and 7 name one record; "07" is another.
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /tags?n", r#"[{"slug": "7", "label": "seven"}]"#, at(4))
+        .unwrap();
+    assert_eq!(store.get_entity::<Tag>(7u64).found().label, "seven");
+    assert_eq!(store.get_entity::<Tag>("06").found().label, "b 06");
+    let list = store.read::<Vec<Rc<Tag>>>("GET /tags").found();
+    assert_eq!(list.len(), slugs.len());
+    assert!(list.iter().zip(&slugs).all(|(tag, slug)| &tag.slug == slug));
+}

@@ -263,7 +263,7 @@ mod tests {
         let mut record = Rc::new(format!("note {pk}"));
         let table = notes(store);
         table.merge(
-            &mut Pk::from(pk),
+            &Pk::from(pk),
             &mut record,
             refs,
             fetched(ms),
@@ -359,7 +359,7 @@ mod tests {
         let mut draft = Rc::new("draft".to_owned());
         let table = notes(&mut store);
         table.merge(
-            &mut Pk::from(1_u64),
+            &Pk::from(1_u64),
             &mut draft,
             EntityRefs::new(),
             fetched(20),

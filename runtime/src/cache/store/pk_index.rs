@@ -2,26 +2,91 @@
 
 use std::hash::BuildHasher;
 
-use compact_str::CompactString;
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry as TextEntry;
 use rustc_hash::FxBuildHasher;
 
 use super::numbers::Numbers;
-use crate::pk::{Pk, PkRef};
+#[cfg(any(test, feature = "tabs", feature = "persist"))]
+use crate::pk::Pk;
+use crate::pk::PkRef;
 
 /// Slots by pk. Canonical numbers, the pks of most APIs, live in an index
 /// of their own keyed by the `u64` ([`Numbers`]: a vector while they are
-/// dense), so a read by a numeric pk finds one integer. Other pks are kept in `keys`, in the order they
-/// came, with their slots; `texts` finds a key's place there by its hash
+/// dense), so a read by a numeric pk finds one integer. Other pks are
+/// kept as [`TextKeys`], and `texts` finds a key's place there by its hash
 /// (4 bytes a bucket, so that growing the table moves little).
 #[derive(Clone, Default)]
 pub(crate) struct PkIndex {
     numbers: Numbers,
     texts: HashTable<u32>,
-    keys: Vec<(CompactString, u32)>,
+    keys: TextKeys,
     /// Room asked for before the first pk showed which map needs it.
     planned: usize,
+}
+
+/// The text pks of a table and their slots, in the order they came. Their
+/// text lies end to end in one string, so a new pk costs no allocation of
+/// its own (a browser's allocator makes one slow, and a 32-bit target keeps
+/// only 12 bytes of text inline) and 8 bytes beside its text.
+#[derive(Clone, Default)]
+struct TextKeys {
+    text: String,
+    /// Where each key's text ends in `text` (it starts where the one
+    /// before ends), and its slot.
+    keys: Vec<(u32, u32)>,
+}
+
+impl TextKeys {
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The text of key `at`.
+    #[inline]
+    fn text(&self, at: u32) -> &str {
+        let at = at as usize;
+        let start = match at {
+            0 => 0,
+            _ => self.keys[at - 1].0 as usize,
+        };
+        &self.text[start..self.keys[at].0 as usize]
+    }
+
+    /// The slot of key `at`.
+    #[inline]
+    fn slot(&self, at: u32) -> u32 {
+        self.keys[at as usize].1
+    }
+
+    fn push(&mut self, text: &str, slot: u32) {
+        self.text.push_str(text);
+        let end = u32::try_from(self.text.len()).expect("text pks of one table fit in 4 GiB");
+        self.keys.push((end, slot));
+    }
+
+    /// Makes room for `additional` more keys, of about 16 bytes each.
+    fn reserve(&mut self, additional: usize) {
+        self.keys.reserve(additional);
+        self.text.reserve(additional.saturating_mul(16));
+    }
+
+    /// Keeps the keys whose slot `keep` maps to `Some` slot, now that one.
+    fn retain(&mut self, mut keep: impl FnMut(u32) -> Option<u32>) {
+        let mut kept = TextKeys::default();
+        for at in 0..self.len() as u32 {
+            if let Some(slot) = keep(self.slot(at)) {
+                kept.push(self.text(at), slot);
+            }
+        }
+        kept.text.shrink_to_fit();
+        kept.keys.shrink_to_fit();
+        *self = kept;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        (0..self.len() as u32).map(|at| (self.text(at), self.slot(at)))
+    }
 }
 
 fn hash(text: &str) -> u64 {
@@ -31,54 +96,50 @@ fn hash(text: &str) -> u64 {
 impl PkIndex {
     /// The slot of `pk`.
     #[inline(always)]
-    pub fn get(&self, pk: &Pk) -> Option<u32> {
-        match pk.as_ref() {
+    pub fn get(&self, pk: PkRef<'_>) -> Option<u32> {
+        match pk {
             PkRef::Number(n) => self.numbers.get(n),
             PkRef::Text(text) => {
                 let keys = &self.keys;
                 self.texts
-                    .find(hash(text), |&at| keys[at as usize].0 == text)
-                    .map(|&at| keys[at as usize].1)
+                    .find(hash(text), |&at| keys.text(at) == text)
+                    .map(|&at| keys.slot(at))
             }
         }
     }
 
     /// The slot of `pk`, or `None` after making `fresh` its slot (a text
-    /// pk's own string becomes the key, taken from `pk`: no copy of it is
-    /// made). The numeric path is inlined into the caller; the text path
-    /// stays one function, so that each table type does not carry a copy.
+    /// pk's text is copied into the index). The numeric path is inlined
+    /// into the caller; the text path stays one function, so that each
+    /// table type does not carry a copy.
     #[inline]
-    pub fn get_or_insert(&mut self, pk: &mut Pk, fresh: u32) -> Option<u32> {
+    pub fn get_or_insert(&mut self, pk: PkRef<'_>, fresh: u32) -> Option<u32> {
         let planned = std::mem::take(&mut self.planned);
-        match pk.as_ref() {
+        match pk {
             PkRef::Number(n) => self.numbers.get_or_insert(n, fresh, planned),
-            PkRef::Text(_) => self.text_get_or_insert(pk, fresh, planned),
+            PkRef::Text(text) => self.text_get_or_insert(text, fresh, planned),
         }
     }
 
     /// [`get_or_insert`](Self::get_or_insert) for a text pk.
     #[inline(never)]
-    fn text_get_or_insert(&mut self, pk: &mut Pk, fresh: u32, planned: usize) -> Option<u32> {
-        let PkRef::Text(text) = pk.as_ref() else {
-            unreachable!("called for text pks only")
-        };
+    fn text_get_or_insert(&mut self, text: &str, fresh: u32, planned: usize) -> Option<u32> {
         let keys = &mut self.keys;
         if planned > 0 {
             keys.reserve(planned);
-            self.texts
-                .reserve(planned, |&at| hash(&keys[at as usize].0));
+            self.texts.reserve(planned, |&at| hash(keys.text(at)));
         }
         let entry = self.texts.entry(
             hash(text),
-            |&at| keys[at as usize].0 == text,
-            |&at| hash(&keys[at as usize].0),
+            |&at| keys.text(at) == text,
+            |&at| hash(keys.text(at)),
         );
         match entry {
-            TextEntry::Occupied(entry) => Some(keys[*entry.get() as usize].1),
+            TextEntry::Occupied(entry) => Some(keys.slot(*entry.get())),
             TextEntry::Vacant(entry) => {
                 let at = u32::try_from(keys.len()).unwrap_or(u32::MAX);
                 entry.insert(at);
-                keys.push((pk.take_text(), fresh));
+                keys.push(text, fresh);
                 None
             }
         }
@@ -88,7 +149,8 @@ impl PkIndex {
     /// write added). Walks the whole index: a failure path only.
     pub fn retain_below(&mut self, len: usize) {
         self.numbers.retain(|slot| (*slot as usize) < len);
-        self.keys.retain(|(_, slot)| (*slot as usize) < len);
+        self.keys
+            .retain(|slot| ((slot as usize) < len).then_some(slot));
         self.reindex_texts();
     }
 
@@ -99,12 +161,11 @@ impl PkIndex {
             *slot = moved[*slot as usize];
             *slot != u32::MAX
         });
-        self.keys.retain_mut(|(_, slot)| {
-            *slot = moved[*slot as usize];
-            *slot != u32::MAX
+        self.keys.retain(|slot| {
+            let slot = moved[slot as usize];
+            (slot != u32::MAX).then_some(slot)
         });
         self.numbers.shrink_to_fit();
-        self.keys.shrink_to_fit();
         self.reindex_texts();
     }
 
@@ -112,8 +173,8 @@ impl PkIndex {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn each(&self, mut f: impl FnMut(Pk, u32)) {
         self.numbers.each(|pk, slot| f(Pk::from(pk), slot));
-        for (text, slot) in &self.keys {
-            f(Pk::from(text.as_str()), *slot);
+        for (text, slot) in self.keys.iter() {
+            f(Pk::from(text), slot);
         }
     }
 
@@ -129,7 +190,7 @@ impl PkIndex {
         self.texts = HashTable::with_capacity(keys.len());
         for (at, (text, _)) in keys.iter().enumerate() {
             self.texts
-                .insert_unique(hash(text), at as u32, |&at| hash(&keys[at as usize].0));
+                .insert_unique(hash(text), at as u32, |&at| hash(keys.text(at)));
         }
     }
 }
@@ -141,17 +202,17 @@ mod tests {
     #[test]
     fn numbers_and_texts_are_found_apart_and_forgotten_by_slot() {
         let mut index = PkIndex::default();
-        assert_eq!(index.get_or_insert(&mut Pk::from(5u64), 0), None);
-        assert_eq!(index.get_or_insert(&mut Pk::from("five"), 1), None);
+        assert_eq!(index.get_or_insert(PkRef::Number(5), 0), None);
+        assert_eq!(index.get_or_insert(PkRef::Text("five"), 1), None);
         assert_eq!(
-            index.get_or_insert(&mut Pk::from("5"), 9),
+            index.get_or_insert(Pk::from("5").as_ref(), 9),
             Some(0),
             "\"5\" is the pk 5"
         );
-        assert_eq!(index.get(&Pk::from("five")), Some(1));
+        assert_eq!(index.get(PkRef::Text("five")), Some(1));
         index.retain_below(1);
-        assert_eq!(index.get(&Pk::from(5u64)), Some(0));
-        assert_eq!(index.get(&Pk::from("five")), None);
+        assert_eq!(index.get(PkRef::Number(5)), Some(0));
+        assert_eq!(index.get(PkRef::Text("five")), None);
     }
 
     #[test]
@@ -159,15 +220,15 @@ mod tests {
         let mut index = PkIndex::default();
         for slot in 0..1000u32 {
             let pk = Pk::from(format!("project-{slot}").as_str());
-            assert_eq!(index.get_or_insert(&mut pk.clone(), slot), None);
+            assert_eq!(index.get_or_insert(pk.as_ref(), slot), None);
         }
         let pk = |n: u32| Pk::from(format!("project-{n}").as_str());
         assert_eq!(
-            index.get_or_insert(&mut pk(502), 7777),
+            index.get_or_insert(pk(502).as_ref(), 7777),
             Some(502),
             "found, not added"
         );
-        assert_eq!(index.get(&pk(999)), Some(999));
+        assert_eq!(index.get(pk(999).as_ref()), Some(999));
 
         // Every third slot dropped; the others move down.
         let mut next = 0;
@@ -182,15 +243,15 @@ mod tests {
             })
             .collect();
         index.renumber(&moved);
-        assert_eq!(index.get(&pk(0)), None);
-        assert_eq!(index.get(&pk(1)), Some(0));
-        assert_eq!(index.get(&pk(502)), Some(moved[502]));
-        assert_eq!(index.get(&pk(999)), None);
+        assert_eq!(index.get(pk(0).as_ref()), None);
+        assert_eq!(index.get(pk(1).as_ref()), Some(0));
+        assert_eq!(index.get(pk(502).as_ref()), Some(moved[502]));
+        assert_eq!(index.get(pk(999).as_ref()), None);
         assert_eq!(
-            index.get_or_insert(&mut pk(3), 5000),
+            index.get_or_insert(pk(3).as_ref(), 5000),
             None,
             "a dropped pk comes back"
         );
-        assert_eq!(index.get(&pk(3)), Some(5000));
+        assert_eq!(index.get(pk(3).as_ref()), Some(5000));
     }
 }

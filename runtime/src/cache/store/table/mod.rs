@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 use super::layer::Layered;
 use super::pk_index::PkIndex;
 use crate::meta::{Meta, Timestamp};
-use crate::pk::Pk;
+use crate::pk::{Pk, PkRef};
 
 /// Where a record lives: its table and its slot in that table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +26,16 @@ pub(crate) struct EntityRef {
 /// The entity references of one stored value, in the order its schema
 /// visits them.
 pub(crate) type EntityRefs = SmallVec<[EntityRef; 2]>;
+
+/// Where a record's write goes: the slot its pk has, or a new slot at
+/// the end of the table, which the write must fill before the table's
+/// next [`Table::locate`].
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Located {
+    Stored(u32),
+    New,
+}
 
 /// What merging one record into its table did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +135,12 @@ impl<E: 'static> Table<E> {
     /// The slot holding `pk`.
     #[inline(always)]
     pub fn slot_of(&self, pk: &Pk) -> Option<u32> {
+        self.index.get(pk.as_ref())
+    }
+
+    /// The slot holding the pk `pk` names.
+    #[inline(always)]
+    pub fn slot_of_ref(&self, pk: PkRef<'_>) -> Option<u32> {
         self.index.get(pk)
     }
 
@@ -207,22 +223,53 @@ impl<E: 'static> Table<E> {
         }
     }
 
-    /// Merges `record` (its nested references `refs`) into the table as
-    /// part of the write `version`, and points `record` at the table's
-    /// copy. The record replaces the stored one unless the stored one came
-    /// from a request that started later, or from earlier in this same
-    /// write (the first copy of a record in a response is the one kept).
-    /// A `layer` write (an optimistic value) goes on show over everything;
-    /// any other write to a record under layers goes to its confirmed copy,
-    /// beneath them. `keeps` says whether a stored slot keeps its record
-    /// against `record` fetched as `meta` (the newer copy wins); `equal`
-    /// whether `record` equals the stored copy, which then stays (with the
-    /// new meta). Returns its slot and what the merge did to it.
+    /// Finds the slot of `pk`, or gives it the next new slot, which the
+    /// [`merge_at`](Self::merge_at) that follows fills.
     #[inline]
-    #[allow(clippy::too_many_arguments)] // one record's write, in the hot path
+    pub fn locate(&mut self, pk: PkRef<'_>) -> Located {
+        let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        match self.index.get_or_insert(pk, fresh) {
+            Some(index) => Located::Stored(index),
+            None => Located::New,
+        }
+    }
+
+    /// [`locate`](Self::locate) and [`merge_at`](Self::merge_at) in one,
+    /// for a pk that does not borrow from `record`.
+    #[cfg(test)]
+    #[allow(clippy::too_many_arguments)]
     pub fn merge(
         &mut self,
-        pk: &mut Pk,
+        pk: &Pk,
+        record: &mut Rc<E>,
+        refs: EntityRefs,
+        meta: Meta,
+        version: u64,
+        layer: bool,
+        keeps: impl Fn(&Slot<E>, &E, &Meta) -> bool,
+        equal: impl Fn(&E, &E) -> bool,
+    ) -> (u32, Merged) {
+        let at = self.locate(pk.as_ref());
+        self.merge_at(at, record, refs, meta, version, layer, keeps, equal)
+    }
+
+    /// Merges `record` (its nested references `refs`) into the slot `at`
+    /// found for its pk, as part of the write `version`, and points
+    /// `record` at the table's copy. The record replaces the stored one
+    /// unless the stored one came from a request that started later, or
+    /// from earlier in this same write (the first copy of a record in a
+    /// response is the one kept). A `layer` write (an optimistic value)
+    /// goes on show over everything; any other write to a record under
+    /// layers goes to its confirmed copy, beneath them. `keeps` says
+    /// whether a stored slot keeps its record against `record` fetched as
+    /// `meta` (the newer copy wins); `equal` whether `record` equals the
+    /// stored copy, which then stays (with the new meta). Returns its slot
+    /// and what the merge did to it.
+    #[inline]
+    #[allow(clippy::too_many_arguments)] // one record's write, in the hot path
+    pub fn merge_at(
+        &mut self,
+        at: Located,
         record: &mut Rc<E>,
         refs: EntityRefs,
         meta: Meta,
@@ -237,9 +284,8 @@ impl<E: 'static> Table<E> {
             meta,
             version,
         };
-        let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
-        match self.index.get_or_insert(pk, fresh) {
-            Some(index) => {
+        match at {
+            Located::Stored(index) => {
                 if !layer
                     && !self.layered.is_empty()
                     && let Some(under) = self.layered.get_mut(&index)
@@ -283,7 +329,8 @@ impl<E: 'static> Table<E> {
                     },
                 )
             }
-            None => {
+            Located::New => {
+                let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
                 // Room first, then the slot built in place: a slot built
                 // before the push would be copied across the growth check,
                 // a copy whose 16-byte loads stall on the 8-byte stores
@@ -305,7 +352,7 @@ impl<E: 'static> Table<E> {
     pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64, layer: bool) -> Option<u32> {
         let gone = || Slot::gone(meta, meta.fetched_at, version);
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
-        match self.index.get_or_insert(&mut pk.clone(), fresh) {
+        match self.index.get_or_insert(pk.as_ref(), fresh) {
             Some(index) => {
                 if !layer && let Some(under) = self.layered.get_mut(&index) {
                     if under.confirmed.meta.fetched_at <= meta.fetched_at {
@@ -379,7 +426,7 @@ mod tests {
     ) -> (u32, Merged, Rc<String>) {
         let mut record = Rc::new(text.to_owned());
         let (slot, merged) = table.merge(
-            &mut Pk::from(pk),
+            &Pk::from(pk),
             &mut record,
             EntityRefs::new(),
             meta(fetched_ms),
@@ -416,7 +463,7 @@ mod tests {
         let mut again = Rc::clone(&stored);
         let pk = Pk::from(1_u64);
         let (_, merged) = table.merge(
-            &mut pk.clone(),
+            &pk,
             &mut again,
             EntityRefs::new(),
             meta(20),
@@ -448,7 +495,7 @@ mod tests {
         let mut second = Rc::new("second".to_owned());
         let pk = Pk::from(1_u64);
         table.merge(
-            &mut pk.clone(),
+            &pk,
             &mut first,
             EntityRefs::new(),
             meta(10),
@@ -458,7 +505,7 @@ mod tests {
             String::eq,
         );
         table.merge(
-            &mut pk.clone(),
+            &pk,
             &mut second,
             EntityRefs::new(),
             meta(10),
@@ -480,7 +527,7 @@ mod tests {
         let mut replaced = Rc::new("replaced".to_owned());
         let mut added = Rc::new("added".to_owned());
         table.merge(
-            &mut Pk::from(1_u64),
+            &Pk::from(1_u64),
             &mut replaced,
             EntityRefs::new(),
             meta(20),
@@ -490,7 +537,7 @@ mod tests {
             String::eq,
         );
         table.merge(
-            &mut Pk::from(2_u64),
+            &Pk::from(2_u64),
             &mut added,
             EntityRefs::new(),
             meta(20),
@@ -557,7 +604,7 @@ mod tests {
         let len = table.slot_count();
         let mut optimistic = Rc::new("optimistic".to_owned());
         table.merge(
-            &mut Pk::from(1_u64),
+            &Pk::from(1_u64),
             &mut optimistic,
             EntityRefs::new(),
             meta(20),
