@@ -11,12 +11,12 @@ use smallvec::SmallVec;
 use crate::cache::entity::{Entity, type_key};
 use crate::cache::partial::{Absent, Presence};
 use crate::cache::schema::{Decoded, Schema, from_json};
-use crate::cache::store::registry::Registry;
+use crate::cache::store::registry::{Registry, Stamps};
 use crate::cache::store::table::{EntityRef, EntityRefs, Located, Merged, Slot, Table};
 use crate::cache::store::{Joined, Layer, ListEdit, ResultSlot, Store};
 use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
-use crate::path::FieldPath;
+use crate::path::{FieldPath, Segment};
 use crate::pk::{Pk, PkRef, PkValue};
 
 /// A table the write in progress touched.
@@ -137,7 +137,7 @@ impl<'s> Normalizer<'s> {
             return Err(missing_pk());
         };
         let table = self.table::<E>()?;
-        if self.keeping || !E::MAY_BE_ABSENT.is_empty() {
+        if self.keeping || self.may_merge_partial::<E>() {
             let pk = pk.into_pk();
             if self.keeping && self.keep_stored(table, &pk, record) {
                 return Ok(());
@@ -167,11 +167,7 @@ impl<'s> Normalizer<'s> {
         pk: Pk,
         record: &mut Rc<E>,
     ) -> Result<(), SchemaError> {
-        let kept = if E::MAY_BE_ABSENT.is_empty() {
-            0
-        } else {
-            self.merge_partial(table, &pk, record)
-        };
+        let kept = self.merge_partial(table, &pk, record);
         let refs: EntityRefs = if E::HAS_NESTED {
             match self.refs_if_shown(table, pk.as_ref(), record) {
                 Some(refs) => refs,
@@ -197,28 +193,77 @@ impl<'s> Normalizer<'s> {
         refs: EntityRefs,
         locate: impl FnOnce(&mut Table<E>, &E) -> Option<Located>,
     ) -> Option<()> {
-        let (meta, version, layer, share) = (self.meta, self.version, self.layer, self.share);
-        let Some(records) = self.tables.get_mut::<E>(table) else {
+        let write = self.write_of();
+        let Some((records, stamps)) = self.tables.get_mut_with_stamps::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
         let at = locate(records, record)?;
-        let (slot, merged) = records.merge_at(
-            at,
-            record,
-            refs,
-            meta,
-            version,
-            layer,
-            keeps_stored::<E>,
-            |stored: &E, copy: &E| share && stored.equal_fields(copy),
-        );
-        match merged {
-            Merged::Replaced => self.tables.changed(table, slot, version),
-            Merged::Refreshed => self.tables.refreshed(table, slot),
-            Merged::Kept => {}
-        }
+        let slot = merge_into(records, stamps, table, at, record, refs, write);
         self.refs.push(EntityRef { table, slot });
         Some(())
+    }
+
+    /// Whether a record of `E` in this write may take fields from its
+    /// stored copy: its type has fields a response may leave out, some
+    /// record of the response left fields out, and the response is not a
+    /// full replace (unless `E` merges its own way).
+    #[inline(always)]
+    fn may_merge_partial<E: Entity>(&self) -> bool {
+        !E::MAY_BE_ABSENT.is_empty()
+            && self.presence.len() > 0
+            && (!self.presence.replaces_whole() || E::MERGES_ITS_OWN_WAY)
+    }
+
+    /// What every record of this write is written with.
+    #[inline(always)]
+    fn write_of(&self) -> Write {
+        Write {
+            meta: self.meta,
+            version: self.version,
+            layer: self.layer,
+            share: self.share,
+        }
+    }
+
+    /// Merges the records of a list, as [`entity`](Self::entity) merges
+    /// each. Records with no nested entity and no field a response may
+    /// leave out (most lists) share one look-up of their table; the first
+    /// record without a pk stops the walk, its index in the error.
+    pub(crate) fn entities<E: Entity>(&mut self, records: &mut [Rc<E>]) -> Result<(), SchemaError> {
+        let within = |index: usize| move |e: SchemaError| e.within(Segment::Index(index));
+        if E::HAS_NESTED || self.may_merge_partial::<E>() || self.keeping || records.is_empty() {
+            for (index, record) in records.iter_mut().enumerate() {
+                self.entity(record).map_err(within(index))?;
+            }
+            return Ok(());
+        }
+        let table = self.table::<E>()?;
+        let write = self.write_of();
+        let Some((table_records, stamps)) = self.tables.get_mut_with_stamps::<E>(table) else {
+            unreachable!("a table is registered under the TypeId of its entity type")
+        };
+        self.refs.reserve(records.len());
+        for (index, record) in records.iter_mut().enumerate() {
+            let Some(pk) = record.pk_key() else {
+                return Err(within(index)(SchemaError::MissingPk {
+                    entity: E::KEY,
+                    field: E::PK_FIELD,
+                    path: FieldPath::default(),
+                }));
+            };
+            let at = table_records.locate(pk.as_ref());
+            let slot = merge_into(
+                table_records,
+                stamps,
+                table,
+                at,
+                record,
+                EntityRefs::new(),
+                write,
+            );
+            self.refs.push(EntityRef { table, slot });
+        }
+        Ok(())
     }
 
     /// Merges the nested records of `record` (`kept`: the fields a
@@ -282,7 +327,7 @@ impl<'s> Normalizer<'s> {
     /// A record whose response left fields out takes them from its stored
     /// copy; returns the fields it took.
     fn merge_partial<E: Entity>(&mut self, table: u32, pk: &Pk, record: &mut Rc<E>) -> u64 {
-        if self.presence.replaces_whole() && !E::MERGES_ITS_OWN_WAY {
+        if !self.may_merge_partial::<E>() {
             return 0;
         }
         let absent = self.presence.absent::<E>(pk);
@@ -347,6 +392,49 @@ impl<'s> Normalizer<'s> {
         }
         Ok(())
     }
+}
+
+/// How the records of one write are written: fetched as `meta`, as the
+/// write `version`, as an optimistic `layer` or not, and whether a record
+/// equal to its stored copy keeps the stored copy (`share`).
+#[derive(Clone, Copy)]
+struct Write {
+    meta: Meta,
+    version: u64,
+    layer: bool,
+    share: bool,
+}
+
+/// Merges `record`, with its nested references `refs`, into the slot `at`
+/// of `records` (the table `table`), notes the change in `stamps`, and
+/// returns the slot.
+#[inline(always)]
+fn merge_into<E: Entity>(
+    records: &mut Table<E>,
+    stamps: &mut Stamps,
+    table: u32,
+    at: Located,
+    record: &mut Rc<E>,
+    refs: EntityRefs,
+    write: Write,
+) -> u32 {
+    let share = write.share;
+    let (slot, merged) = records.merge_at(
+        at,
+        record,
+        refs,
+        write.meta,
+        write.version,
+        write.layer,
+        keeps_stored::<E>,
+        |stored: &E, copy: &E| share && stored.equal_fields(copy),
+    );
+    match merged {
+        Merged::Replaced => stamps.changed(table, slot, write.version),
+        Merged::Refreshed => stamps.refreshed(table, slot),
+        Merged::Kept => {}
+    }
+    slot
 }
 
 /// Whether `slot` keeps its record against `incoming`, fetched as `meta`:

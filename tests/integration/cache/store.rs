@@ -541,10 +541,19 @@ fn text_pks_of_every_length_find_their_records_after_writes_and_a_rollback() {
     // A write that fails halfway: its new record is forgotten, the
     // records it met stay as they were.
     let failing = r#"[{"slug": "a-new-tag-with-a-long-slug", "label": "new"},
-        {"slug": "t0", "label": "changed"}, {"label": "no slug"}]"#;
-    store
+        {"slug": "t0", "label": "changed"}, {"slug": "", "label": "no slug"}]"#;
+    let failed = store
         .set_json::<Vec<Rc<Tag>>>("GET /tags?failing", failing, at(2))
         .unwrap_err();
+    assert_eq!(
+        failed,
+        SchemaError::MissingPk {
+            entity: "Tag",
+            field: "slug",
+            path: vec![restcache::Segment::Index(2)].into(),
+        }
+    );
+    assert_eq!(store.get_entity::<Tag>("t0").found().label, "a t0");
     assert!(matches!(
         store.get_entity::<Tag>("a-new-tag-with-a-long-slug"),
         Lookup::Absent

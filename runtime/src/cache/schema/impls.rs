@@ -51,6 +51,10 @@ impl<E: Entity> SchemaParts for Rc<E> {
         cx.entity(self)
     }
 
+    fn normalize_list(items: &mut [Self], cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
+        cx.entities(items)
+    }
+
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
         cx.entity::<E>(self)
     }
@@ -109,11 +113,7 @@ impl<S: Schema> SchemaParts for Vec<S> {
 
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError> {
         S::reserve(cx, self.len());
-        for (index, item) in self.iter_mut().enumerate() {
-            item.normalize(cx)
-                .map_err(|e| e.within(Segment::Index(index)))?;
-        }
-        Ok(())
+        S::normalize_list(self, cx)
     }
 
     /// Items whose entity is gone (deleted, invalidated) are dropped.

@@ -109,6 +109,20 @@ pub trait SchemaParts: Clone + 'static {
     /// store's copy and recording where it lives.
     fn normalize(&mut self, cx: &mut Normalizer<'_>) -> Result<(), SchemaError>;
 
+    /// [`normalize`](Self::normalize) for each item of a list, in order;
+    /// an item's error says its index. Records override it to look their
+    /// table up once for the whole list.
+    fn normalize_list(items: &mut [Self], cx: &mut Normalizer<'_>) -> Result<(), SchemaError>
+    where
+        Self: Sized,
+    {
+        for (index, item) in items.iter_mut().enumerate() {
+            item.normalize(cx)
+                .map_err(|e| e.within(Segment::Index(index)))?;
+        }
+        Ok(())
+    }
+
     /// Brings `self`, a value that normalize or an earlier read produced, up
     /// to date with the store.
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self>;

@@ -94,6 +94,13 @@ pub(crate) struct Registry {
     /// Table by `TypeId`, for the types without an index.
     by_type: FxHashMap<TypeId, u32>,
     by_key: FxHashMap<&'static str, u32>,
+    stamps: Stamps,
+}
+
+/// When the records of a store were last written: by stamp, by table, and
+/// record by record while someone watches.
+#[derive(Clone)]
+pub(crate) struct Stamps {
     /// The last write to any record of each stamp.
     changed_at: [u64; STAMPS as usize],
     /// The last write to any record of each table.
@@ -101,6 +108,33 @@ pub(crate) struct Registry {
     /// The records written since the log was last taken, when someone
     /// watches (see [`Store::watch_changes`](super::Store::watch_changes)).
     log: Option<Vec<EntityRef>>,
+}
+
+impl Stamps {
+    /// Records that the record in `slot` of `table` changed at the write
+    /// `version`: its stamp, and the log when it is kept.
+    #[inline]
+    pub fn changed(&mut self, table: u32, slot: u32, version: u64) {
+        let bit = stamp_bit(table, slot).trailing_zeros() as usize;
+        self.changed_at[bit] = version;
+        if let Some(at) = self.table_changed_at.get_mut(table as usize) {
+            *at = version;
+        }
+        if let Some(log) = &mut self.log {
+            log.push(EntityRef { table, slot });
+        }
+    }
+
+    /// Records that the record in `slot` of `table` was written again
+    /// as it was, with a new meta: in the log when it is kept (the
+    /// record's own readers look at its meta again), but not in its
+    /// stamp, so reads that nest it stay as they are.
+    #[inline]
+    pub fn refreshed(&mut self, table: u32, slot: u32) {
+        if let Some(log) = &mut self.log {
+            log.push(EntityRef { table, slot });
+        }
+    }
 }
 
 impl Clone for Registry {
@@ -111,9 +145,10 @@ impl Clone for Registry {
             by_index: self.by_index.clone(),
             by_type: self.by_type.clone(),
             by_key: self.by_key.clone(),
-            changed_at: self.changed_at,
-            table_changed_at: self.table_changed_at.clone(),
-            log: None,
+            stamps: Stamps {
+                log: None,
+                ..self.stamps.clone()
+            },
         }
     }
 }
@@ -125,9 +160,11 @@ impl Registry {
             by_index: Vec::new(),
             by_type: FxHashMap::default(),
             by_key: FxHashMap::default(),
-            changed_at: [0; STAMPS as usize],
-            table_changed_at: Vec::new(),
-            log: None,
+            stamps: Stamps {
+                changed_at: [0; STAMPS as usize],
+                table_changed_at: Vec::new(),
+                log: None,
+            },
         }
     }
 
@@ -147,7 +184,7 @@ impl Registry {
         }
         let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
         self.tables.push(Box::new(Table::<E>::new()));
-        self.table_changed_at.push(0);
+        self.stamps.table_changed_at.push(0);
         match ty.index {
             u32::MAX => drop(self.by_type.insert(ty.id, table)),
             index => {
@@ -169,7 +206,7 @@ impl Registry {
             return; // only the newest table can go without moving others
         }
         self.tables.pop();
-        self.table_changed_at.pop();
+        self.stamps.table_changed_at.pop();
         self.by_index
             .iter_mut()
             .filter(|t| **t == table + 1)
@@ -234,45 +271,43 @@ impl Registry {
     }
 
     /// Records that the record in `slot` of `table` changed at the write
-    /// `version`: its stamp, and the log when it is kept.
+    /// `version` (see [`Stamps::changed`]).
     #[inline]
     pub fn changed(&mut self, table: u32, slot: u32, version: u64) {
-        let bit = stamp_bit(table, slot).trailing_zeros() as usize;
-        self.changed_at[bit] = version;
-        if let Some(at) = self.table_changed_at.get_mut(table as usize) {
-            *at = version;
-        }
-        if let Some(log) = &mut self.log {
-            log.push(EntityRef { table, slot });
-        }
+        self.stamps.changed(table, slot, version);
     }
 
-    /// Records that the record in `slot` of `table` was written again
-    /// as it was, with a new meta: in the log when it is kept (the
-    /// record's own readers look at its meta again), but not in its
-    /// stamp, so reads that nest it stay as they are.
+    /// The table `table`, whose type is `E`, to write, with the stamps its
+    /// writes set: a list's records are merged with one look-up of their
+    /// table.
     #[inline]
-    pub fn refreshed(&mut self, table: u32, slot: u32) {
-        if let Some(log) = &mut self.log {
-            log.push(EntityRef { table, slot });
-        }
+    pub fn get_mut_with_stamps<E: 'static>(
+        &mut self,
+        table: u32,
+    ) -> Option<(&mut Table<E>, &mut Stamps)> {
+        let table: &mut dyn Any = self.tables.get_mut(table as usize)?.as_mut();
+        Some((table.downcast_mut()?, &mut self.stamps))
     }
 
     /// Starts keeping the log of changed records.
     pub fn keep_log(&mut self) {
-        self.log.get_or_insert_with(Vec::new);
+        self.stamps.log.get_or_insert_with(Vec::new);
     }
 
     /// The records changed since the last call (none when no log is
     /// kept).
     pub fn take_log(&mut self) -> Vec<EntityRef> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
+        self.stamps
+            .log
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// The stamp bits of the records written after the write `at`.
     pub fn changed_since(&self, at: u64) -> u64 {
         let mut bits = 0;
-        for (bit, &changed) in self.changed_at.iter().enumerate() {
+        for (bit, &changed) in self.stamps.changed_at.iter().enumerate() {
             if changed > at {
                 bits |= 1 << bit;
             }
@@ -284,7 +319,7 @@ impl Registry {
     /// the write `at` (true when there is no such table).
     pub fn table_unchanged_since(&self, key: &str, at: u64) -> bool {
         self.by_key(key)
-            .and_then(|table| self.table_changed_at.get(table as usize))
+            .and_then(|table| self.stamps.table_changed_at.get(table as usize))
             .is_none_or(|&changed| changed <= at)
     }
 
@@ -325,7 +360,7 @@ impl Registry {
         let mut bits = mask;
         while bits != 0 {
             let bit = bits.trailing_zeros() as usize;
-            if self.changed_at[bit] > at {
+            if self.stamps.changed_at[bit] > at {
                 return false;
             }
             bits &= bits - 1;
