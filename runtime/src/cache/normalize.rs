@@ -126,37 +126,34 @@ impl<'s> Normalizer<'s> {
     /// started later, or from earlier in this same response (the first
     /// copy of a record in a response is the one kept).
     pub(crate) fn entity<E: Entity>(&mut self, record: &mut Rc<E>) -> Result<(), SchemaError> {
-        let missing_pk = || SchemaError::MissingPk {
-            entity: E::KEY,
-            field: E::PK_FIELD,
-            path: FieldPath::default(),
-        };
+        let partial = self.keeping || self.may_merge_partial::<E>();
+        if !E::HAS_NESTED && !partial {
+            return self
+                .flat(std::slice::from_mut(record))
+                .map_err(|(_, error)| error);
+        }
         // The pk is read from the record each time it is needed, borrowing
         // its text, and owned only on the paths that hand the record on.
         let Some(pk) = record.pk_key() else {
-            return Err(missing_pk());
+            return Err(missing_pk::<E>());
         };
         let table = self.table::<E>()?;
-        if self.keeping || self.may_merge_partial::<E>() {
+        if partial {
             let pk = pk.into_pk();
             if self.keeping && self.keep_stored(table, &pk, record) {
                 return Ok(());
             }
             return self.merge_owned(table, pk, record);
         }
-        let refs: EntityRefs = if E::HAS_NESTED {
-            match self.refs_if_shown(table, pk.as_ref(), record) {
-                Some(refs) => refs,
-                None => self.normalize_nested(record, 0)?,
-            }
-        } else {
-            EntityRefs::new()
+        let refs = match self.refs_if_shown(table, pk.as_ref(), record) {
+            Some(refs) => refs,
+            None => self.normalize_nested(record, 0)?,
         };
         self.merge(table, record, refs, |records, record| {
             // A nested walk does not write the pk field.
             record.pk_key().map(|pk| records.locate(pk.as_ref()))
         })
-        .ok_or_else(missing_pk)
+        .ok_or_else(missing_pk::<E>)
     }
 
     /// [`entity`](Self::entity) for a record that may take fields from
@@ -230,14 +227,26 @@ impl<'s> Normalizer<'s> {
     /// leave out (most lists) share one look-up of their table; the first
     /// record without a pk stops the walk, its index in the error.
     pub(crate) fn entities<E: Entity>(&mut self, records: &mut [Rc<E>]) -> Result<(), SchemaError> {
-        let within = |index: usize| move |e: SchemaError| e.within(Segment::Index(index));
         if E::HAS_NESTED || self.may_merge_partial::<E>() || self.keeping || records.is_empty() {
             for (index, record) in records.iter_mut().enumerate() {
-                self.entity(record).map_err(within(index))?;
+                self.entity(record)
+                    .map_err(|e| e.within(Segment::Index(index)))?;
             }
             return Ok(());
         }
-        let table = self.table::<E>()?;
+        self.flat(records)
+            .map_err(|(index, e)| e.within(Segment::Index(index)))
+    }
+
+    /// Merges `records`, of a type with no nested entity, none of which
+    /// may take fields from its stored copy, through one borrow of their
+    /// table. The first record without a pk stops the walk, with its
+    /// index.
+    fn flat<E: Entity>(&mut self, records: &mut [Rc<E>]) -> Result<(), (usize, SchemaError)> {
+        if records.first().is_some_and(|record| record.pk_key().is_none()) {
+            return Err((0, missing_pk::<E>())); // before its table is made
+        }
+        let table = self.table::<E>().map_err(|e| (0, e))?;
         let write = self.write_of();
         let Some((table_records, stamps)) = self.tables.get_mut_with_stamps::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
@@ -245,11 +254,7 @@ impl<'s> Normalizer<'s> {
         self.refs.reserve(records.len());
         for (index, record) in records.iter_mut().enumerate() {
             let Some(pk) = record.pk_key() else {
-                return Err(within(index)(SchemaError::MissingPk {
-                    entity: E::KEY,
-                    field: E::PK_FIELD,
-                    path: FieldPath::default(),
-                }));
+                return Err((index, missing_pk::<E>()));
             };
             let at = table_records.locate(pk.as_ref());
             let slot = merge_into(
@@ -391,6 +396,15 @@ impl<'s> Normalizer<'s> {
             self.tables.changed(table, slot, version);
         }
         Ok(())
+    }
+}
+
+/// The error of a record of `E` without a pk.
+fn missing_pk<E: Entity>() -> SchemaError {
+    SchemaError::MissingPk {
+        entity: E::KEY,
+        field: E::PK_FIELD,
+        path: FieldPath::default(),
     }
 }
 
