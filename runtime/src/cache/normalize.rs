@@ -11,13 +11,13 @@ use smallvec::SmallVec;
 use crate::cache::entity::{Entity, type_key};
 use crate::cache::partial::{Absent, Presence};
 use crate::cache::schema::{Decoded, Schema, from_json};
-use crate::cache::store::registry::{Registry, Stamps};
-use crate::cache::store::table::{EntityRef, EntityRefs, Located, Merged, Slot, Table};
+use crate::cache::store::registry::{Registry, Stamps, TypeKey, new_table};
+use crate::cache::store::table::{AnyTable, EntityRef, EntityRefs, Located, Merged, Slot, Table};
 use crate::cache::store::{Joined, Layer, ListEdit, ResultSlot, Store};
 use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
 use crate::path::{FieldPath, Segment};
-use crate::pk::{Pk, PkRef, PkValue};
+use crate::pk::{Pk, PkValue};
 
 /// A table the write in progress touched.
 pub(crate) struct Touched {
@@ -98,10 +98,20 @@ impl<'s> Normalizer<'s> {
         if let Some(touched) = self.touched.iter().find(|t| t.ty == ty) {
             return Ok(touched.table);
         }
-        let (table, created) = self.tables.register::<E>(type_key::<E>())?;
+        self.touch(type_key::<E>(), new_table::<E>)
+    }
+
+    /// The table of the type `ty`, registered (made by `new_table`) if
+    /// it has none, noted among the tables this write touched.
+    fn touch(
+        &mut self,
+        ty: TypeKey,
+        new_table: fn() -> Box<dyn AnyTable>,
+    ) -> Result<u32, SchemaError> {
+        let (table, created) = self.tables.register_with(ty, new_table)?;
         let len = self.tables.any(table).slot_count();
         self.touched.push(Touched {
-            ty,
+            ty: ty.id,
             table,
             len,
             created,
@@ -126,75 +136,42 @@ impl<'s> Normalizer<'s> {
     /// started later, or from earlier in this same response (the first
     /// copy of a record in a response is the one kept).
     pub(crate) fn entity<E: Entity>(&mut self, record: &mut Rc<E>) -> Result<(), SchemaError> {
-        let partial = self.keeping || self.may_merge_partial::<E>();
-        if !E::HAS_NESTED && !partial {
-            return self
-                .flat(std::slice::from_mut(record))
-                .map_err(|(_, error)| error);
-        }
-        // The pk is read from the record each time it is needed, borrowing
-        // its text, and owned only on the paths that hand the record on.
         let Some(pk) = record.pk_key() else {
             return Err(missing_pk::<E>());
         };
         let table = self.table::<E>()?;
-        if partial {
+        let mut kept = 0;
+        if self.keeping || self.may_merge_partial::<E>() {
             let pk = pk.into_pk();
             if self.keeping && self.keep_stored(table, &pk, record) {
                 return Ok(());
             }
-            return self.merge_owned(table, pk, record);
+            kept = self.merge_partial(table, &pk, record);
         }
-        let refs = match self.refs_if_shown(table, pk.as_ref(), record) {
+        // From here on the pk is read from the record each time, borrowing
+        // its text: a nested walk does not write the pk field.
+        if !E::HAS_NESTED {
+            return self
+                .flat(std::slice::from_mut(record))
+                .map_err(|(_, error)| error);
+        }
+        let refs = match self.refs_if_shown(table, record) {
             Some(refs) => refs,
-            None => self.normalize_nested(record, 0)?,
+            None => self.normalize_nested(record, kept)?,
         };
-        self.merge(table, record, refs, |records, record| {
-            // A nested walk does not write the pk field.
-            record.pk_key().map(|pk| records.locate(pk.as_ref()))
-        })
-        .ok_or_else(missing_pk::<E>)
-    }
-
-    /// [`entity`](Self::entity) for a record that may take fields from
-    /// its stored copy (a partial record), with its pk owned.
-    fn merge_owned<E: Entity>(
-        &mut self,
-        table: u32,
-        pk: Pk,
-        record: &mut Rc<E>,
-    ) -> Result<(), SchemaError> {
-        let kept = self.merge_partial(table, &pk, record);
-        let refs: EntityRefs = if E::HAS_NESTED {
-            match self.refs_if_shown(table, pk.as_ref(), record) {
-                Some(refs) => refs,
-                None => self.normalize_nested(record, kept)?,
-            }
-        } else {
-            EntityRefs::new()
-        };
-        self.merge(table, record, refs, |records, _| {
-            Some(records.locate(pk.as_ref()))
-        });
-        Ok(())
+        self.merge(table, record, refs).ok_or_else(missing_pk::<E>)
     }
 
     /// Merges `record`, with its nested references `refs`, into `table`,
-    /// in the slot `locate` finds for its pk, and notes the write. `None`
-    /// (the record names no pk) writes nothing.
+    /// in the slot of its pk, and notes the write. `None` (the record names
+    /// no pk) writes nothing.
     #[inline(always)]
-    fn merge<E: Entity>(
-        &mut self,
-        table: u32,
-        record: &mut Rc<E>,
-        refs: EntityRefs,
-        locate: impl FnOnce(&mut Table<E>, &E) -> Option<Located>,
-    ) -> Option<()> {
+    fn merge<E: Entity>(&mut self, table: u32, record: &mut Rc<E>, refs: EntityRefs) -> Option<()> {
         let write = self.write_of();
         let Some((records, stamps)) = self.tables.get_mut_with_stamps::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let at = locate(records, record)?;
+        let at = records.locate(record.pk_key()?.as_ref());
         let slot = merge_into(records, stamps, table, at, record, refs, write);
         self.refs.push(EntityRef { table, slot });
         Some(())
@@ -243,7 +220,10 @@ impl<'s> Normalizer<'s> {
     /// table. The first record without a pk stops the walk, with its
     /// index.
     fn flat<E: Entity>(&mut self, records: &mut [Rc<E>]) -> Result<(), (usize, SchemaError)> {
-        if records.first().is_some_and(|record| record.pk_key().is_none()) {
+        if records
+            .first()
+            .is_some_and(|record| record.pk_key().is_none())
+        {
             return Err((0, missing_pk::<E>())); // before its table is made
         }
         let table = self.table::<E>().map_err(|e| (0, e))?;
@@ -295,17 +275,12 @@ impl<'s> Normalizer<'s> {
     /// records are the store's own, so the write walks none of them and
     /// copies nothing. A record no one else holds (one just parsed) is
     /// not the store's: it costs no lookup.
-    fn refs_if_shown<E: Entity>(
-        &self,
-        table: u32,
-        pk: PkRef<'_>,
-        record: &Rc<E>,
-    ) -> Option<EntityRefs> {
+    fn refs_if_shown<E: Entity>(&self, table: u32, record: &Rc<E>) -> Option<EntityRefs> {
         if Rc::strong_count(record) == 1 {
             return None;
         }
         let records = self.tables.get::<E>(table)?;
-        let slot = records.slot(records.slot_of_ref(pk)?)?;
+        let slot = records.slot(records.slot_of_ref(record.pk_key()?.as_ref())?)?;
         let shown = slot.record.as_ref()?;
         Rc::ptr_eq(shown, record).then(|| slot.refs.clone())
     }

@@ -85,6 +85,11 @@ pub(crate) struct TypeKey {
     pub name: &'static str,
 }
 
+/// An empty table of `E`.
+pub(crate) fn new_table<E: 'static>() -> Box<dyn AnyTable> {
+    Box::new(Table::<E>::new())
+}
+
 /// The entity tables of one store, and when each was last written.
 pub(crate) struct Registry {
     tables: Vec<Box<dyn AnyTable>>,
@@ -171,7 +176,18 @@ impl Registry {
     /// The table of the type `ty`, and whether this call created it (an
     /// empty `Table<E>` of that type). Another type that already holds its
     /// key is a conflict.
+    #[cfg(test)]
     pub fn register<E: 'static>(&mut self, ty: TypeKey) -> Result<(u32, bool), SchemaError> {
+        self.register_with(ty, new_table::<E>)
+    }
+
+    /// [`register`](Self::register), the table made by `new_table` when the
+    /// type has none: one copy of this code serves every entity type.
+    pub fn register_with(
+        &mut self,
+        ty: TypeKey,
+        new_table: fn() -> Box<dyn AnyTable>,
+    ) -> Result<(u32, bool), SchemaError> {
         if let Some(table) = self.find(ty.index, ty.id) {
             return Ok((table, false));
         }
@@ -183,7 +199,7 @@ impl Registry {
             });
         }
         let table = u32::try_from(self.tables.len()).unwrap_or(u32::MAX);
-        self.tables.push(Box::new(Table::<E>::new()));
+        self.tables.push(new_table());
         self.stamps.table_changed_at.push(0);
         match ty.index {
             u32::MAX => drop(self.by_type.insert(ty.id, table)),

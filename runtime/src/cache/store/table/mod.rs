@@ -37,6 +37,16 @@ pub(crate) enum Located {
     New,
 }
 
+/// [`Table::locate`] in a table of `len` slots indexed by `index`: one
+/// copy for every entity type.
+fn locate(index: &mut PkIndex, len: usize, pk: PkRef<'_>) -> Located {
+    let fresh = u32::try_from(len).unwrap_or(u32::MAX);
+    match index.get_or_insert(pk, fresh) {
+        Some(slot) => Located::Stored(slot),
+        None => Located::New,
+    }
+}
+
 /// What merging one record into its table did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Merged {
@@ -227,11 +237,7 @@ impl<E: 'static> Table<E> {
     /// [`merge_at`](Self::merge_at) that follows fills.
     #[inline]
     pub fn locate(&mut self, pk: PkRef<'_>) -> Located {
-        let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
-        match self.index.get_or_insert(pk, fresh) {
-            Some(index) => Located::Stored(index),
-            None => Located::New,
-        }
+        locate(&mut self.index, self.slots.len(), pk)
     }
 
     /// [`locate`](Self::locate) and [`merge_at`](Self::merge_at) in one,
