@@ -32,42 +32,51 @@ pub(crate) struct PkIndex {
 #[derive(Clone, Default)]
 struct TextKeys {
     text: String,
-    /// Where each key's text ends in `text` (it starts where the one
-    /// before ends), and its slot.
-    keys: Vec<(u32, u32)>,
+    /// Where each key's text starts in `text`, and after the last key,
+    /// where its text ends: a key ends where the next one starts. Empty
+    /// while there are no keys.
+    starts: Vec<u32>,
+    slots: Vec<u32>,
 }
 
 impl TextKeys {
     fn len(&self) -> usize {
-        self.keys.len()
+        self.slots.len()
+    }
+
+    /// The bytes of key `at`'s text.
+    #[inline]
+    fn bytes(&self, at: u32) -> &[u8] {
+        let at = at as usize;
+        &self.text.as_bytes()[self.starts[at] as usize..self.starts[at + 1] as usize]
     }
 
     /// The text of key `at`.
-    #[inline]
     fn text(&self, at: u32) -> &str {
         let at = at as usize;
-        let start = match at {
-            0 => 0,
-            _ => self.keys[at - 1].0 as usize,
-        };
-        &self.text[start..self.keys[at].0 as usize]
+        &self.text[self.starts[at] as usize..self.starts[at + 1] as usize]
     }
 
     /// The slot of key `at`.
     #[inline]
     fn slot(&self, at: u32) -> u32 {
-        self.keys[at as usize].1
+        self.slots[at as usize]
     }
 
     fn push(&mut self, text: &str, slot: u32) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
         self.text.push_str(text);
         let end = u32::try_from(self.text.len()).expect("text pks of one table fit in 4 GiB");
-        self.keys.push((end, slot));
+        self.starts.push(end);
+        self.slots.push(slot);
     }
 
     /// Makes room for `additional` more keys, of about 16 bytes each.
     fn reserve(&mut self, additional: usize) {
-        self.keys.reserve(additional);
+        self.starts.reserve(additional + 1);
+        self.slots.reserve(additional);
         self.text.reserve(additional.saturating_mul(16));
     }
 
@@ -80,16 +89,14 @@ impl TextKeys {
             }
         }
         kept.text.shrink_to_fit();
-        kept.keys.shrink_to_fit();
+        kept.starts.shrink_to_fit();
+        kept.slots.shrink_to_fit();
         *self = kept;
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
-        (0..self.len() as u32).map(|at| (self.text(at), self.slot(at)))
     }
 }
 
-fn hash(text: &str) -> u64 {
+/// The hash of a text pk, from its bytes.
+fn hash(text: &[u8]) -> u64 {
     FxBuildHasher.hash_one(text)
 }
 
@@ -101,8 +108,9 @@ impl PkIndex {
             PkRef::Number(n) => self.numbers.get(n),
             PkRef::Text(text) => {
                 let keys = &self.keys;
+                let text = text.as_bytes();
                 self.texts
-                    .find(hash(text), |&at| keys.text(at) == text)
+                    .find(hash(text), |&at| keys.bytes(at) == text)
                     .map(|&at| keys.slot(at))
             }
         }
@@ -127,12 +135,13 @@ impl PkIndex {
         let keys = &mut self.keys;
         if planned > 0 {
             keys.reserve(planned);
-            self.texts.reserve(planned, |&at| hash(keys.text(at)));
+            self.texts.reserve(planned, |&at| hash(keys.bytes(at)));
         }
+        let bytes = text.as_bytes();
         let entry = self.texts.entry(
-            hash(text),
-            |&at| keys.text(at) == text,
-            |&at| hash(keys.text(at)),
+            hash(bytes),
+            |&at| keys.bytes(at) == bytes,
+            |&at| hash(keys.bytes(at)),
         );
         match entry {
             TextEntry::Occupied(entry) => Some(keys.slot(*entry.get())),
@@ -173,8 +182,8 @@ impl PkIndex {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn each(&self, mut f: impl FnMut(Pk, u32)) {
         self.numbers.each(|pk, slot| f(Pk::from(pk), slot));
-        for (text, slot) in self.keys.iter() {
-            f(Pk::from(text), slot);
+        for at in 0..self.keys.len() as u32 {
+            f(Pk::from(self.keys.text(at)), self.keys.slot(at));
         }
     }
 
@@ -188,9 +197,9 @@ impl PkIndex {
     fn reindex_texts(&mut self) {
         let keys = &self.keys;
         self.texts = HashTable::with_capacity(keys.len());
-        for (at, (text, _)) in keys.iter().enumerate() {
+        for at in 0..keys.len() as u32 {
             self.texts
-                .insert_unique(hash(text), at as u32, |&at| hash(keys.text(at)));
+                .insert_unique(hash(keys.bytes(at)), at, |&at| hash(keys.bytes(at)));
         }
     }
 }
