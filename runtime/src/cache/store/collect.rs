@@ -262,8 +262,9 @@ mod tests {
             .collect();
         let mut record = Rc::new(format!("note {pk}"));
         let table = notes(store);
-        table.merge(
-            &Pk::from(pk),
+        let at = table.locate(Pk::from(pk).as_ref());
+        table.merge_at(
+            at,
             &mut record,
             refs,
             fetched(ms),
@@ -358,8 +359,9 @@ mod tests {
         note(&mut store, 1, 10, &[]);
         let mut draft = Rc::new("draft".to_owned());
         let table = notes(&mut store);
-        table.merge(
-            &Pk::from(1_u64),
+        let at = table.locate(Pk::from(1_u64).as_ref());
+        table.merge_at(
+            at,
             &mut draft,
             EntityRefs::new(),
             fetched(20),

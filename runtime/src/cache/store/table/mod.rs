@@ -240,25 +240,6 @@ impl<E: 'static> Table<E> {
         locate(&mut self.index, self.slots.len(), pk)
     }
 
-    /// [`locate`](Self::locate) and [`merge_at`](Self::merge_at) in one,
-    /// for a pk that does not borrow from `record`.
-    #[cfg(test)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn merge(
-        &mut self,
-        pk: &Pk,
-        record: &mut Rc<E>,
-        refs: EntityRefs,
-        meta: Meta,
-        version: u64,
-        layer: bool,
-        keeps: impl Fn(&Slot<E>, &E, &Meta) -> bool,
-        equal: impl Fn(&E, &E) -> bool,
-    ) -> (u32, Merged) {
-        let at = self.locate(pk.as_ref());
-        self.merge_at(at, record, refs, meta, version, layer, keeps, equal)
-    }
-
     /// Merges `record` (its nested references `refs`) into the slot `at`
     /// found for its pk, as part of the write `version`, and points
     /// `record` at the table's copy. The record replaces the stored one
@@ -431,8 +412,9 @@ mod tests {
         version: u64,
     ) -> (u32, Merged, Rc<String>) {
         let mut record = Rc::new(text.to_owned());
-        let (slot, merged) = table.merge(
-            &Pk::from(pk),
+        let at = table.locate(Pk::from(pk).as_ref());
+        let (slot, merged) = table.merge_at(
+            at,
             &mut record,
             EntityRefs::new(),
             meta(fetched_ms),
@@ -468,8 +450,9 @@ mod tests {
         let (slot, _, stored) = write(&mut table, 1, "same", 10, 1);
         let mut again = Rc::clone(&stored);
         let pk = Pk::from(1_u64);
-        let (_, merged) = table.merge(
-            &pk,
+        let at = table.locate(pk.as_ref());
+        let (_, merged) = table.merge_at(
+            at,
             &mut again,
             EntityRefs::new(),
             meta(20),
@@ -500,8 +483,9 @@ mod tests {
         let mut first = Rc::new("first".to_owned());
         let mut second = Rc::new("second".to_owned());
         let pk = Pk::from(1_u64);
-        table.merge(
-            &pk,
+        let at = table.locate(pk.as_ref());
+        table.merge_at(
+            at,
             &mut first,
             EntityRefs::new(),
             meta(10),
@@ -510,8 +494,9 @@ mod tests {
             newer_wins,
             String::eq,
         );
-        table.merge(
-            &pk,
+        let at = table.locate(pk.as_ref());
+        table.merge_at(
+            at,
             &mut second,
             EntityRefs::new(),
             meta(10),
@@ -532,8 +517,9 @@ mod tests {
         let len = table.slot_count();
         let mut replaced = Rc::new("replaced".to_owned());
         let mut added = Rc::new("added".to_owned());
-        table.merge(
-            &Pk::from(1_u64),
+        let at = table.locate(Pk::from(1_u64).as_ref());
+        table.merge_at(
+            at,
             &mut replaced,
             EntityRefs::new(),
             meta(20),
@@ -542,8 +528,9 @@ mod tests {
             newer_wins,
             String::eq,
         );
-        table.merge(
-            &Pk::from(2_u64),
+        let at = table.locate(Pk::from(2_u64).as_ref());
+        table.merge_at(
+            at,
             &mut added,
             EntityRefs::new(),
             meta(20),
@@ -609,8 +596,9 @@ mod tests {
         // An optimistic write: layer 2 goes on show.
         let len = table.slot_count();
         let mut optimistic = Rc::new("optimistic".to_owned());
-        table.merge(
-            &Pk::from(1_u64),
+        let at = table.locate(Pk::from(1_u64).as_ref());
+        table.merge_at(
+            at,
             &mut optimistic,
             EntityRefs::new(),
             meta(20),
