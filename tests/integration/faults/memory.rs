@@ -12,7 +12,7 @@ use restcache::rest::Options;
 use restcache::{Collected, Retention};
 
 use crate::common::heap::held_bytes;
-use crate::common::{Todo, TodoResource, TodoResourceParams};
+use crate::common::{Todo, TodoResource, TodoResourceParams, at};
 
 fn controller(retention: Retention) -> (Controller, ManualClock) {
     let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
@@ -545,4 +545,56 @@ fn a_record_a_collection_moved_still_changes_the_lists_that_hold_it() {
         let shown = ctrl.read(&list, &()).data.expect("the list stays");
         assert_eq!(shown[(id - 90) as usize].title, format!("renamed {id}"));
     }
+}
+
+/// The heap a store holds once `lists` are written to it, one result
+/// each, from their JSON text.
+fn held_by_store(lists: &[String]) -> isize {
+    use restcache_demo::fixture::Projects;
+    let before = held_bytes();
+    let mut store = Store::new();
+    for (n, text) in lists.iter().enumerate() {
+        store
+            .set_json::<Projects>(&format!("GET /projects?page={n}"), text, at(1))
+            .unwrap();
+    }
+    let held = held_bytes() - before;
+    assert_eq!(store.entity_count("Project"), 1000);
+    assert_eq!(store.entity_count("BuildType"), 32 * 10);
+    held
+}
+
+#[test]
+fn a_long_list_keeps_no_room_its_first_records_promised() {
+    use restcache_demo::fixture;
+    // The first 32 projects bring ten build types each, the others none:
+    // a long list's first records promise ten times as many build types
+    // as the whole list holds.
+    let projects: Vec<_> = (0..1000)
+        .map(|i| {
+            let mut project = fixture::project(i);
+            project.build_types.build_type = if i < 32 {
+                (0..10)
+                    .map(|j| Rc::new(fixture::build_type(i, j)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Rc::new(project)
+        })
+        .collect();
+    let text = |projects: &[Rc<fixture::Project>]| {
+        serde_json::to_string(&fixture::Projects {
+            project: projects.to_vec(),
+        })
+        .unwrap()
+    };
+
+    let whole = held_by_store(&[text(&projects)]);
+    // The same records in two lists, the first too short to plan ahead.
+    let in_two = held_by_store(&[text(&projects[..32]), text(&projects[32..])]);
+    assert!(
+        whole <= in_two + in_two / 20,
+        "one list of 1,000 holds {whole} bytes; the same records in two lists {in_two}"
+    );
 }

@@ -193,6 +193,17 @@ impl PkIndex {
         self.planned = additional;
     }
 
+    /// Gives back the room the pks do not use, and forgets room asked for.
+    pub fn shrink_to_fit(&mut self) {
+        self.planned = 0;
+        self.numbers.shrink_to_fit();
+        let keys = &mut self.keys;
+        keys.text.shrink_to_fit();
+        keys.starts.shrink_to_fit();
+        keys.slots.shrink_to_fit();
+        self.texts.shrink_to_fit(|&at| hash(keys.bytes(at)));
+    }
+
     /// Builds `texts` again from `keys`, after keys were dropped.
     fn reindex_texts(&mut self) {
         let keys = &self.keys;

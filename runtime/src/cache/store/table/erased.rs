@@ -32,6 +32,11 @@ pub(crate) trait AnyTable: Any {
     fn pks_of(&self, slots: &rustc_hash::FxHashSet<u32>) -> Vec<Pk>;
     /// Number of slots, live or not.
     fn slot_count(&self) -> usize;
+    /// Makes room for `additional` more records (a write that expects
+    /// them).
+    fn reserve(&mut self, additional: usize);
+    /// Gives back the room its records do not use.
+    fn shrink_to_fit(&mut self);
     /// When the record in `slot` was last fetched, and whether it holds a
     /// record (not a deletion's or an invalidation's marker).
     fn slot_state(&self, slot: u32) -> (Timestamp, bool);
@@ -125,6 +130,14 @@ impl<E: 'static> AnyTable for Table<E> {
 
     fn slot_count(&self) -> usize {
         self.slots.len()
+    }
+
+    fn reserve(&mut self, additional: usize) {
+        Table::reserve(self, additional);
+    }
+
+    fn shrink_to_fit(&mut self) {
+        Table::shrink_to_fit(self);
     }
 
     fn slot_state(&self, slot: u32) -> (Timestamp, bool) {

@@ -228,9 +228,20 @@ impl<E: 'static> Table<E> {
     /// most of a refetch replaces what it holds.
     pub fn reserve_first_load(&mut self, len: usize) {
         if self.slots.is_empty() {
-            self.index.reserve(len);
-            self.slots.reserve(len);
+            self.reserve(len);
         }
+    }
+
+    /// Makes room for `additional` more records.
+    pub fn reserve(&mut self, additional: usize) {
+        self.index.reserve(additional);
+        self.slots.reserve(additional);
+    }
+
+    /// Gives back the room its records do not use.
+    pub fn shrink_to_fit(&mut self) {
+        self.index.shrink_to_fit();
+        self.slots.shrink_to_fit();
     }
 
     /// Finds the slot of `pk`, or gives it the next new slot, which the
