@@ -227,24 +227,32 @@ impl<'s> Normalizer<'s> {
         records: &mut [Rc<E>],
         forecast: bool,
     ) -> Result<(), SchemaError> {
-        let len = records.len();
-        let mut sampled = SmallVec::<[usize; 4]>::new();
-        let mut forecast_tables = SmallVec::<[u32; 4]>::new();
+        let (len, mut plan) = (records.len(), Plan::default());
         for (index, record) in records.iter_mut().enumerate() {
-            if forecast && index == WINDOW {
-                sampled = self.slot_counts();
-            } else if forecast && index == 2 * WINDOW {
-                forecast_tables = self.forecast(&sampled, len - index);
+            if forecast && index <= 2 * WINDOW {
+                self.plan(&mut plan, index, len);
             }
             self.entity(record)
                 .map_err(|e| e.within(Segment::Index(index)))?;
         }
-        self.settle(&forecast_tables);
+        self.settle(&plan.tables);
         Ok(())
     }
 
+    /// The step of a forecast due before the record at `index` of a list
+    /// of `len`: the slot counts after the first window, the room after
+    /// the second. One copy for every entity type.
+    #[inline(never)]
+    fn plan(&mut self, plan: &mut Plan, index: usize, len: usize) {
+        if index == WINDOW {
+            plan.sampled = self.slot_counts();
+        } else if index == 2 * WINDOW {
+            plan.tables = self.forecast(&plan.sampled, len - index);
+        }
+    }
+
     /// The slot counts of the tables this write touched, in their order.
-    fn slot_counts(&self) -> SmallVec<[usize; 4]> {
+    fn slot_counts(&self) -> Vec<usize> {
         self.touched
             .iter()
             .map(|touched| self.tables.any(touched.table).slot_count())
@@ -260,8 +268,8 @@ impl<'s> Normalizer<'s> {
     /// table once or twice, not a dozen times; its 50 owners, met again
     /// more and more often, get no more room than they take. Returns the
     /// tables given room.
-    fn forecast(&mut self, sampled: &[usize], rest: usize) -> SmallVec<[u32; 4]> {
-        let mut forecast = SmallVec::new();
+    fn forecast(&mut self, sampled: &[usize], rest: usize) -> Vec<u32> {
+        let mut forecast = Vec::new();
         for (at, touched) in self.touched.iter().enumerate() {
             let table = self.tables.any_mut(touched.table);
             let now = table.slot_count();
@@ -449,6 +457,14 @@ const FORECAST_FROM: usize = 4 * WINDOW;
 
 /// The records of one window of such a forecast.
 const WINDOW: usize = 16;
+
+/// A forecast under way: the slot counts of the tables after its first
+/// window, then the tables it gave room.
+#[derive(Default)]
+struct Plan {
+    sampled: Vec<usize>,
+    tables: Vec<u32>,
+}
 
 /// The error of a record of `E` without a pk.
 fn missing_pk<E: Entity>() -> SchemaError {
