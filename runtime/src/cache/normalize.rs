@@ -518,21 +518,22 @@ fn merge_into<E: Entity>(
     slot
 }
 
-/// Whether `slot` keeps its record against `incoming`, fetched as `meta`:
-/// when the entity's versions say the stored copy is newer, or (when they
-/// say nothing) when its request started later.
+/// Whether `slot`, fetched as `stored`, keeps its record against
+/// `incoming`, fetched as `meta`: when the entity's versions say the
+/// stored copy is newer, or (when they say nothing) when its request
+/// started later.
 #[inline(always)]
-fn keeps_stored<E: Entity>(slot: &Slot<E>, incoming: &E, meta: &Meta) -> bool {
+fn keeps_stored<E: Entity>(slot: &Slot<E>, stored: &Meta, incoming: &E, meta: &Meta) -> bool {
     if E::HAS_VERSION
-        && let Some(stored) = &slot.record
+        && let Some(record) = &slot.record
     {
-        match incoming.compare_version(stored) {
+        match incoming.compare_version(record) {
             Some(std::cmp::Ordering::Less) => return true,
             Some(std::cmp::Ordering::Greater) => return false,
             Some(std::cmp::Ordering::Equal) | None => {}
         }
     }
-    slot.meta.fetched_at > meta.fetched_at
+    stored.fetched_at > meta.fetched_at
 }
 
 /// What [`Store::write`] hands back.

@@ -598,3 +598,53 @@ fn a_long_list_keeps_no_room_its_first_records_promised() {
         "one list of 1,000 holds {whole} bytes; the same records in two lists {in_two}"
     );
 }
+
+/// The heap `build`'s value holds.
+fn held_by<T>(build: impl FnOnce() -> T) -> (T, isize) {
+    let before = held_bytes();
+    let value = build();
+    (value, held_bytes() - before)
+}
+
+#[test]
+fn a_list_of_flat_records_costs_the_store_a_few_words_a_record() {
+    use restcache_demo::fixture::{self, Todos};
+    let records = 10_000;
+    let text = serde_json::to_string(&fixture::todos(records)).unwrap();
+    let (parsed, alone) = held_by(|| serde_json::from_str::<Todos>(&text).unwrap());
+    drop(parsed);
+    let (store, stored) = held_by(|| {
+        let mut store = Store::new();
+        store.set_json::<Todos>("GET /todos", &text, at(1)).unwrap();
+        store
+    });
+    assert_eq!(store.entity_count("Todo"), records);
+    // The records themselves, then the store's part: the record's slot
+    // (its `Rc`, room for one nested reference, the write it came from),
+    // its pk's place in the index and its place in the list. A slot that
+    // kept its own meta and write version took 80 bytes in all.
+    let per_record = (stored - alone) / records as isize;
+    assert!(
+        per_record <= 56,
+        "the store adds {per_record} bytes a record to the records themselves"
+    );
+}
+
+#[test]
+fn a_record_written_again_and_again_holds_its_memory_steady() {
+    let (ctrl, clock) = controller(Retention::KEEP_ALL);
+    for id in 0..1_000 {
+        store_todo(&ctrl, id);
+    }
+    let before = held_bytes();
+    // A poll: the same record again, each time from a response of its own.
+    for _ in 0..10_000 {
+        clock.advance(Duration::from_millis(10));
+        store_todo(&ctrl, 7);
+    }
+    let grown = held_bytes() - before;
+    assert!(
+        grown < 8 * 1024,
+        "10,000 writes of one record grew the heap by {grown} bytes"
+    );
+}

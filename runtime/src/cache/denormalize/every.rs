@@ -30,7 +30,7 @@ impl Reader<'_> {
                 continue;
             };
             let at = EntityRef { table, slot: index };
-            if let Denorm::Changed(record) = self.entity_in::<E>(at, slot, None) {
+            if let Denorm::Changed(record) = self.entity_in::<E>(at, records, slot, None) {
                 every.push(record);
             }
         }

@@ -15,7 +15,7 @@ use crate::cache::entity::Entity;
 use crate::cache::memo::entries::{EntityMemo, ItemStamps, MemoState};
 use crate::cache::schema::Schema;
 use crate::cache::store::registry::stamp_bit;
-use crate::cache::store::table::{EntityRef, Slot};
+use crate::cache::store::table::{EntityRef, Slot, Table};
 use crate::cache::store::{Lookup, Store};
 use crate::meta::Meta;
 use crate::pk::{Pk, PkValue};
@@ -176,27 +176,27 @@ impl<'s> Reader<'s> {
         at: EntityRef,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
-        let Some(slot) = self
-            .store
-            .tables()
-            .get::<E>(at.table)
-            .and_then(|t| t.slot(at.slot))
-        else {
+        let Some(records) = self.store.tables().get::<E>(at.table) else {
             return Denorm::Missing;
         };
-        self.slot_unstamped(at, slot, held)
+        let Some(slot) = records.slot(at.slot) else {
+            return Denorm::Missing;
+        };
+        self.slot_unstamped(at, records, slot, held)
     }
 
-    /// [`entity`](Self::entity) for a caller that already holds the slot.
+    /// [`entity`](Self::entity) for a caller that already holds the slot
+    /// (of `records`).
     #[inline]
     fn entity_in<E: Entity>(
         &mut self,
         at: EntityRef,
+        records: &'s Table<E>,
         slot: &'s Slot<E>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
         self.add_stamps(stamp_bit(at.table, at.slot));
-        self.slot_unstamped(at, slot, held)
+        self.slot_unstamped(at, records, slot, held)
     }
 
     /// [`entity_in`](Self::entity_in) without the record's own stamp.
@@ -204,6 +204,7 @@ impl<'s> Reader<'s> {
     fn slot_unstamped<E: Entity>(
         &mut self,
         at: EntityRef,
+        records: &'s Table<E>,
         slot: &'s Slot<E>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
@@ -213,7 +214,7 @@ impl<'s> Reader<'s> {
         if !E::HAS_NESTED {
             return against(record, held);
         }
-        self.nested_in(at, slot, record, held)
+        self.nested_in(at, records.origin_of(slot).version, slot, record, held)
     }
 
     /// One record by pk.
@@ -237,8 +238,8 @@ impl<'s> Reader<'s> {
             return Lookup::Absent;
         };
         let at = EntityRef { table, slot: index };
-        match self.entity_in::<E>(at, slot, None) {
-            Denorm::Changed(value) => Lookup::Found(value, slot.meta),
+        match self.entity_in::<E>(at, records, slot, None) {
+            Denorm::Changed(value) => Lookup::Found(value, records.origin_of(slot).meta),
             Denorm::Same | Denorm::Missing => Lookup::Invalid,
         }
     }
@@ -276,6 +277,7 @@ impl<'s> Reader<'s> {
     fn nested_in<E: Entity>(
         &mut self,
         at: EntityRef,
+        version: u64,
         slot: &'s Slot<E>,
         record: &'s Rc<E>,
         held: Option<&Rc<E>>,
@@ -289,7 +291,7 @@ impl<'s> Reader<'s> {
         // memo entry depends on the stamps of its nested records alone.
         let remembered = memo
             .entity::<E>(at.table, at.slot)
-            .filter(|entry| entry.version == slot.version);
+            .filter(|entry| entry.version == version);
         if let Some(entry) = remembered {
             // A stamp is shared by many records: when one of its stamps
             // was written, what the record nests is looked at one by one
@@ -316,7 +318,7 @@ impl<'s> Reader<'s> {
         let output = settle(outcome, record, previous, E::same_nested);
         let entry = output.as_ref().map(|output| EntityMemo {
             output: Rc::clone(output),
-            version: slot.version,
+            version,
             mask,
             at: store.last_write(),
         });

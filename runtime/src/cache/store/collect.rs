@@ -270,7 +270,7 @@ mod tests {
             fetched(ms),
             ms,
             false,
-            |_, _, _| false,
+            |_, _, _, _| false,
             |_, _| false,
         );
         crate::cache::store::table::AnyTable::commit(table);
@@ -367,7 +367,7 @@ mod tests {
             fetched(20),
             9,
             true,
-            |_, _, _| false,
+            |_, _, _, _| false,
             |_, _| false,
         );
         crate::cache::store::table::AnyTable::commit_layer(table, 9, 1);

@@ -74,6 +74,14 @@ impl<E> Layered<E> {
             .map(|(_, slot)| slot)
     }
 
+    /// Calls `f` on the confirmed copy and on every layer's copy.
+    pub fn each_slot_mut(&mut self, mut f: impl FnMut(&mut Slot<E>)) {
+        f(&mut self.confirmed);
+        for (_, slot) in &mut self.layers {
+            f(slot);
+        }
+    }
+
     /// Whether no layer is left.
     pub fn is_bare(&self) -> bool {
         self.layers.is_empty()
@@ -250,14 +258,12 @@ mod tests {
 
     use super::super::table::Slot;
     use super::Layered;
-    use crate::meta::Meta;
 
     fn slot(text: &str) -> Slot<String> {
         Slot {
             record: Some(Rc::new(text.to_owned())),
             refs: Default::default(),
-            meta: Meta::default(),
-            version: 0,
+            origin: 0,
         }
     }
 

@@ -72,6 +72,7 @@ impl<E: 'static> AnyTable for Table<E> {
             replaced: Vec::new(),
             layered: self.layered.clone(),
             replaced_confirmed: Vec::new(),
+            origins: self.origins.clone(),
         })
     }
 
@@ -87,21 +88,26 @@ impl<E: 'static> AnyTable for Table<E> {
         let Some(index) = self.slot_of(pk) else {
             return false;
         };
-        if let Some(under) = self.layered.get_mut(&index) {
-            if under.confirmed.meta.fetched_at <= at {
-                under.confirmed = Slot::gone(under.confirmed.meta, at, version);
+        if let Some(under) = self.layered.get(&index) {
+            let meta = self.origin_of(&under.confirmed).meta;
+            if meta.fetched_at <= at {
+                let gone = self.gone(meta, at, version);
+                if let Some(under) = self.layered.get_mut(&index) {
+                    under.confirmed = gone;
+                }
             }
             return true;
         }
-        let slot = &mut self.slots[index as usize];
-        if slot.meta.fetched_at <= at {
-            *slot = Slot::gone(slot.meta, at, version);
+        let meta = self.origin_of(&self.slots[index as usize]).meta;
+        if meta.fetched_at <= at {
+            self.slots[index as usize] = self.gone(meta, at, version);
         }
         true
     }
 
     fn meta(&self, pk: &Pk) -> Option<Meta> {
-        self.slot_of(pk).map(|i| self.slots[i as usize].meta)
+        self.slot_of(pk)
+            .map(|i| self.origin_of(&self.slots[i as usize]).meta)
     }
 
     fn slot_index(&self, pk: &Pk) -> Option<u32> {
@@ -125,7 +131,7 @@ impl<E: 'static> AnyTable for Table<E> {
 
     fn refs_if_unwritten_since(&self, slot: u32, at: u64) -> Option<&[EntityRef]> {
         let slot = self.slots.get(slot as usize)?;
-        (slot.version <= at).then_some(&slot.refs[..])
+        (self.origin_of(slot).version <= at).then_some(&slot.refs[..])
     }
 
     fn slot_count(&self) -> usize {
@@ -144,7 +150,7 @@ impl<E: 'static> AnyTable for Table<E> {
         self.slots
             .get(slot as usize)
             .map_or((Timestamp::default(), false), |s| {
-                (s.meta.fetched_at, s.record.is_some())
+                (self.origin_of(s).meta.fetched_at, s.record.is_some())
             })
     }
 
@@ -170,6 +176,7 @@ impl<E: 'static> AnyTable for Table<E> {
         });
         self.slots.shrink_to(self.slots.len() * 2);
         self.index.renumber(&moved);
+        self.gather_origins();
         moved
     }
 
@@ -185,6 +192,7 @@ impl<E: 'static> AnyTable for Table<E> {
         if self.replaced.capacity() > 1024 {
             self.replaced = Vec::new(); // do not hold a large write's undo space
         }
+        self.gather_origins_when_due();
     }
 
     fn commit_layer(&mut self, layer: u64, len: usize) -> Vec<u32> {
@@ -219,7 +227,7 @@ impl<E: 'static> AnyTable for Table<E> {
                     .remove(&index)
                     .map_or(on_show, Layered::into_confirmed);
             }
-            on_show.version = now;
+            on_show.origin = self.origin(self.origin_of(&on_show).meta, now);
             self.slots[index as usize] = on_show;
             changed = true;
         }

@@ -3,8 +3,11 @@
 //! know.
 
 mod erased;
+mod origins;
 
 pub(crate) use erased::AnyTable;
+pub(crate) use origins::Origin;
+use origins::{NO_ORIGIN, Origins};
 
 use std::rc::Rc;
 
@@ -23,9 +26,10 @@ pub(crate) struct EntityRef {
     pub slot: u32,
 }
 
-/// The entity references of one stored value, in the order its schema
-/// visits them.
-pub(crate) type EntityRefs = SmallVec<[EntityRef; 2]>;
+/// The entity references of one stored record, in the order its schema
+/// visits them: the one reference of a record that nests one record (the
+/// most common nesting) inline, more on the heap.
+pub(crate) type EntityRefs = SmallVec<[EntityRef; 1]>;
 
 /// Where a record's write goes: the slot its pk has, or a new slot at
 /// the end of the table, which the write must fill before the table's
@@ -61,43 +65,27 @@ pub(crate) enum Merged {
 }
 
 /// One record and what the store knows of it. Its pk is the table's
-/// index key, not kept here: a slot is written on every record a response
-/// brings, and 64 bytes write and copy faster than 88.
+/// index key, and its meta and version are an entry of the table's
+/// [`Origin`]s, shared by every slot one write stored: a slot is written
+/// on every record a response brings, and small slots write, copy and
+/// stay in memory cheaper than ones that carry all of that.
 pub(crate) struct Slot<E> {
     /// `None` once the record was invalidated (or deleted).
     pub record: Option<Rc<E>>,
     /// The entities the record's nested fields point at.
     pub refs: EntityRefs,
-    pub meta: Meta,
-    /// The store write that last changed this slot.
-    pub version: u64,
+    /// Where its contents came from: an index into its table's origins.
+    pub origin: u32,
 }
 
 impl<E> Slot<E> {
-    /// A slot once its record is gone as of `at` (invalidated or deleted),
-    /// from a slot with `meta`: responses that started before `at` do not
-    /// bring the record back.
-    pub fn gone(meta: Meta, at: Timestamp, version: u64) -> Self {
-        Slot {
-            record: None,
-            refs: EntityRefs::new(),
-            meta: Meta {
-                fetched_at: meta.fetched_at.max(at),
-                expires_at: at,
-                ..meta
-            },
-            version,
-        }
-    }
-
     /// The slot of a record the store did not hold: what an optimistic
     /// create's record reveals when its layer goes.
     pub fn absent() -> Self {
         Slot {
             record: None,
             refs: EntityRefs::new(),
-            meta: Meta::default(),
-            version: 0,
+            origin: NO_ORIGIN,
         }
     }
 }
@@ -107,8 +95,7 @@ impl<E> Clone for Slot<E> {
         Slot {
             record: self.record.clone(),
             refs: self.refs.clone(),
-            meta: self.meta,
-            version: self.version,
+            origin: self.origin,
         }
     }
 }
@@ -129,6 +116,8 @@ pub(crate) struct Table<E> {
     /// The confirmed copies under layers that the write in progress
     /// replaced, with their former contents; empty between writes.
     replaced_confirmed: Vec<(u32, Slot<E>)>,
+    /// Where the slots (the layered ones too) got their contents.
+    origins: Origins,
 }
 
 impl<E: 'static> Table<E> {
@@ -139,7 +128,58 @@ impl<E: 'static> Table<E> {
             replaced: Vec::new(),
             layered: FxHashMap::default(),
             replaced_confirmed: Vec::new(),
+            origins: Origins::default(),
         }
+    }
+
+    /// Where `slot`, a slot of this table, got its contents.
+    #[inline(always)]
+    pub fn origin_of(&self, slot: &Slot<E>) -> &Origin {
+        self.origins.get(slot.origin)
+    }
+
+    /// The origin of a slot the write `version` of a response fetched as
+    /// `meta` stores.
+    #[inline(always)]
+    fn origin(&mut self, meta: Meta, version: u64) -> u32 {
+        self.origins.of(meta, version)
+    }
+
+    /// A slot once its record is gone as of `at` (invalidated or deleted)
+    /// in the write `version`, from a slot fetched as `meta`: responses
+    /// that started before `at` do not bring the record back.
+    fn gone(&mut self, meta: Meta, at: Timestamp, version: u64) -> Slot<E> {
+        let meta = Meta {
+            fetched_at: meta.fetched_at.max(at),
+            expires_at: at,
+            ..meta
+        };
+        Slot {
+            record: None,
+            refs: EntityRefs::new(),
+            origin: self.origin(meta, version),
+        }
+    }
+
+    /// Drops the origins no slot names any more, when enough writes
+    /// added new ones since the last time. Only between writes.
+    pub(super) fn gather_origins_when_due(&mut self) {
+        if self.origins.due(self.slots.len()) {
+            self.gather_origins();
+        }
+    }
+
+    /// Drops the origins no slot names any more. Only between writes.
+    pub(super) fn gather_origins(&mut self) {
+        let (slots, layered) = (&mut self.slots, &mut self.layered);
+        self.origins.gather(slots.len(), |keep| {
+            for slot in slots.iter_mut() {
+                keep(&mut slot.origin);
+            }
+            for under in layered.values_mut() {
+                under.each_slot_mut(|slot| keep(&mut slot.origin));
+            }
+        });
     }
 
     /// The slot holding `pk`.
@@ -171,8 +211,9 @@ impl<E: 'static> Table<E> {
                 Some(layered) => &layered.confirmed,
                 None => &self.slots[index as usize],
             };
-            if slot.version > since {
-                written.push((pk, slot.record.clone(), slot.meta.fetched_at));
+            let origin = self.origin_of(slot);
+            if origin.version > since {
+                written.push((pk, slot.record.clone(), origin.meta.fetched_at));
             }
         });
         written
@@ -195,7 +236,7 @@ impl<E: 'static> Table<E> {
                 && let Some(slot) = under.layer(layer)
                 && let Some(record) = &slot.record
             {
-                shown.push((pk, Rc::clone(record), slot.meta.fetched_at));
+                shown.push((pk, Rc::clone(record), self.origin_of(slot).meta.fetched_at));
             }
         });
         shown
@@ -206,10 +247,11 @@ impl<E: 'static> Table<E> {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn confirmed_meta(&self, pk: &Pk) -> Option<Meta> {
         let index = self.slot_of(pk)?;
-        Some(match self.layered.get(&index) {
-            Some(under) => under.confirmed.meta,
-            None => self.slots[index as usize].meta,
-        })
+        let slot = match self.layered.get(&index) {
+            Some(under) => &under.confirmed,
+            None => &self.slots[index as usize],
+        };
+        Some(self.origin_of(slot).meta)
     }
 
     /// The stored record of `pk` a partial record of a write merges over:
@@ -273,34 +315,38 @@ impl<E: 'static> Table<E> {
         meta: Meta,
         version: u64,
         layer: bool,
-        keeps: impl Fn(&Slot<E>, &E, &Meta) -> bool,
+        keeps: impl Fn(&Slot<E>, &Meta, &E, &Meta) -> bool,
         equal: impl Fn(&E, &E) -> bool,
     ) -> (u32, Merged) {
-        let written = |record: &Rc<E>, refs| Slot {
+        let written = |record: &Rc<E>, refs, origin| Slot {
             record: Some(Rc::clone(record)),
             refs,
-            meta,
-            version,
+            origin,
         };
         match at {
             Located::Stored(index) => {
                 if !layer
                     && !self.layered.is_empty()
-                    && let Some(under) = self.layered.get_mut(&index)
+                    && let Some(under) = self.layered.get(&index)
                 {
-                    let confirmed = &mut under.confirmed;
-                    if confirmed.version == version || keeps(confirmed, record, &meta) {
+                    let confirmed = &under.confirmed;
+                    let stored = self.origins.get(confirmed.origin);
+                    if stored.version == version || keeps(confirmed, &stored.meta, record, &meta) {
                         if let Some(kept) = &confirmed.record {
                             *record = Rc::clone(kept);
                         }
                     } else {
-                        let old = std::mem::replace(confirmed, written(record, refs));
-                        self.replaced_confirmed.push((index, old));
+                        let slot = written(record, refs, self.origin(meta, version));
+                        if let Some(under) = self.layered.get_mut(&index) {
+                            let old = std::mem::replace(&mut under.confirmed, slot);
+                            self.replaced_confirmed.push((index, old));
+                        }
                     }
                     return (index, Merged::Kept);
                 }
                 let slot = &self.slots[index as usize];
-                if slot.version == version || keeps(slot, record, &meta) {
+                let stored = self.origins.get(slot.origin);
+                if stored.version == version || keeps(slot, &stored.meta, record, &meta) {
                     if let Some(kept) = &slot.record {
                         *record = Rc::clone(kept);
                     }
@@ -309,7 +355,7 @@ impl<E: 'static> Table<E> {
                 // The very record stored (a cached value written back, or
                 // the nested copy of an edited record), or an equal copy of
                 // it, changes no read: the stored copy stays.
-                let same = slot.refs == refs
+                let same = *slot.refs == *refs
                     && slot
                         .record
                         .as_ref()
@@ -317,7 +363,8 @@ impl<E: 'static> Table<E> {
                 if same && let Some(stored) = &slot.record {
                     *record = Rc::clone(stored);
                 }
-                self.replace(index, written(record, refs));
+                let origin = self.origin(meta, version);
+                self.replace(index, written(record, refs, origin));
                 (
                     index,
                     if same {
@@ -329,12 +376,13 @@ impl<E: 'static> Table<E> {
             }
             Located::New => {
                 let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+                let origin = self.origin(meta, version);
                 // Room first, then the slot built in place: a slot built
                 // before the push would be copied across the growth check,
-                // a copy whose 16-byte loads stall on the 8-byte stores
-                // that just wrote it.
+                // a copy whose loads stall on the stores that just wrote
+                // it.
                 self.slots
-                    .extend(std::iter::once_with(|| written(record, refs)));
+                    .extend(std::iter::once_with(|| written(record, refs, origin)));
                 (fresh, Merged::Replaced)
             }
         }
@@ -348,26 +396,29 @@ impl<E: 'static> Table<E> {
     /// deletes the confirmed copy. Returns the slot when what reads see
     /// changed.
     pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64, layer: bool) -> Option<u32> {
-        let gone = || Slot::gone(meta, meta.fetched_at, version);
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
         match self.index.get_or_insert(pk.as_ref(), fresh) {
             Some(index) => {
-                if !layer && let Some(under) = self.layered.get_mut(&index) {
-                    if under.confirmed.meta.fetched_at <= meta.fetched_at {
-                        let old = std::mem::replace(&mut under.confirmed, gone());
-                        self.replaced_confirmed.push((index, old));
+                if !layer && let Some(under) = self.layered.get(&index) {
+                    if self.origin_of(&under.confirmed).meta.fetched_at <= meta.fetched_at {
+                        let gone = self.gone(meta, meta.fetched_at, version);
+                        if let Some(under) = self.layered.get_mut(&index) {
+                            let old = std::mem::replace(&mut under.confirmed, gone);
+                            self.replaced_confirmed.push((index, old));
+                        }
                     }
                     return None;
                 }
-                if self.slots[index as usize].meta.fetched_at > meta.fetched_at {
+                if self.origin_of(&self.slots[index as usize]).meta.fetched_at > meta.fetched_at {
                     return None;
                 }
-                let slot = gone();
+                let slot = self.gone(meta, meta.fetched_at, version);
                 self.replace(index, slot);
                 Some(index)
             }
             None => {
-                self.slots.push(gone());
+                let gone = self.gone(meta, meta.fetched_at, version);
+                self.slots.push(gone);
                 Some(fresh)
             }
         }
@@ -410,8 +461,8 @@ mod tests {
 
     /// The newer copy wins: a stored slot keeps its record against one
     /// fetched earlier.
-    fn newer_wins(slot: &Slot<String>, _: &String, meta: &Meta) -> bool {
-        slot.meta.fetched_at > meta.fetched_at
+    fn newer_wins(_: &Slot<String>, stored: &Meta, _: &String, meta: &Meta) -> bool {
+        stored.fetched_at > meta.fetched_at
     }
 
     /// Writes `text` as record `pk`, fetched at `fetched_ms`, in `version`.
@@ -475,15 +526,17 @@ mod tests {
         table.commit();
         assert_eq!(merged, Merged::Refreshed);
         let written = table.slot(slot).expect("the slot stays");
-        assert_eq!(written.meta, meta(20), "the newer fetch time is kept");
-        assert_eq!(written.version, 2);
+        let origin = table.origin_of(written);
+        assert_eq!(origin.meta, meta(20), "the newer fetch time is kept");
+        assert_eq!(origin.version, 2);
         let (_, merged, copy) = write(&mut table, 1, "same", 30, 3);
         assert_eq!(merged, Merged::Refreshed, "an equal copy changes no read");
         assert!(
             Rc::ptr_eq(&copy, &stored),
             "the writer gets the stored copy"
         );
-        assert_eq!(table.slot(slot).map(|s| s.meta), Some(meta(30)));
+        let origin = table.slot(slot).map(|s| table.origin_of(s).meta);
+        assert_eq!(origin, Some(meta(30)));
         let (_, merged, _) = write(&mut table, 1, "changed", 40, 5);
         assert_eq!(merged, Merged::Replaced);
     }
@@ -598,6 +651,56 @@ mod tests {
         renumber(&mut refs, &[Some(moved)]);
         assert_eq!(refs[0].slot, 1);
         assert_eq!(refs[1].slot, 2, "another table's references stay");
+    }
+
+    #[test]
+    fn gathering_origins_keeps_what_every_slot_and_layer_came_from() {
+        let mut table = Table::new();
+        for pk in 1..=100 {
+            write(&mut table, pk, "t", pk * 10, pk);
+        }
+        // Records 1 to 50 again, then an optimistic layer over record 3.
+        for pk in 1..=50 {
+            write(&mut table, pk, "again", 2_000 + pk, 100 + pk);
+        }
+        let len = table.slot_count();
+        let mut optimistic = Rc::new("optimistic".to_owned());
+        let at = table.locate(Pk::from(3_u64).as_ref());
+        table.merge_at(
+            at,
+            &mut optimistic,
+            EntityRefs::new(),
+            meta(5_000),
+            200,
+            true,
+            newer_wins,
+            String::eq,
+        );
+        table.commit_layer(200, len);
+        let origins = |table: &Table<String>| -> Vec<Origin> {
+            (0..table.slot_count() as u32)
+                .map(|slot| *table.origin_of(table.slot(slot).unwrap()))
+                .chain(
+                    table
+                        .layered
+                        .values()
+                        .map(|under| *table.origin_of(&under.confirmed)),
+                )
+                .collect()
+        };
+        let before = origins(&table);
+        table.gather_origins();
+        assert_eq!(origins(&table), before);
+        assert_eq!(
+            table.origins.len(),
+            1 + 100 + 1,
+            "the unused first 50 writes are gone: the empty origin, one a \
+             record, and the layer's"
+        );
+        assert!(table.remove_layer(200, &[2], 201));
+        assert_eq!(shown(&table, 3).as_deref(), Some("again"));
+        let shown = table.origin_of(table.slot(2).unwrap());
+        assert_eq!((shown.meta, shown.version), (meta(2_003), 201));
     }
 
     #[test]
