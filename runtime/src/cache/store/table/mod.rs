@@ -489,6 +489,31 @@ mod tests {
         (slot, merged, record)
     }
 
+    /// Writes `text` as record `pk` in the optimistic layer `layer`
+    /// (fetched at `fetched_ms`); returns the slots the layer covers.
+    fn write_layer(
+        table: &mut Table<String>,
+        pk: u64,
+        text: &str,
+        fetched_ms: u64,
+        layer: u64,
+    ) -> Vec<u32> {
+        let len = table.slot_count();
+        let mut record = Rc::new(text.to_owned());
+        let at = table.locate(Pk::from(pk).as_ref());
+        table.merge_at(
+            at,
+            &mut record,
+            EntityRefs::new(),
+            meta(fetched_ms),
+            layer,
+            true,
+            newer_wins,
+            String::eq,
+        );
+        table.commit_layer(layer, len)
+    }
+
     fn shown(table: &Table<String>, pk: u64) -> Option<String> {
         let slot = table.slot_of(&Pk::from(pk))?;
         table.slot(slot)?.record.as_deref().cloned()
@@ -663,20 +688,7 @@ mod tests {
         for pk in 1..=50 {
             write(&mut table, pk, "again", 2_000 + pk, 100 + pk);
         }
-        let len = table.slot_count();
-        let mut optimistic = Rc::new("optimistic".to_owned());
-        let at = table.locate(Pk::from(3_u64).as_ref());
-        table.merge_at(
-            at,
-            &mut optimistic,
-            EntityRefs::new(),
-            meta(5_000),
-            200,
-            true,
-            newer_wins,
-            String::eq,
-        );
-        table.commit_layer(200, len);
+        write_layer(&mut table, 3, "optimistic", 5_000, 200);
         let origins = |table: &Table<String>| -> Vec<Origin> {
             (0..table.slot_count() as u32)
                 .map(|slot| *table.origin_of(table.slot(slot).unwrap()))
@@ -708,20 +720,7 @@ mod tests {
         let mut table = Table::new();
         write(&mut table, 1, "server", 10, 1);
         // An optimistic write: layer 2 goes on show.
-        let len = table.slot_count();
-        let mut optimistic = Rc::new("optimistic".to_owned());
-        let at = table.locate(Pk::from(1_u64).as_ref());
-        table.merge_at(
-            at,
-            &mut optimistic,
-            EntityRefs::new(),
-            meta(20),
-            2,
-            true,
-            newer_wins,
-            String::eq,
-        );
-        let covered = table.commit_layer(2, len);
+        let covered = write_layer(&mut table, 1, "optimistic", 20, 2);
         assert_eq!(covered, [0]);
         assert!(table.has_layers());
         // A response lands beneath it.
