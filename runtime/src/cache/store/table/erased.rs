@@ -5,7 +5,7 @@
 use std::any::Any;
 
 use super::super::layer::Layered;
-use super::{EntityRef, Slot, Table, renumber};
+use super::{EntityRef, Slot, Table, gone, renumber};
 use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
 
@@ -88,19 +88,13 @@ impl<E: 'static> AnyTable for Table<E> {
         let Some(index) = self.slot_of(pk) else {
             return false;
         };
-        if let Some(under) = self.layered.get(&index) {
-            let meta = self.origin_of(&under.confirmed).meta;
-            if meta.fetched_at <= at {
-                let gone = self.gone(meta, at, version);
-                if let Some(under) = self.layered.get_mut(&index) {
-                    under.confirmed = gone;
-                }
-            }
-            return true;
-        }
-        let meta = self.origin_of(&self.slots[index as usize]).meta;
+        let slot = match self.layered.get_mut(&index) {
+            Some(under) => &mut under.confirmed,
+            None => &mut self.slots[index as usize],
+        };
+        let meta = self.origins.get(slot.origin).meta;
         if meta.fetched_at <= at {
-            self.slots[index as usize] = self.gone(meta, at, version);
+            *slot = gone(&mut self.origins, meta, at, version);
         }
         true
     }

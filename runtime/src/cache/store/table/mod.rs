@@ -51,6 +51,24 @@ fn locate(index: &mut PkIndex, len: usize, pk: PkRef<'_>) -> Located {
     }
 }
 
+/// A slot once its record is gone as of `at` (invalidated or deleted) in
+/// the write `version`, from a slot fetched as `meta`, its origin added
+/// to `origins`: responses that started before `at` do not bring the
+/// record back. A function of the origins alone, so that a caller can
+/// hold a layered slot while it builds one.
+fn gone<E>(origins: &mut Origins, meta: Meta, at: Timestamp, version: u64) -> Slot<E> {
+    let meta = Meta {
+        fetched_at: meta.fetched_at.max(at),
+        expires_at: at,
+        ..meta
+    };
+    Slot {
+        record: None,
+        refs: EntityRefs::new(),
+        origin: origins.of(meta, version),
+    }
+}
+
 /// What merging one record into its table did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Merged {
@@ -143,22 +161,6 @@ impl<E: 'static> Table<E> {
     #[inline(always)]
     fn origin(&mut self, meta: Meta, version: u64) -> u32 {
         self.origins.of(meta, version)
-    }
-
-    /// A slot once its record is gone as of `at` (invalidated or deleted)
-    /// in the write `version`, from a slot fetched as `meta`: responses
-    /// that started before `at` do not bring the record back.
-    fn gone(&mut self, meta: Meta, at: Timestamp, version: u64) -> Slot<E> {
-        let meta = Meta {
-            fetched_at: meta.fetched_at.max(at),
-            expires_at: at,
-            ..meta
-        };
-        Slot {
-            record: None,
-            refs: EntityRefs::new(),
-            origin: self.origin(meta, version),
-        }
     }
 
     /// Drops the origins no slot names any more, when enough writes
@@ -327,20 +329,18 @@ impl<E: 'static> Table<E> {
             Located::Stored(index) => {
                 if !layer
                     && !self.layered.is_empty()
-                    && let Some(under) = self.layered.get(&index)
+                    && let Some(under) = self.layered.get_mut(&index)
                 {
-                    let confirmed = &under.confirmed;
+                    let confirmed = &mut under.confirmed;
                     let stored = self.origins.get(confirmed.origin);
                     if stored.version == version || keeps(confirmed, &stored.meta, record, &meta) {
                         if let Some(kept) = &confirmed.record {
                             *record = Rc::clone(kept);
                         }
                     } else {
-                        let slot = written(record, refs, self.origin(meta, version));
-                        if let Some(under) = self.layered.get_mut(&index) {
-                            let old = std::mem::replace(&mut under.confirmed, slot);
-                            self.replaced_confirmed.push((index, old));
-                        }
+                        let slot = written(record, refs, self.origins.of(meta, version));
+                        let old = std::mem::replace(confirmed, slot);
+                        self.replaced_confirmed.push((index, old));
                     }
                     return (index, Merged::Kept);
                 }
@@ -399,25 +399,23 @@ impl<E: 'static> Table<E> {
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
         match self.index.get_or_insert(pk.as_ref(), fresh) {
             Some(index) => {
-                if !layer && let Some(under) = self.layered.get(&index) {
-                    if self.origin_of(&under.confirmed).meta.fetched_at <= meta.fetched_at {
-                        let gone = self.gone(meta, meta.fetched_at, version);
-                        if let Some(under) = self.layered.get_mut(&index) {
-                            let old = std::mem::replace(&mut under.confirmed, gone);
-                            self.replaced_confirmed.push((index, old));
-                        }
+                if !layer && let Some(under) = self.layered.get_mut(&index) {
+                    if self.origins.get(under.confirmed.origin).meta.fetched_at <= meta.fetched_at {
+                        let gone = gone(&mut self.origins, meta, meta.fetched_at, version);
+                        let old = std::mem::replace(&mut under.confirmed, gone);
+                        self.replaced_confirmed.push((index, old));
                     }
                     return None;
                 }
                 if self.origin_of(&self.slots[index as usize]).meta.fetched_at > meta.fetched_at {
                     return None;
                 }
-                let slot = self.gone(meta, meta.fetched_at, version);
+                let slot = gone(&mut self.origins, meta, meta.fetched_at, version);
                 self.replace(index, slot);
                 Some(index)
             }
             None => {
-                let gone = self.gone(meta, meta.fetched_at, version);
+                let gone = gone(&mut self.origins, meta, meta.fetched_at, version);
                 self.slots.push(gone);
                 Some(fresh)
             }
@@ -445,290 +443,4 @@ pub(crate) fn renumber(refs: &mut [EntityRef], moved: &[Option<Vec<u32>>]) {
 }
 
 #[cfg(test)]
-mod tests {
-    //! The invariants of one table: which copy a write keeps, how a write
-    //! is undone, what a delete leaves, how compaction renumbers, and how
-    //! optimistic layers stack over a slot.
-
-    use super::*;
-
-    fn meta(fetched_ms: u64) -> Meta {
-        Meta {
-            fetched_at: Timestamp::from_millis(fetched_ms),
-            ..Meta::default()
-        }
-    }
-
-    /// The newer copy wins: a stored slot keeps its record against one
-    /// fetched earlier.
-    fn newer_wins(_: &Slot<String>, stored: &Meta, _: &String, meta: &Meta) -> bool {
-        stored.fetched_at > meta.fetched_at
-    }
-
-    /// Writes `text` as record `pk`, fetched at `fetched_ms`, in `version`.
-    fn write(
-        table: &mut Table<String>,
-        pk: u64,
-        text: &str,
-        fetched_ms: u64,
-        version: u64,
-    ) -> (u32, Merged, Rc<String>) {
-        let mut record = Rc::new(text.to_owned());
-        let at = table.locate(Pk::from(pk).as_ref());
-        let (slot, merged) = table.merge_at(
-            at,
-            &mut record,
-            EntityRefs::new(),
-            meta(fetched_ms),
-            version,
-            false,
-            newer_wins,
-            String::eq,
-        );
-        table.commit();
-        (slot, merged, record)
-    }
-
-    /// Writes `text` as record `pk` in the optimistic layer `layer`
-    /// (fetched at `fetched_ms`); returns the slots the layer covers.
-    fn write_layer(
-        table: &mut Table<String>,
-        pk: u64,
-        text: &str,
-        fetched_ms: u64,
-        layer: u64,
-    ) -> Vec<u32> {
-        let len = table.slot_count();
-        let mut record = Rc::new(text.to_owned());
-        let at = table.locate(Pk::from(pk).as_ref());
-        table.merge_at(
-            at,
-            &mut record,
-            EntityRefs::new(),
-            meta(fetched_ms),
-            layer,
-            true,
-            newer_wins,
-            String::eq,
-        );
-        table.commit_layer(layer, len)
-    }
-
-    fn shown(table: &Table<String>, pk: u64) -> Option<String> {
-        let slot = table.slot_of(&Pk::from(pk))?;
-        table.slot(slot)?.record.as_deref().cloned()
-    }
-
-    #[test]
-    fn a_write_keeps_the_copy_fetched_last_and_hands_it_back() {
-        let mut table = Table::new();
-        write(&mut table, 1, "new", 20, 1);
-        let (_, merged, kept) = write(&mut table, 1, "old", 10, 2);
-        assert_eq!(merged, Merged::Kept, "an older copy changes nothing");
-        assert_eq!(*kept, "new", "the writer gets the table's copy");
-        let (_, merged, _) = write(&mut table, 1, "newer", 30, 3);
-        assert_eq!(merged, Merged::Replaced);
-        assert_eq!(shown(&table, 1).as_deref(), Some("newer"));
-    }
-
-    #[test]
-    fn the_very_record_or_an_equal_copy_written_again_only_refreshes_its_meta() {
-        let mut table = Table::new();
-        let (slot, _, stored) = write(&mut table, 1, "same", 10, 1);
-        let mut again = Rc::clone(&stored);
-        let pk = Pk::from(1_u64);
-        let at = table.locate(pk.as_ref());
-        let (_, merged) = table.merge_at(
-            at,
-            &mut again,
-            EntityRefs::new(),
-            meta(20),
-            2,
-            false,
-            newer_wins,
-            String::eq,
-        );
-        table.commit();
-        assert_eq!(merged, Merged::Refreshed);
-        let written = table.slot(slot).expect("the slot stays");
-        let origin = table.origin_of(written);
-        assert_eq!(origin.meta, meta(20), "the newer fetch time is kept");
-        assert_eq!(origin.version, 2);
-        let (_, merged, copy) = write(&mut table, 1, "same", 30, 3);
-        assert_eq!(merged, Merged::Refreshed, "an equal copy changes no read");
-        assert!(
-            Rc::ptr_eq(&copy, &stored),
-            "the writer gets the stored copy"
-        );
-        let origin = table.slot(slot).map(|s| table.origin_of(s).meta);
-        assert_eq!(origin, Some(meta(30)));
-        let (_, merged, _) = write(&mut table, 1, "changed", 40, 5);
-        assert_eq!(merged, Merged::Replaced);
-    }
-
-    #[test]
-    fn within_one_write_the_first_copy_of_a_record_is_kept() {
-        let mut table = Table::new();
-        let mut first = Rc::new("first".to_owned());
-        let mut second = Rc::new("second".to_owned());
-        let pk = Pk::from(1_u64);
-        let at = table.locate(pk.as_ref());
-        table.merge_at(
-            at,
-            &mut first,
-            EntityRefs::new(),
-            meta(10),
-            1,
-            false,
-            newer_wins,
-            String::eq,
-        );
-        let at = table.locate(pk.as_ref());
-        table.merge_at(
-            at,
-            &mut second,
-            EntityRefs::new(),
-            meta(10),
-            1,
-            false,
-            newer_wins,
-            String::eq,
-        );
-        table.commit();
-        assert!(Rc::ptr_eq(&first, &second));
-        assert_eq!(shown(&table, 1).as_deref(), Some("first"));
-    }
-
-    #[test]
-    fn a_rollback_restores_replaced_slots_and_forgets_added_ones() {
-        let mut table = Table::new();
-        write(&mut table, 1, "kept", 10, 1);
-        let len = table.slot_count();
-        let mut replaced = Rc::new("replaced".to_owned());
-        let mut added = Rc::new("added".to_owned());
-        let at = table.locate(Pk::from(1_u64).as_ref());
-        table.merge_at(
-            at,
-            &mut replaced,
-            EntityRefs::new(),
-            meta(20),
-            2,
-            false,
-            newer_wins,
-            String::eq,
-        );
-        let at = table.locate(Pk::from(2_u64).as_ref());
-        table.merge_at(
-            at,
-            &mut added,
-            EntityRefs::new(),
-            meta(20),
-            2,
-            false,
-            newer_wins,
-            String::eq,
-        );
-        table.rollback(len);
-        assert_eq!(shown(&table, 1).as_deref(), Some("kept"));
-        assert_eq!(
-            table.slot_of(&Pk::from(2_u64)),
-            None,
-            "the index forgets it too"
-        );
-        assert_eq!(table.slot_count(), 1);
-    }
-
-    #[test]
-    fn a_delete_of_an_unknown_record_leaves_a_marker_that_older_copies_meet() {
-        let mut table = Table::new();
-        let slot = table.delete(&Pk::from(5_u64), meta(50), 1, false);
-        table.commit();
-        assert_eq!(slot, Some(0));
-        assert_eq!(table.live(), 0);
-        let (_, merged, _) = write(&mut table, 5, "late", 40, 2);
-        assert_eq!(
-            merged,
-            Merged::Kept,
-            "a response that started before the delete"
-        );
-        assert_eq!(shown(&table, 5), None);
-        // A delete older than the stored copy changes nothing.
-        write(&mut table, 6, "alive", 60, 3);
-        assert_eq!(table.delete(&Pk::from(6_u64), meta(55), 4, false), None);
-        assert_eq!(shown(&table, 6).as_deref(), Some("alive"));
-    }
-
-    #[test]
-    fn compaction_renumbers_the_index_and_the_references() {
-        let mut table = Table::new();
-        for pk in 1..=3 {
-            write(&mut table, pk, "t", 10, pk);
-        }
-        let moved = table.compact(&[true, false, true]);
-        assert_eq!(moved, [0, u32::MAX, 1]);
-        assert_eq!(table.slot_of(&Pk::from(1_u64)), Some(0));
-        assert_eq!(table.slot_of(&Pk::from(2_u64)), None);
-        assert_eq!(table.slot_of(&Pk::from(3_u64)), Some(1));
-        let mut refs = [
-            EntityRef { table: 0, slot: 2 },
-            EntityRef { table: 1, slot: 2 },
-        ];
-        renumber(&mut refs, &[Some(moved)]);
-        assert_eq!(refs[0].slot, 1);
-        assert_eq!(refs[1].slot, 2, "another table's references stay");
-    }
-
-    #[test]
-    fn gathering_origins_keeps_what_every_slot_and_layer_came_from() {
-        let mut table = Table::new();
-        for pk in 1..=100 {
-            write(&mut table, pk, "t", pk * 10, pk);
-        }
-        // Records 1 to 50 again, then an optimistic layer over record 3.
-        for pk in 1..=50 {
-            write(&mut table, pk, "again", 2_000 + pk, 100 + pk);
-        }
-        write_layer(&mut table, 3, "optimistic", 5_000, 200);
-        let origins = |table: &Table<String>| -> Vec<Origin> {
-            (0..table.slot_count() as u32)
-                .map(|slot| *table.origin_of(table.slot(slot).unwrap()))
-                .chain(
-                    table
-                        .layered
-                        .values()
-                        .map(|under| *table.origin_of(&under.confirmed)),
-                )
-                .collect()
-        };
-        let before = origins(&table);
-        table.gather_origins();
-        assert_eq!(origins(&table), before);
-        assert_eq!(
-            table.origins.len(),
-            1 + 100 + 1,
-            "the unused first 50 writes are gone: the empty origin, one a \
-             record, and the layer's"
-        );
-        assert!(table.remove_layer(200, &[2], 201));
-        assert_eq!(shown(&table, 3).as_deref(), Some("again"));
-        let shown = table.origin_of(table.slot(2).unwrap());
-        assert_eq!((shown.meta, shown.version), (meta(2_003), 201));
-    }
-
-    #[test]
-    fn a_confirmed_write_under_a_layer_shows_once_the_layer_goes() {
-        let mut table = Table::new();
-        write(&mut table, 1, "server", 10, 1);
-        // An optimistic write: layer 2 goes on show.
-        let covered = write_layer(&mut table, 1, "optimistic", 20, 2);
-        assert_eq!(covered, [0]);
-        assert!(table.has_layers());
-        // A response lands beneath it.
-        let (_, merged, _) = write(&mut table, 1, "confirmed", 30, 3);
-        assert_eq!(merged, Merged::Kept, "the layer still shows");
-        assert_eq!(shown(&table, 1).as_deref(), Some("optimistic"));
-        assert!(table.remove_layer(2, &covered, 4));
-        assert_eq!(shown(&table, 1).as_deref(), Some("confirmed"));
-        assert!(!table.has_layers());
-    }
-}
+mod tests;
