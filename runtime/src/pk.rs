@@ -81,6 +81,24 @@ enum KeyRepr<'a> {
     Owned(Pk),
 }
 
+impl<'a> PkKey<'a> {
+    /// The text of a text pk the key borrows from its record: what a
+    /// table's pk index reads from the record instead of keeping a copy.
+    #[inline]
+    pub(crate) fn lent_text(self) -> Option<&'a str> {
+        match self.0 {
+            KeyRepr::Borrowed(PkRef::Text(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Whether the key borrows its pk from its record.
+    #[inline]
+    pub(crate) fn is_lent(&self) -> bool {
+        matches!(self.0, KeyRepr::Borrowed(_))
+    }
+}
+
 impl PkKey<'_> {
     /// A key holding `pk`.
     pub(crate) fn owned(pk: Pk) -> PkKey<'static> {

@@ -175,7 +175,7 @@ impl<'s> Normalizer<'s> {
         let Some((records, stamps)) = self.tables.get_mut_with_stamps::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
         };
-        let at = records.locate(record.pk_key()?.as_ref());
+        let at = records.locate(&record.pk_key()?);
         let slot = merge_into(records, stamps, table, at, record, refs, write);
         self.refs.push(EntityRef { table, slot });
         Some(())
@@ -313,7 +313,7 @@ impl<'s> Normalizer<'s> {
             let Some(pk) = record.pk_key() else {
                 return Err((index, missing_pk::<E>()));
             };
-            let at = table_records.locate(pk.as_ref());
+            let at = table_records.locate(&pk);
             let slot = merge_into(
                 table_records,
                 stamps,

@@ -577,3 +577,67 @@ fn text_pks_of_every_length_find_their_records_after_writes_and_a_rollback() {
     assert_eq!(list.len(), slugs.len());
     assert!(list.iter().zip(&slugs).all(|(tag, slug)| &tag.slug == slug));
 }
+
+/// The tags `slugs` as a JSON list, each labelled `label`.
+fn tags_json(slugs: &[String], label: &str) -> String {
+    let items: Vec<String> = slugs
+        .iter()
+        .map(|slug| format!(r#"{{"slug": "{slug}", "label": "{label}"}}"#))
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+#[test]
+fn a_text_pk_whose_record_is_gone_still_names_its_slot() {
+    let slugs: Vec<String> = (0..50).map(|n| format!("tag-{n}")).collect();
+    let mut store = Store::new();
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /tags", &tags_json(&slugs, "first"), at(10))
+        .unwrap();
+    let delete = |store: &mut Store, slug: &str, ms: u64| {
+        store
+            .set(
+                &format!("DELETE /tags/{slug}"),
+                restcache::rest::Deleted::<Tag>::new(Pk::from(slug)),
+                at(ms),
+            )
+            .unwrap();
+    };
+    // A record deleted, one invalidated, and one the store never held
+    // deleted: none of their slots holds a record to read its pk from.
+    delete(&mut store, "tag-5", 20);
+    assert!(store.invalidate_entity::<Tag>("tag-6", Timestamp::from_millis(20)));
+    delete(&mut store, "never-held", 20);
+    // Many more records: the index grows and rehashes every slot's pk.
+    let more: Vec<String> = (0..2_000).map(|n| format!("more-{n}")).collect();
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /more", &tags_json(&more, "more"), at(30))
+        .unwrap();
+
+    // A response that started before the deletes finds their slots by
+    // text, so it brings none of them back.
+    let early = vec![
+        "tag-5".to_owned(),
+        "tag-6".to_owned(),
+        "never-held".to_owned(),
+    ];
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /early", &tags_json(&early, "early"), at(15))
+        .unwrap();
+    for slug in &early {
+        assert!(
+            matches!(store.get_entity::<Tag>(slug.as_str()), Lookup::Invalid),
+            "{slug} stays gone"
+        );
+    }
+    assert_eq!(store.entity_count("Tag"), 50 - 2 + 2_000, "none is back");
+    // One that started after them brings them back, in the same slots.
+    store
+        .set_json::<Vec<Rc<Tag>>>("GET /late", &tags_json(&early, "late"), at(40))
+        .unwrap();
+    for slug in &early {
+        assert_eq!(store.get_entity::<Tag>(slug.as_str()).found().label, "late");
+    }
+    assert_eq!(store.entity_count("Tag"), 50 + 2_000 + 1);
+    assert_eq!(store.get_entity::<Tag>("more-1999").found().label, "more");
+}

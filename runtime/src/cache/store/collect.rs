@@ -227,6 +227,7 @@ mod tests {
     use super::super::table::{EntityRef, EntityRefs, Table};
     use super::*;
     use crate::meta::Meta;
+    use crate::pk::PkKey;
 
     const NOTES: TypeKey = TypeKey {
         id: TypeId::of::<String>(),
@@ -262,7 +263,7 @@ mod tests {
             .collect();
         let mut record = Rc::new(format!("note {pk}"));
         let table = notes(store);
-        let at = table.locate(Pk::from(pk).as_ref());
+        let at = table.locate(&PkKey::owned(Pk::from(pk)));
         table.merge_at(
             at,
             &mut record,
@@ -359,7 +360,7 @@ mod tests {
         note(&mut store, 1, 10, &[]);
         let mut draft = Rc::new("draft".to_owned());
         let table = notes(&mut store);
-        let at = table.locate(Pk::from(1_u64).as_ref());
+        let at = table.locate(&PkKey::owned(Pk::from(1_u64)));
         table.merge_at(
             at,
             &mut draft,

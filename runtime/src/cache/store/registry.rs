@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::table::{AnyTable, EntityRef, Table};
+use super::table::{AnyTable, EntityRef, LendsPk, Table};
 use crate::error::SchemaError;
 
 /// Number of change stamps. Each record stamps one, so that a write to
@@ -86,7 +86,7 @@ pub(crate) struct TypeKey {
 }
 
 /// An empty table of `E`.
-pub(crate) fn new_table<E: 'static>() -> Box<dyn AnyTable> {
+pub(crate) fn new_table<E: LendsPk + 'static>() -> Box<dyn AnyTable> {
     Box::new(Table::<E>::new())
 }
 
@@ -177,7 +177,10 @@ impl Registry {
     /// empty `Table<E>` of that type). Another type that already holds its
     /// key is a conflict.
     #[cfg(test)]
-    pub fn register<E: 'static>(&mut self, ty: TypeKey) -> Result<(u32, bool), SchemaError> {
+    pub fn register<E: LendsPk + 'static>(
+        &mut self,
+        ty: TypeKey,
+    ) -> Result<(u32, bool), SchemaError> {
         self.register_with(ty, new_table::<E>)
     }
 

@@ -5,7 +5,7 @@
 use std::any::Any;
 
 use super::super::layer::Layered;
-use super::{EntityRef, Slot, Table, gone, renumber};
+use super::{EntityRef, LendsPk, Slot, Table, gone, lent_by, renumber};
 use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
 
@@ -64,7 +64,7 @@ pub(crate) trait AnyTable: Any {
     fn remove_layer(&mut self, layer: u64, slots: &[u32], now: u64) -> bool;
 }
 
-impl<E: 'static> AnyTable for Table<E> {
+impl<E: LendsPk + 'static> AnyTable for Table<E> {
     fn clone_table(&self) -> Box<dyn AnyTable> {
         Box::new(Table {
             index: self.index.clone(),
@@ -88,6 +88,8 @@ impl<E: 'static> AnyTable for Table<E> {
         let Some(index) = self.slot_of(pk) else {
             return false;
         };
+        // The slot may be left with no record to lend its pk.
+        self.index.keep(index, pk.as_ref());
         let slot = match self.layered.get_mut(&index) {
             Some(under) => &mut under.confirmed,
             None => &mut self.slots[index as usize],
@@ -111,7 +113,7 @@ impl<E: 'static> AnyTable for Table<E> {
     #[cfg(feature = "persist")]
     fn pks_of(&self, slots: &rustc_hash::FxHashSet<u32>) -> Vec<Pk> {
         let mut pks = Vec::with_capacity(slots.len());
-        self.index.each(|pk, slot| {
+        self.index.each(&lent_by(&self.slots), |pk, slot| {
             if slots.contains(&slot) {
                 pks.push(pk);
             }
@@ -169,7 +171,7 @@ impl<E: 'static> AnyTable for Table<E> {
             moved[index - 1] != u32::MAX
         });
         self.slots.shrink_to(self.slots.len() * 2);
-        self.index.renumber(&moved);
+        self.index.renumber(&moved, &lent_by(&self.slots));
         self.gather_origins();
         moved
     }
@@ -193,6 +195,10 @@ impl<E: 'static> AnyTable for Table<E> {
         let mut replaced = std::mem::take(&mut self.replaced);
         // A slot this write added and then replaced again is an added one.
         replaced.retain(|(index, _)| (*index as usize) < len);
+        // A slot this write added shows no record once the layer goes.
+        for index in len..self.slots.len() {
+            self.index.keep_lent(index as u32, &lent_by(&self.slots));
+        }
         let added = (len..self.slots.len()).map(|index| (index as u32, Slot::absent()));
         let mut covered = Vec::with_capacity(replaced.len());
         for (index, beneath) in replaced.into_iter().chain(added) {
@@ -239,7 +245,7 @@ impl<E: 'static> AnyTable for Table<E> {
         }
         if self.slots.len() > len {
             self.slots.truncate(len);
-            self.index.retain_below(len);
+            self.index.retain_below(len, &lent_by(&self.slots));
         }
     }
 }

@@ -16,8 +16,9 @@ use smallvec::SmallVec;
 
 use super::layer::Layered;
 use super::pk_index::PkIndex;
+use crate::cache::entity::Entity;
 use crate::meta::{Meta, Timestamp};
-use crate::pk::{Pk, PkRef};
+use crate::pk::{Pk, PkKey, PkRef};
 
 /// Where a record lives: its table and its slot in that table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,16 +42,6 @@ pub(crate) enum Located {
     New,
 }
 
-/// [`Table::locate`] in a table of `len` slots indexed by `index`: one
-/// copy for every entity type.
-fn locate(index: &mut PkIndex, len: usize, pk: PkRef<'_>) -> Located {
-    let fresh = u32::try_from(len).unwrap_or(u32::MAX);
-    match index.get_or_insert(pk, fresh) {
-        Some(slot) => Located::Stored(slot),
-        None => Located::New,
-    }
-}
-
 /// A slot once its record is gone as of `at` (invalidated or deleted) in
 /// the write `version`, from a slot fetched as `meta`, its origin added
 /// to `origins`: responses that started before `at` do not bring the
@@ -67,6 +58,26 @@ fn gone<E>(origins: &mut Origins, meta: Meta, at: Timestamp, version: u64) -> Sl
         refs: EntityRefs::new(),
         origin: origins.of(meta, version),
     }
+}
+
+/// A record that may hold its own text pk in a field: a table's pk index
+/// reads it there instead of keeping a copy.
+pub(crate) trait LendsPk {
+    /// The record's text pk, when a field of the record holds it.
+    fn lent_pk(&self) -> Option<&str>;
+}
+
+impl<E: Entity> LendsPk for E {
+    #[inline]
+    fn lent_pk(&self) -> Option<&str> {
+        self.pk_key()?.lent_text()
+    }
+}
+
+/// The text pks the records of `slots` lend their table's index.
+#[inline]
+fn lent_by<'s, E: LendsPk>(slots: &'s [Slot<E>]) -> impl Fn(u32) -> Option<&'s str> + Copy + 's {
+    |slot| slots.get(slot as usize)?.record.as_deref()?.lent_pk()
 }
 
 /// What merging one record into its table did.
@@ -138,7 +149,7 @@ pub(crate) struct Table<E> {
     origins: Origins,
 }
 
-impl<E: 'static> Table<E> {
+impl<E: LendsPk + 'static> Table<E> {
     pub fn new() -> Self {
         Table {
             index: PkIndex::default(),
@@ -187,13 +198,13 @@ impl<E: 'static> Table<E> {
     /// The slot holding `pk`.
     #[inline(always)]
     pub fn slot_of(&self, pk: &Pk) -> Option<u32> {
-        self.index.get(pk.as_ref())
+        self.index.get(pk.as_ref(), &lent_by(&self.slots))
     }
 
     /// The slot holding the pk `pk` names.
     #[inline(always)]
     pub fn slot_of_ref(&self, pk: PkRef<'_>) -> Option<u32> {
-        self.index.get(pk)
+        self.index.get(pk, &lent_by(&self.slots))
     }
 
     /// Slot number `index`.
@@ -208,7 +219,7 @@ impl<E: 'static> Table<E> {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn written_after(&self, since: u64) -> Vec<(Pk, Option<Rc<E>>, crate::meta::Timestamp)> {
         let mut written = Vec::new();
-        self.index.each(|pk, index| {
+        self.index.each(&lent_by(&self.slots), |pk, index| {
             let slot = match self.layered.get(&index) {
                 Some(layered) => &layered.confirmed,
                 None => &self.slots[index as usize],
@@ -233,7 +244,7 @@ impl<E: 'static> Table<E> {
         {
             return shown;
         }
-        self.index.each(|pk, index| {
+        self.index.each(&lent_by(&self.slots), |pk, index| {
             if let Some(under) = self.layered.get(&index)
                 && let Some(slot) = under.layer(layer)
                 && let Some(record) = &slot.record
@@ -284,15 +295,24 @@ impl<E: 'static> Table<E> {
 
     /// Gives back the room its records do not use.
     pub fn shrink_to_fit(&mut self) {
-        self.index.shrink_to_fit();
+        self.index.shrink_to_fit(&lent_by(&self.slots));
         self.slots.shrink_to_fit();
     }
 
-    /// Finds the slot of `pk`, or gives it the next new slot, which the
-    /// [`merge_at`](Self::merge_at) that follows fills.
+    /// Finds the slot of the pk `key` names, or gives it the next new
+    /// slot, which the [`merge_at`](Self::merge_at) that follows fills
+    /// with the record `key` came from.
     #[inline]
-    pub fn locate(&mut self, pk: PkRef<'_>) -> Located {
-        locate(&mut self.index, self.slots.len(), pk)
+    pub fn locate(&mut self, key: &PkKey<'_>) -> Located {
+        let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        let lent = lent_by(&self.slots);
+        match self
+            .index
+            .get_or_insert(key.as_ref(), fresh, key.is_lent(), &lent)
+        {
+            Some(slot) => Located::Stored(slot),
+            None => Located::New,
+        }
     }
 
     /// Merges `record` (its nested references `refs`) into the slot `at`
@@ -397,8 +417,11 @@ impl<E: 'static> Table<E> {
     /// changed.
     pub fn delete(&mut self, pk: &Pk, meta: Meta, version: u64, layer: bool) -> Option<u32> {
         let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
-        match self.index.get_or_insert(pk.as_ref(), fresh) {
+        let lent = lent_by(&self.slots);
+        match self.index.get_or_insert(pk.as_ref(), fresh, false, &lent) {
             Some(index) => {
+                // The slot may be left with no record to lend its pk.
+                self.index.keep(index, pk.as_ref());
                 if !layer && let Some(under) = self.layered.get_mut(&index) {
                     if self.origins.get(under.confirmed.origin).meta.fetched_at <= meta.fetched_at {
                         let gone = gone(&mut self.origins, meta, meta.fetched_at, version);

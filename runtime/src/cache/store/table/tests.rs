@@ -4,6 +4,13 @@
 
 use super::*;
 
+/// The records of these tables are bare strings, which hold no pk.
+impl LendsPk for String {
+    fn lent_pk(&self) -> Option<&str> {
+        None
+    }
+}
+
 fn meta(fetched_ms: u64) -> Meta {
     Meta {
         fetched_at: Timestamp::from_millis(fetched_ms),
@@ -26,7 +33,7 @@ fn write(
     version: u64,
 ) -> (u32, Merged, Rc<String>) {
     let mut record = Rc::new(text.to_owned());
-    let at = table.locate(Pk::from(pk).as_ref());
+    let at = table.locate(&PkKey::owned(Pk::from(pk)));
     let (slot, merged) = table.merge_at(
         at,
         &mut record,
@@ -52,7 +59,7 @@ fn write_layer(
 ) -> Vec<u32> {
     let len = table.slot_count();
     let mut record = Rc::new(text.to_owned());
-    let at = table.locate(Pk::from(pk).as_ref());
+    let at = table.locate(&PkKey::owned(Pk::from(pk)));
     table.merge_at(
         at,
         &mut record,
@@ -89,7 +96,7 @@ fn the_very_record_or_an_equal_copy_written_again_only_refreshes_its_meta() {
     let (slot, _, stored) = write(&mut table, 1, "same", 10, 1);
     let mut again = Rc::clone(&stored);
     let pk = Pk::from(1_u64);
-    let at = table.locate(pk.as_ref());
+    let at = table.locate(&PkKey::owned(pk.clone()));
     let (_, merged) = table.merge_at(
         at,
         &mut again,
@@ -124,7 +131,7 @@ fn within_one_write_the_first_copy_of_a_record_is_kept() {
     let mut first = Rc::new("first".to_owned());
     let mut second = Rc::new("second".to_owned());
     let pk = Pk::from(1_u64);
-    let at = table.locate(pk.as_ref());
+    let at = table.locate(&PkKey::owned(pk.clone()));
     table.merge_at(
         at,
         &mut first,
@@ -135,7 +142,7 @@ fn within_one_write_the_first_copy_of_a_record_is_kept() {
         newer_wins,
         String::eq,
     );
-    let at = table.locate(pk.as_ref());
+    let at = table.locate(&PkKey::owned(pk.clone()));
     table.merge_at(
         at,
         &mut second,
@@ -158,7 +165,7 @@ fn a_rollback_restores_replaced_slots_and_forgets_added_ones() {
     let len = table.slot_count();
     let mut replaced = Rc::new("replaced".to_owned());
     let mut added = Rc::new("added".to_owned());
-    let at = table.locate(Pk::from(1_u64).as_ref());
+    let at = table.locate(&PkKey::owned(Pk::from(1_u64)));
     table.merge_at(
         at,
         &mut replaced,
@@ -169,7 +176,7 @@ fn a_rollback_restores_replaced_slots_and_forgets_added_ones() {
         newer_wins,
         String::eq,
     );
-    let at = table.locate(Pk::from(2_u64).as_ref());
+    let at = table.locate(&PkKey::owned(Pk::from(2_u64)));
     table.merge_at(
         at,
         &mut added,
@@ -282,4 +289,97 @@ fn a_confirmed_write_under_a_layer_shows_once_the_layer_goes() {
     assert!(table.remove_layer(2, &covered, 4));
     assert_eq!(shown(&table, 1).as_deref(), Some("confirmed"));
     assert!(!table.has_layers());
+}
+
+/// A record that holds its own text pk, as a derived entity's pk field
+/// does: the table's index reads the pk from it.
+#[derive(Clone, Debug, PartialEq)]
+struct Slug(String);
+
+impl LendsPk for Slug {
+    fn lent_pk(&self) -> Option<&str> {
+        Some(&self.0)
+    }
+}
+
+/// Writes the record `slug`, fetched at `fetched_ms`, as the write
+/// `version`: confirmed, or as that optimistic layer when `layer`.
+fn write_slug(table: &mut Table<Slug>, slug: &str, fetched_ms: u64, version: u64, layer: bool) {
+    let len = table.slot_count();
+    let mut record = Rc::new(Slug(slug.to_owned()));
+    let key = crate::pk::PkValue::pk_key(&record.0).expect("a text pk");
+    let at = table.locate(&key);
+    table.merge_at(
+        at,
+        &mut record,
+        EntityRefs::new(),
+        meta(fetched_ms),
+        version,
+        layer,
+        |_, stored, _, meta| stored.fetched_at > meta.fetched_at,
+        Slug::eq,
+    );
+    if layer {
+        table.commit_layer(version, len);
+    } else {
+        table.commit();
+    }
+}
+
+#[test]
+fn a_text_pk_no_record_holds_any_more_still_names_its_slot() {
+    let mut table = Table::new();
+    for (n, slug) in ["kept", "deleted", "invalidated"].into_iter().enumerate() {
+        write_slug(&mut table, slug, 10, n as u64 + 1, false);
+    }
+    // An optimistic create that fails: its slot goes back to holding no
+    // record, yet its pk still names it.
+    write_slug(&mut table, "created", 20, 4, true);
+    assert!(table.remove_layer(4, &[3], 5));
+    assert_eq!(
+        table.delete(&Pk::from("deleted"), meta(20), 6, false),
+        Some(1)
+    );
+    assert!(table.invalidate(&Pk::from("invalidated"), Timestamp::from_millis(20), 7));
+    assert_eq!(
+        table.delete(&Pk::from("never held"), meta(20), 8, false),
+        Some(4)
+    );
+
+    let slots = [
+        ("kept", 0),
+        ("deleted", 1),
+        ("invalidated", 2),
+        ("created", 3),
+        ("never held", 4),
+    ];
+    let found = |table: &Table<Slug>, slug: &str| table.slot_of(&Pk::from(slug));
+    for (slug, slot) in slots {
+        assert_eq!(found(&table, slug), Some(slot), "{slug}");
+    }
+    // Growing rehashes every pk, the ones no record holds too.
+    for n in 0..500 {
+        write_slug(&mut table, &format!("more-{n}"), 30, 100 + n, false);
+    }
+    for (slug, slot) in slots {
+        assert_eq!(found(&table, slug), Some(slot), "{slug} after growth");
+    }
+    // A record written again lands in its old slot.
+    write_slug(&mut table, "deleted", 40, 1000, false);
+    assert_eq!(found(&table, "deleted"), Some(1));
+    assert_eq!(table.slot_count(), 5 + 500);
+
+    // Compaction moves the slots; each pk follows its own.
+    let mut keep = vec![true; table.slot_count()];
+    keep[0] = false;
+    let moved = table.compact(&keep);
+    assert_eq!(found(&table, "kept"), None);
+    for (slug, slot) in &slots[1..] {
+        assert_eq!(
+            found(&table, slug),
+            Some(moved[*slot as usize]),
+            "{slug} moved"
+        );
+    }
+    assert_eq!(found(&table, "more-499"), Some(moved[504]));
 }
