@@ -12,7 +12,7 @@ use crate::cache::entity::{Entity, type_key};
 use crate::cache::partial::{Absent, Presence};
 use crate::cache::schema::{Decoded, Schema, from_json};
 use crate::cache::store::registry::{Registry, Stamps, TypeKey, new_table};
-use crate::cache::store::table::{AnyTable, EntityRef, EntityRefs, Located, Merged, Slot, Table};
+use crate::cache::store::table::{AnyTable, EntityRef, EntityRefs, Located, Merged, Table};
 use crate::cache::store::{Joined, Layer, ListEdit, ResultSlot, Store};
 use crate::error::SchemaError;
 use crate::meta::{Meta, Timestamp};
@@ -359,7 +359,7 @@ impl<'s> Normalizer<'s> {
         let records = self.tables.get::<E>(table)?;
         let slot = records.slot(records.slot_of_ref(record.pk_key()?.as_ref())?)?;
         let shown = slot.record.as_ref()?;
-        Rc::ptr_eq(shown, record).then(|| slot.refs.clone())
+        Rc::ptr_eq(shown, record).then(|| EntityRefs::from_slice(slot.refs))
     }
 
     /// A nested record a partial record kept from its stored copy: points
@@ -523,9 +523,14 @@ fn merge_into<E: Entity>(
 /// stored copy is newer, or (when they say nothing) when its request
 /// started later.
 #[inline(always)]
-fn keeps_stored<E: Entity>(slot: &Slot<E>, stored: &Meta, incoming: &E, meta: &Meta) -> bool {
+fn keeps_stored<E: Entity>(
+    stored_record: &Option<Rc<E>>,
+    stored: &Meta,
+    incoming: &E,
+    meta: &Meta,
+) -> bool {
     if E::HAS_VERSION
-        && let Some(record) = &slot.record
+        && let Some(record) = stored_record
     {
         match incoming.compare_version(record) {
             Some(std::cmp::Ordering::Less) => return true,

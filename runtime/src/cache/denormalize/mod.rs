@@ -15,7 +15,7 @@ use crate::cache::entity::Entity;
 use crate::cache::memo::entries::{EntityMemo, ItemStamps, MemoState};
 use crate::cache::schema::Schema;
 use crate::cache::store::registry::stamp_bit;
-use crate::cache::store::table::{EntityRef, Slot, Table};
+use crate::cache::store::table::{EntityRef, SlotRef, Table};
 use crate::cache::store::{Lookup, Store};
 use crate::meta::Meta;
 use crate::pk::{Pk, PkValue};
@@ -192,7 +192,7 @@ impl<'s> Reader<'s> {
         &mut self,
         at: EntityRef,
         records: &'s Table<E>,
-        slot: &'s Slot<E>,
+        slot: SlotRef<'s, E>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
         self.add_stamps(stamp_bit(at.table, at.slot));
@@ -205,7 +205,7 @@ impl<'s> Reader<'s> {
         &mut self,
         at: EntityRef,
         records: &'s Table<E>,
-        slot: &'s Slot<E>,
+        slot: SlotRef<'s, E>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
         let Some(record) = slot.record.as_ref() else {
@@ -214,7 +214,13 @@ impl<'s> Reader<'s> {
         if !E::HAS_NESTED {
             return against(record, held);
         }
-        self.nested_in(at, records.origin_of(slot).version, slot, record, held)
+        self.nested_in(
+            at,
+            records.origin_of(slot.origin).version,
+            slot,
+            record,
+            held,
+        )
     }
 
     /// One record by pk.
@@ -239,7 +245,7 @@ impl<'s> Reader<'s> {
         };
         let at = EntityRef { table, slot: index };
         match self.entity_in::<E>(at, records, slot, None) {
-            Denorm::Changed(value) => Lookup::Found(value, records.origin_of(slot).meta),
+            Denorm::Changed(value) => Lookup::Found(value, records.origin_of(slot.origin).meta),
             Denorm::Same | Denorm::Missing => Lookup::Invalid,
         }
     }
@@ -278,13 +284,13 @@ impl<'s> Reader<'s> {
         &mut self,
         at: EntityRef,
         version: u64,
-        slot: &'s Slot<E>,
+        slot: SlotRef<'s, E>,
         record: &'s Rc<E>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
         let store = self.store;
         let Some(memo) = self.memo.as_deref_mut() else {
-            let (outcome, _) = self.walk(&slot.refs, |cx| record.denormalize_nested(cx));
+            let (outcome, _) = self.walk(slot.refs, |cx| record.denormalize_nested(cx));
             return built_against(settle(outcome, record, None, E::same_nested), held);
         };
         // The record itself is unchanged while its slot's version is: a
@@ -300,7 +306,7 @@ impl<'s> Reader<'s> {
             let stamped = store.unchanged_since(entry.mask, entry.at);
             if stamped
                 || (entry.mask != EVERY_STAMP
-                    && store.tables().reach_unwritten_since(&slot.refs, entry.at))
+                    && store.tables().reach_unwritten_since(slot.refs, entry.at))
             {
                 let (found, mask) = (against(&entry.output, held), entry.mask);
                 if !stamped {
@@ -314,7 +320,7 @@ impl<'s> Reader<'s> {
             }
         }
         let previous = remembered.map(|entry| Rc::clone(&entry.output));
-        let (outcome, mask) = self.walk(&slot.refs, |cx| record.denormalize_nested(cx));
+        let (outcome, mask) = self.walk(slot.refs, |cx| record.denormalize_nested(cx));
         let output = settle(outcome, record, previous, E::same_nested);
         let entry = output.as_ref().map(|output| EntityMemo {
             output: Rc::clone(output),

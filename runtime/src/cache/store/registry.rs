@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::table::{AnyTable, EntityRef, LendsPk, Table};
+use super::table::{AnyTable, EntityRef, Table, TableRecord};
 use crate::error::SchemaError;
 
 /// Number of change stamps. Each record stamps one, so that a write to
@@ -86,7 +86,7 @@ pub(crate) struct TypeKey {
 }
 
 /// An empty table of `E`.
-pub(crate) fn new_table<E: LendsPk + 'static>() -> Box<dyn AnyTable> {
+pub(crate) fn new_table<E: TableRecord + 'static>() -> Box<dyn AnyTable> {
     Box::new(Table::<E>::new())
 }
 
@@ -177,7 +177,7 @@ impl Registry {
     /// empty `Table<E>` of that type). Another type that already holds its
     /// key is a conflict.
     #[cfg(test)]
-    pub fn register<E: LendsPk + 'static>(
+    pub fn register<E: TableRecord + 'static>(
         &mut self,
         ty: TypeKey,
     ) -> Result<(u32, bool), SchemaError> {

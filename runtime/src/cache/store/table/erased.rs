@@ -5,7 +5,7 @@
 use std::any::Any;
 
 use super::super::layer::Layered;
-use super::{EntityRef, LendsPk, Slot, Table, gone, lent_by, renumber};
+use super::{EntityRef, Slot, Table, TableRecord, gone, lent_by, renumber};
 use crate::meta::{Meta, Timestamp};
 use crate::pk::Pk;
 
@@ -64,11 +64,12 @@ pub(crate) trait AnyTable: Any {
     fn remove_layer(&mut self, layer: u64, slots: &[u32], now: u64) -> bool;
 }
 
-impl<E: LendsPk + 'static> AnyTable for Table<E> {
+impl<E: TableRecord + 'static> AnyTable for Table<E> {
     fn clone_table(&self) -> Box<dyn AnyTable> {
         Box::new(Table {
             index: self.index.clone(),
             slots: self.slots.clone(),
+            refs: self.refs.clone(),
             replaced: Vec::new(),
             layered: self.layered.clone(),
             replaced_confirmed: Vec::new(),
@@ -90,20 +91,24 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
         };
         // The slot may be left with no record to lend its pk.
         self.index.keep(index, pk.as_ref());
-        let slot = match self.layered.get_mut(&index) {
-            Some(under) => &mut under.confirmed,
-            None => &mut self.slots[index as usize],
-        };
-        let meta = self.origins.get(slot.origin).meta;
+        if let Some(under) = self.layered.get_mut(&index) {
+            let meta = self.origins.get(under.confirmed.origin).meta;
+            if meta.fetched_at <= at {
+                under.confirmed = gone(&mut self.origins, meta, at, version);
+            }
+            return true;
+        }
+        let meta = self.origins.get(self.slots[index as usize].origin).meta;
         if meta.fetched_at <= at {
-            *slot = gone(&mut self.origins, meta, at, version);
+            let gone = gone(&mut self.origins, meta, at, version);
+            self.put(index, gone);
         }
         true
     }
 
     fn meta(&self, pk: &Pk) -> Option<Meta> {
         self.slot_of(pk)
-            .map(|i| self.origin_of(&self.slots[i as usize]).meta)
+            .map(|i| self.origin_of(self.slots[i as usize].origin).meta)
     }
 
     fn slot_index(&self, pk: &Pk) -> Option<u32> {
@@ -122,12 +127,12 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
     }
 
     fn refs_of(&self, slot: u32) -> &[EntityRef] {
-        self.slots.get(slot as usize).map_or(&[], |s| &s.refs[..])
+        self.refs_at(slot)
     }
 
     fn refs_if_unwritten_since(&self, slot: u32, at: u64) -> Option<&[EntityRef]> {
-        let slot = self.slots.get(slot as usize)?;
-        (self.origin_of(slot).version <= at).then_some(&slot.refs[..])
+        let held = self.slots.get(slot as usize)?;
+        (self.origin_of(held.origin).version <= at).then(|| self.refs_at(slot))
     }
 
     fn slot_count(&self) -> usize {
@@ -146,7 +151,7 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
         self.slots
             .get(slot as usize)
             .map_or((Timestamp::default(), false), |s| {
-                (self.origin_of(s).meta.fetched_at, s.record.is_some())
+                (self.origin_of(s.origin).meta.fetched_at, s.record.is_some())
             })
     }
 
@@ -165,20 +170,24 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
                 moved.push(u32::MAX);
             }
         }
+        let kept = |index: &mut usize| {
+            *index += 1;
+            moved[*index - 1] != u32::MAX
+        };
         let mut index = 0;
-        self.slots.retain(|_| {
-            index += 1;
-            moved[index - 1] != u32::MAX
-        });
+        self.slots.retain(|_| kept(&mut index));
         self.slots.shrink_to(self.slots.len() * 2);
+        let mut index = 0;
+        self.refs.retain(|_| kept(&mut index));
+        self.refs.shrink_to(self.refs.len() * 2);
         self.index.renumber(&moved, &lent_by(&self.slots));
         self.gather_origins();
         moved
     }
 
     fn renumber_refs(&mut self, moved: &[Option<Vec<u32>>]) {
-        for slot in &mut self.slots {
-            renumber(&mut slot.refs, moved);
+        for refs in &mut self.refs {
+            renumber(refs, moved);
         }
     }
 
@@ -202,7 +211,7 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
         let added = (len..self.slots.len()).map(|index| (index as u32, Slot::absent()));
         let mut covered = Vec::with_capacity(replaced.len());
         for (index, beneath) in replaced.into_iter().chain(added) {
-            let on_show = self.slots[index as usize].clone();
+            let on_show = self.slot_copy(index);
             self.layered
                 .entry(index)
                 .or_insert_with(|| Layered::over(beneath))
@@ -227,8 +236,8 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
                     .remove(&index)
                     .map_or(on_show, Layered::into_confirmed);
             }
-            on_show.origin = self.origin(self.origin_of(&on_show).meta, now);
-            self.slots[index as usize] = on_show;
+            on_show.origin = self.origin(self.origin_of(on_show.origin).meta, now);
+            self.put(index, on_show);
             changed = true;
         }
         changed
@@ -236,7 +245,7 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
 
     fn rollback(&mut self, len: usize) {
         while let Some((index, old)) = self.replaced.pop() {
-            self.slots[index as usize] = old;
+            self.put(index, old);
         }
         while let Some((index, old)) = self.replaced_confirmed.pop() {
             if let Some(under) = self.layered.get_mut(&index) {
@@ -244,7 +253,7 @@ impl<E: LendsPk + 'static> AnyTable for Table<E> {
             }
         }
         if self.slots.len() > len {
-            self.slots.truncate(len);
+            self.truncate(len);
             self.index.retain_below(len, &lent_by(&self.slots));
         }
     }

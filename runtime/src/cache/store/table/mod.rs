@@ -60,14 +60,20 @@ fn gone<E>(origins: &mut Origins, meta: Meta, at: Timestamp, version: u64) -> Sl
     }
 }
 
-/// A record that may hold its own text pk in a field: a table's pk index
-/// reads it there instead of keeping a copy.
-pub(crate) trait LendsPk {
-    /// The record's text pk, when a field of the record holds it.
+/// What a table knows of its record type.
+pub(crate) trait TableRecord {
+    /// Whether records of the type can nest other records, and so have
+    /// references to keep.
+    const NESTS: bool;
+
+    /// The record's text pk, when a field of the record holds it: a
+    /// table's pk index reads it there instead of keeping a copy.
     fn lent_pk(&self) -> Option<&str>;
 }
 
-impl<E: Entity> LendsPk for E {
+impl<E: Entity> TableRecord for E {
+    const NESTS: bool = E::HAS_NESTED;
+
     #[inline]
     fn lent_pk(&self) -> Option<&str> {
         self.pk_key()?.lent_text()
@@ -76,7 +82,9 @@ impl<E: Entity> LendsPk for E {
 
 /// The text pks the records of `slots` lend their table's index.
 #[inline]
-fn lent_by<'s, E: LendsPk>(slots: &'s [Slot<E>]) -> impl Fn(u32) -> Option<&'s str> + Copy + 's {
+fn lent_by<'s, E: TableRecord>(
+    slots: &'s [Held<E>],
+) -> impl Fn(u32) -> Option<&'s str> + Copy + 's {
     |slot| slots.get(slot as usize)?.record.as_deref()?.lent_pk()
 }
 
@@ -129,6 +137,42 @@ impl<E> Clone for Slot<E> {
     }
 }
 
+/// A slot as a table holds it: its record and origin. Its references
+/// live apart, in the table's `refs`, so that a table of records that
+/// nest nothing (most of them) spends nothing on them: 8 bytes a slot
+/// in wasm32, not 20.
+struct Held<E> {
+    record: Option<Rc<E>>,
+    origin: u32,
+}
+
+impl<E> Clone for Held<E> {
+    fn clone(&self) -> Self {
+        Held {
+            record: self.record.clone(),
+            origin: self.origin,
+        }
+    }
+}
+
+/// A slot of a table, as a read sees it.
+pub(crate) struct SlotRef<'t, E> {
+    /// `None` once the record was invalidated (or deleted).
+    pub record: &'t Option<Rc<E>>,
+    /// The entities the record's nested fields point at.
+    pub refs: &'t [EntityRef],
+    /// Where its contents came from: an index into its table's origins.
+    pub origin: u32,
+}
+
+impl<E> Clone for SlotRef<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for SlotRef<'_, E> {}
+
 /// The records of one entity type.
 ///
 /// A slot shows its record as a read sees it. A record an optimistic write
@@ -136,7 +180,10 @@ impl<E> Clone for Slot<E> {
 /// one real responses update) and the optimistic layers over it.
 pub(crate) struct Table<E> {
     index: PkIndex,
-    slots: Vec<Slot<E>>,
+    slots: Vec<Held<E>>,
+    /// The references of each slot's record, by slot; the slots past its
+    /// end have none.
+    refs: Vec<EntityRefs>,
     /// The slots the write in progress replaced, with their former
     /// contents; empty between writes.
     replaced: Vec<(u32, Slot<E>)>,
@@ -149,11 +196,12 @@ pub(crate) struct Table<E> {
     origins: Origins,
 }
 
-impl<E: LendsPk + 'static> Table<E> {
+impl<E: TableRecord + 'static> Table<E> {
     pub fn new() -> Self {
         Table {
             index: PkIndex::default(),
             slots: Vec::new(),
+            refs: Vec::new(),
             replaced: Vec::new(),
             layered: FxHashMap::default(),
             replaced_confirmed: Vec::new(),
@@ -161,10 +209,10 @@ impl<E: LendsPk + 'static> Table<E> {
         }
     }
 
-    /// Where `slot`, a slot of this table, got its contents.
+    /// The origin `origin` (a slot's), where a slot got its contents.
     #[inline(always)]
-    pub fn origin_of(&self, slot: &Slot<E>) -> &Origin {
-        self.origins.get(slot.origin)
+    pub fn origin_of(&self, origin: u32) -> &Origin {
+        self.origins.get(origin)
     }
 
     /// The origin of a slot the write `version` of a response fetched as
@@ -209,8 +257,93 @@ impl<E: LendsPk + 'static> Table<E> {
 
     /// Slot number `index`.
     #[inline(always)]
-    pub fn slot(&self, index: u32) -> Option<&Slot<E>> {
-        self.slots.get(index as usize)
+    pub fn slot(&self, index: u32) -> Option<SlotRef<'_, E>> {
+        let held = self.slots.get(index as usize)?;
+        Some(SlotRef {
+            record: &held.record,
+            refs: self.refs_at(index),
+            origin: held.origin,
+        })
+    }
+
+    /// The references of the record in slot `index`.
+    #[inline(always)]
+    fn refs_at(&self, index: u32) -> &[EntityRef] {
+        self.refs.get(index as usize).map_or(&[], |refs| &refs[..])
+    }
+
+    /// A copy of slot `index`, references and all.
+    fn slot_copy(&self, index: u32) -> Slot<E> {
+        let held = &self.slots[index as usize];
+        Slot {
+            record: held.record.clone(),
+            refs: EntityRefs::from_slice(self.refs_at(index)),
+            origin: held.origin,
+        }
+    }
+
+    /// Makes `refs` the references of slot `index`.
+    #[inline]
+    fn set_refs(&mut self, index: u32, refs: EntityRefs) {
+        let index = index as usize;
+        if let Some(kept) = self.refs.get_mut(index) {
+            *kept = refs;
+        } else if !refs.is_empty() {
+            self.refs.resize_with(index, EntityRefs::new);
+            self.refs.push(refs);
+        }
+    }
+
+    /// Puts `slot` in slot `index`, returning what it held.
+    #[inline]
+    fn put(&mut self, index: u32, slot: Slot<E>) -> Slot<E> {
+        let Slot {
+            record,
+            refs,
+            origin,
+        } = slot;
+        let old = std::mem::replace(&mut self.slots[index as usize], Held { record, origin });
+        // A table of records that nest nothing holds no references.
+        let old_refs = if !E::NESTS && self.refs.is_empty() && refs.is_empty() {
+            refs
+        } else {
+            match self.refs.get_mut(index as usize) {
+                Some(kept) => std::mem::replace(kept, refs),
+                None => {
+                    self.set_refs(index, refs);
+                    EntityRefs::new()
+                }
+            }
+        };
+        Slot {
+            record: old.record,
+            refs: old_refs,
+            origin: old.origin,
+        }
+    }
+
+    /// Adds `slot` after the last slot; returns its number.
+    #[inline]
+    fn push(&mut self, slot: Slot<E>) -> u32 {
+        let index = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        let Slot {
+            record,
+            refs,
+            origin,
+        } = slot;
+        // Room first, then the slot built in place: a slot built before
+        // the push would be copied across the growth check, a copy whose
+        // loads stall on the stores that just wrote it.
+        self.slots
+            .extend(std::iter::once_with(|| Held { record, origin }));
+        self.set_refs(index, refs);
+        index
+    }
+
+    /// Drops every slot from `len` on.
+    fn truncate(&mut self, len: usize) {
+        self.slots.truncate(len);
+        self.refs.truncate(len);
     }
 
     /// The records written after write `since`: each pk with its
@@ -220,13 +353,16 @@ impl<E: LendsPk + 'static> Table<E> {
     pub fn written_after(&self, since: u64) -> Vec<(Pk, Option<Rc<E>>, crate::meta::Timestamp)> {
         let mut written = Vec::new();
         self.index.each(&lent_by(&self.slots), |pk, index| {
-            let slot = match self.layered.get(&index) {
-                Some(layered) => &layered.confirmed,
-                None => &self.slots[index as usize],
+            let (record, origin) = match self.layered.get(&index) {
+                Some(layered) => (&layered.confirmed.record, layered.confirmed.origin),
+                None => {
+                    let held = &self.slots[index as usize];
+                    (&held.record, held.origin)
+                }
             };
-            let origin = self.origin_of(slot);
+            let origin = self.origin_of(origin);
             if origin.version > since {
-                written.push((pk, slot.record.clone(), origin.meta.fetched_at));
+                written.push((pk, record.clone(), origin.meta.fetched_at));
             }
         });
         written
@@ -249,7 +385,8 @@ impl<E: LendsPk + 'static> Table<E> {
                 && let Some(slot) = under.layer(layer)
                 && let Some(record) = &slot.record
             {
-                shown.push((pk, Rc::clone(record), self.origin_of(slot).meta.fetched_at));
+                let fetched_at = self.origin_of(slot.origin).meta.fetched_at;
+                shown.push((pk, Rc::clone(record), fetched_at));
             }
         });
         shown
@@ -260,11 +397,11 @@ impl<E: LendsPk + 'static> Table<E> {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn confirmed_meta(&self, pk: &Pk) -> Option<Meta> {
         let index = self.slot_of(pk)?;
-        let slot = match self.layered.get(&index) {
-            Some(under) => &under.confirmed,
-            None => &self.slots[index as usize],
+        let origin = match self.layered.get(&index) {
+            Some(under) => under.confirmed.origin,
+            None => self.slots[index as usize].origin,
         };
-        Some(self.origin_of(slot).meta)
+        Some(self.origin_of(origin).meta)
     }
 
     /// The stored record of `pk` a partial record of a write merges over:
@@ -291,12 +428,16 @@ impl<E: LendsPk + 'static> Table<E> {
     pub fn reserve(&mut self, additional: usize) {
         self.index.reserve(additional);
         self.slots.reserve(additional);
+        if E::NESTS {
+            self.refs.reserve(additional);
+        }
     }
 
     /// Gives back the room its records do not use.
     pub fn shrink_to_fit(&mut self) {
         self.index.shrink_to_fit(&lent_by(&self.slots));
         self.slots.shrink_to_fit();
+        self.refs.shrink_to_fit();
     }
 
     /// Finds the slot of the pk `key` names, or gives it the next new
@@ -337,7 +478,7 @@ impl<E: LendsPk + 'static> Table<E> {
         meta: Meta,
         version: u64,
         layer: bool,
-        keeps: impl Fn(&Slot<E>, &Meta, &E, &Meta) -> bool,
+        keeps: impl Fn(&Option<Rc<E>>, &Meta, &E, &Meta) -> bool,
         equal: impl Fn(&E, &E) -> bool,
     ) -> (u32, Merged) {
         let written = |record: &Rc<E>, refs, origin| Slot {
@@ -353,7 +494,9 @@ impl<E: LendsPk + 'static> Table<E> {
                 {
                     let confirmed = &mut under.confirmed;
                     let stored = self.origins.get(confirmed.origin);
-                    if stored.version == version || keeps(confirmed, &stored.meta, record, &meta) {
+                    if stored.version == version
+                        || keeps(&confirmed.record, &stored.meta, record, &meta)
+                    {
                         if let Some(kept) = &confirmed.record {
                             *record = Rc::clone(kept);
                         }
@@ -366,7 +509,7 @@ impl<E: LendsPk + 'static> Table<E> {
                 }
                 let slot = &self.slots[index as usize];
                 let stored = self.origins.get(slot.origin);
-                if stored.version == version || keeps(slot, &stored.meta, record, &meta) {
+                if stored.version == version || keeps(&slot.record, &stored.meta, record, &meta) {
                     if let Some(kept) = &slot.record {
                         *record = Rc::clone(kept);
                     }
@@ -375,7 +518,7 @@ impl<E: LendsPk + 'static> Table<E> {
                 // The very record stored (a cached value written back, or
                 // the nested copy of an edited record), or an equal copy of
                 // it, changes no read: the stored copy stays.
-                let same = *slot.refs == *refs
+                let same = *self.refs_at(index) == *refs
                     && slot
                         .record
                         .as_ref()
@@ -395,15 +538,8 @@ impl<E: LendsPk + 'static> Table<E> {
                 )
             }
             Located::New => {
-                let fresh = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
                 let origin = self.origin(meta, version);
-                // Room first, then the slot built in place: a slot built
-                // before the push would be copied across the growth check,
-                // a copy whose loads stall on the stores that just wrote
-                // it.
-                self.slots
-                    .extend(std::iter::once_with(|| written(record, refs, origin)));
-                (fresh, Merged::Replaced)
+                (self.push(written(record, refs, origin)), Merged::Replaced)
             }
         }
     }
@@ -430,7 +566,12 @@ impl<E: LendsPk + 'static> Table<E> {
                     }
                     return None;
                 }
-                if self.origin_of(&self.slots[index as usize]).meta.fetched_at > meta.fetched_at {
+                if self
+                    .origin_of(self.slots[index as usize].origin)
+                    .meta
+                    .fetched_at
+                    > meta.fetched_at
+                {
                     return None;
                 }
                 let slot = gone(&mut self.origins, meta, meta.fetched_at, version);
@@ -439,16 +580,16 @@ impl<E: LendsPk + 'static> Table<E> {
             }
             None => {
                 let gone = gone(&mut self.origins, meta, meta.fetched_at, version);
-                self.slots.push(gone);
-                Some(fresh)
+                Some(self.push(gone))
             }
         }
     }
 
     /// Replaces slot `index` within a write, keeping the former contents
     /// until the write commits or rolls back.
+    #[inline]
     fn replace(&mut self, index: u32, slot: Slot<E>) {
-        let old = std::mem::replace(&mut self.slots[index as usize], slot);
+        let old = self.put(index, slot);
         self.replaced.push((index, old));
     }
 }

@@ -5,7 +5,9 @@
 use super::*;
 
 /// The records of these tables are bare strings, which hold no pk.
-impl LendsPk for String {
+impl TableRecord for String {
+    const NESTS: bool = false;
+
     fn lent_pk(&self) -> Option<&str> {
         None
     }
@@ -20,7 +22,7 @@ fn meta(fetched_ms: u64) -> Meta {
 
 /// The newer copy wins: a stored slot keeps its record against one
 /// fetched earlier.
-fn newer_wins(_: &Slot<String>, stored: &Meta, _: &String, meta: &Meta) -> bool {
+fn newer_wins(_: &Option<Rc<String>>, stored: &Meta, _: &String, meta: &Meta) -> bool {
     stored.fetched_at > meta.fetched_at
 }
 
@@ -110,7 +112,7 @@ fn the_very_record_or_an_equal_copy_written_again_only_refreshes_its_meta() {
     table.commit();
     assert_eq!(merged, Merged::Refreshed);
     let written = table.slot(slot).expect("the slot stays");
-    let origin = table.origin_of(written);
+    let origin = table.origin_of(written.origin);
     assert_eq!(origin.meta, meta(20), "the newer fetch time is kept");
     assert_eq!(origin.version, 2);
     let (_, merged, copy) = write(&mut table, 1, "same", 30, 3);
@@ -119,7 +121,7 @@ fn the_very_record_or_an_equal_copy_written_again_only_refreshes_its_meta() {
         Rc::ptr_eq(&copy, &stored),
         "the writer gets the stored copy"
     );
-    let origin = table.slot(slot).map(|s| table.origin_of(s).meta);
+    let origin = table.slot(slot).map(|s| table.origin_of(s.origin).meta);
     assert_eq!(origin, Some(meta(30)));
     let (_, merged, _) = write(&mut table, 1, "changed", 40, 5);
     assert_eq!(merged, Merged::Replaced);
@@ -250,12 +252,12 @@ fn gathering_origins_keeps_what_every_slot_and_layer_came_from() {
     write_layer(&mut table, 3, "optimistic", 5_000, 200);
     let origins = |table: &Table<String>| -> Vec<Origin> {
         (0..table.slot_count() as u32)
-            .map(|slot| *table.origin_of(table.slot(slot).unwrap()))
+            .map(|slot| *table.origin_of(table.slot(slot).unwrap().origin))
             .chain(
                 table
                     .layered
                     .values()
-                    .map(|under| *table.origin_of(&under.confirmed)),
+                    .map(|under| *table.origin_of(under.confirmed.origin)),
             )
             .collect()
     };
@@ -270,7 +272,7 @@ fn gathering_origins_keeps_what_every_slot_and_layer_came_from() {
     );
     assert!(table.remove_layer(200, &[2], 201));
     assert_eq!(shown(&table, 3).as_deref(), Some("again"));
-    let shown = table.origin_of(table.slot(2).unwrap());
+    let shown = table.origin_of(table.slot(2).unwrap().origin);
     assert_eq!((shown.meta, shown.version), (meta(2_003), 201));
 }
 
@@ -296,7 +298,9 @@ fn a_confirmed_write_under_a_layer_shows_once_the_layer_goes() {
 #[derive(Clone, Debug, PartialEq)]
 struct Slug(String);
 
-impl LendsPk for Slug {
+impl TableRecord for Slug {
+    const NESTS: bool = false;
+
     fn lent_pk(&self) -> Option<&str> {
         Some(&self.0)
     }
@@ -382,4 +386,100 @@ fn a_text_pk_no_record_holds_any_more_still_names_its_slot() {
         );
     }
     assert_eq!(found(&table, "more-499"), Some(moved[504]));
+}
+
+/// A record that nests others: its table keeps references.
+#[derive(Clone, Debug, PartialEq)]
+struct Node(&'static str);
+
+impl TableRecord for Node {
+    const NESTS: bool = true;
+
+    fn lent_pk(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// Writes the node `pk`, pointing at the slots `to` of table 1, as part
+/// of the write `version` (fetched at `version`): confirmed, or as that
+/// optimistic layer when `layer`. Leaves the write open.
+fn write_node(table: &mut Table<Node>, pk: u64, to: &[u32], version: u64, layer: bool) -> u32 {
+    let refs = to
+        .iter()
+        .map(|&slot| EntityRef { table: 1, slot })
+        .collect();
+    let mut record = Rc::new(Node("n"));
+    let at = table.locate(&PkKey::owned(Pk::from(pk)));
+    let keeps = |_: &Option<Rc<Node>>, stored: &Meta, _: &Node, meta: &Meta| {
+        stored.fetched_at > meta.fetched_at
+    };
+    let (slot, _) = table.merge_at(
+        at,
+        &mut record,
+        refs,
+        meta(version),
+        version,
+        layer,
+        keeps,
+        |_, _| false,
+    );
+    slot
+}
+
+/// The slots of table 1 that slot `slot` points at.
+fn pointed(table: &Table<Node>, slot: u32) -> Vec<u32> {
+    table.refs_of(slot).iter().map(|r| r.slot).collect()
+}
+
+#[test]
+fn a_slots_references_follow_its_writes_rollbacks_layers_and_compaction() {
+    let mut table = Table::new();
+    write_node(&mut table, 1, &[], 1, false);
+    write_node(&mut table, 2, &[5, 6], 1, false);
+    table.commit();
+    assert_eq!(pointed(&table, 0), [] as [u32; 0]);
+    assert_eq!(pointed(&table, 1), [5, 6]);
+
+    // A failed write puts the references back and drops the added slot's.
+    let len = table.slot_count();
+    write_node(&mut table, 1, &[7], 2, false);
+    write_node(&mut table, 2, &[], 2, false);
+    write_node(&mut table, 3, &[8], 2, false);
+    assert_eq!(pointed(&table, 0), [7]);
+    assert_eq!(pointed(&table, 1), [] as [u32; 0]);
+    table.rollback(len);
+    assert_eq!(pointed(&table, 0), [] as [u32; 0]);
+    assert_eq!(pointed(&table, 1), [5, 6]);
+    assert_eq!(pointed(&table, 2), [] as [u32; 0], "no slot 2 any more");
+
+    // A layer shows its references until it goes.
+    let len = table.slot_count();
+    write_node(&mut table, 2, &[9], 3, true);
+    let covered = table.commit_layer(3, len);
+    assert_eq!(pointed(&table, 1), [9]);
+    assert!(table.remove_layer(3, &covered, 4));
+    assert_eq!(pointed(&table, 1), [5, 6]);
+
+    // A slot added after others with none keeps its own.
+    write_node(&mut table, 3, &[], 5, false);
+    write_node(&mut table, 4, &[2], 5, false);
+    table.commit();
+    assert_eq!(pointed(&table, 3), [2]);
+
+    // Compaction moves references with their slots, and renumbering
+    // follows the slots they point at.
+    let moved = table.compact(&[false, true, true, true]);
+    assert_eq!(moved, [u32::MAX, 0, 1, 2]);
+    assert_eq!(pointed(&table, 0), [5, 6]);
+    assert_eq!(pointed(&table, 2), [2]);
+    let mut in_table_1 = vec![u32::MAX; 7];
+    (in_table_1[2], in_table_1[5], in_table_1[6]) = (0, 1, 2);
+    table.renumber_refs(&[None, Some(in_table_1)]);
+    assert_eq!(pointed(&table, 0), [1, 2]);
+    assert_eq!(pointed(&table, 2), [0]);
+
+    // A deleted record points at nothing.
+    table.delete(&Pk::from(2_u64), meta(9), 6, false);
+    table.commit();
+    assert_eq!(pointed(&table, 0), [] as [u32; 0]);
 }
