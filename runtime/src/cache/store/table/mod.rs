@@ -282,16 +282,19 @@ impl<E: TableRecord + 'static> Table<E> {
         }
     }
 
-    /// Makes `refs` the references of slot `index`.
+    /// Makes `refs` the references of slot `index`; returns the ones it
+    /// had.
     #[inline]
-    fn set_refs(&mut self, index: u32, refs: EntityRefs) {
+    fn swap_refs(&mut self, index: u32, refs: EntityRefs) -> EntityRefs {
         let index = index as usize;
         if let Some(kept) = self.refs.get_mut(index) {
-            *kept = refs;
-        } else if !refs.is_empty() {
+            return std::mem::replace(kept, refs);
+        }
+        if !refs.is_empty() {
             self.refs.resize_with(index, EntityRefs::new);
             self.refs.push(refs);
         }
+        EntityRefs::new()
     }
 
     /// Puts `slot` in slot `index`, returning what it held.
@@ -307,13 +310,7 @@ impl<E: TableRecord + 'static> Table<E> {
         let old_refs = if !E::NESTS && self.refs.is_empty() && refs.is_empty() {
             refs
         } else {
-            match self.refs.get_mut(index as usize) {
-                Some(kept) => std::mem::replace(kept, refs),
-                None => {
-                    self.set_refs(index, refs);
-                    EntityRefs::new()
-                }
-            }
+            self.swap_refs(index, refs)
         };
         Slot {
             record: old.record,
@@ -336,7 +333,7 @@ impl<E: TableRecord + 'static> Table<E> {
         // loads stall on the stores that just wrote it.
         self.slots
             .extend(std::iter::once_with(|| Held { record, origin }));
-        self.set_refs(index, refs);
+        self.swap_refs(index, refs);
         index
     }
 
