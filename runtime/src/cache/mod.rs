@@ -3,7 +3,7 @@
 //!
 //! The store (`store/`) is the bottom: it keeps records and results
 //! without knowing their traits. The walks into it and out of it
-//! (`normalize.rs`, `denormalize/`) and the traits of what they walk
+//! (`normalize/`, `denormalize/`) and the traits of what they walk
 //! (`entity.rs`, `schema/`, with `partial.rs` and `filter.rs` for what a
 //! record carries and how a list's filters judge it) sit on it; the memo
 //! (`memo/`) and entity queries (`query.rs`) read through them.

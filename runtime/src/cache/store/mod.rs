@@ -11,7 +11,7 @@
 //!
 //! The typed API that walks values lives with the walks: storing a
 //! response (`set`, `set_json`, `set_entity`, `invalidate_entity`) in
-//! `cache/normalize.rs`, reading one (`read`, `get_entity`,
+//! `cache/normalize/`, reading one (`read`, `get_entity`,
 //! `entity_meta`) in `cache/denormalize/`.
 
 mod collect;
