@@ -40,6 +40,13 @@
 //!   the list of 1,000. `controller_edit_each_issue_of_1000_watched`:
 //!   the same, a different issue each time. Their baseline is each
 //!   other: a write re-reads what holds the record, whichever it is.
+//! - `controller_rename_1_user_of_10000_issues_watched`: the cache's part
+//!   of the render benchmark's update-user-10000: one of the 20 users
+//!   read from the cache, renamed and written back while a view watches
+//!   a list of 10,000 issues, 500 of them the user's. Baseline:
+//!   `by_hand_rename_1_user_of_10000_issues`, what the render
+//!   benchmark's hand-written floor does for it (the list rebuilt around
+//!   the renamed user, with no cache).
 
 use restcache_demo::fixture;
 
@@ -311,9 +318,36 @@ fn watched_issue_edit(c: &mut Criterion) {
     drop(view);
 }
 
+/// One of the 20 users renamed while a view watches a list of 10,000
+/// issues (500 of them the user's), as the render benchmark's
+/// update-user-10000 does, beside what a hand-written app does for it.
+fn watched_user_rename(c: &mut Criterion) {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let list = issues::issues(10_000);
+    ctrl.set_response(&issues::issue_list(), &(), list.clone())
+        .unwrap();
+    let view = watch(&ctrl, issues::issue_list());
+    let mut round = 0_u64;
+    c.bench_function("controller_rename_1_user_of_10000_issues_watched", |b| {
+        b.iter(|| {
+            round += 1;
+            issues::rename(&ctrl, "user0", round);
+        })
+    });
+    let mut shown = list;
+    c.bench_function("by_hand_rename_1_user_of_10000_issues", |b| {
+        b.iter(|| {
+            round += 1;
+            shown = issues::renamed_by_hand(&shown, "user0", round);
+        })
+    });
+    drop(view);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(Duration::from_secs(4));
-    targets = shared_reads, set_projects, targeted_notification, watched_list_edits, watched_issue_edit
+    targets = shared_reads, set_projects, targeted_notification, watched_list_edits, watched_issue_edit,
+        watched_user_rename
 }
 criterion_main!(benches);

@@ -36,6 +36,10 @@ resource!(pub IssueResource {
     path: "/issues/:number",
     schema: Issue
 });
+resource!(pub PersonResource {
+    path: "/users/:login",
+    schema: Person
+});
 endpoint!(pub issue_list {
     path: "/issues",
     schema: Vec<Rc<Issue>>
@@ -87,4 +91,45 @@ pub fn retitle(ctrl: &Controller, number: u64, round: u64) {
     let update = IssueResource::update().join_at(JoinAt::Start);
     ctrl.set_response(&update, &params, issue)
         .expect("an issue with its number stores");
+}
+
+/// Renames user `login` as the render benchmark's update-user does: read
+/// from the cache, renamed, and written back as the answer of its update.
+pub fn rename(ctrl: &Controller, login: &str, round: u64) {
+    let params = PersonResourceParams {
+        login: login.to_owned(),
+    };
+    let user = ctrl
+        .read(&PersonResource::get(), &params)
+        .data
+        .expect("the list holds the user");
+    let renamed = Person {
+        name: format!("edit {round}"),
+        ..(*user).clone()
+    };
+    ctrl.set_response(&PersonResource::update(), &params, Rc::new(renamed))
+        .expect("a user with a login stores");
+}
+
+/// What the render benchmark's hand-written floor does for the same
+/// rename, with no cache: `issues` with each issue of user `login`
+/// rebuilt around the renamed user, every other issue shared.
+pub fn renamed_by_hand(issues: &[Rc<Issue>], login: &str, round: u64) -> Vec<Rc<Issue>> {
+    let theirs = |issue: &Rc<Issue>| issue.user.login == login;
+    let user = issues
+        .iter()
+        .find(|issue| theirs(issue))
+        .map(|issue| &issue.user);
+    let renamed = Rc::new(Person {
+        name: format!("edit {round}"),
+        ..(**user.expect("the list holds the user")).clone()
+    });
+    let rename = |issue: &Rc<Issue>| match theirs(issue) {
+        true => Rc::new(Issue {
+            user: Rc::clone(&renamed),
+            ..(**issue).clone()
+        }),
+        false => Rc::clone(issue),
+    };
+    issues.iter().map(rename).collect()
 }
