@@ -105,7 +105,8 @@ pub fn table(samples: &[Samples], names: [&str; APPS]) -> Vec<String> {
         ));
     }
     lines.push(
-        "(ops: timed ops per app, over every run; rc: restcache; dc: data-client, the \
+        "(ops: timed ops of restcache and of the floor, over every run (the baseline times a \
+         third as many of a change, a sixth on update-user-10000); rc: restcache; dc: data-client, the \
          reference's React bindings, as its README publishes them: update-entity 666.67 ops/s \
          against its baseline's 7.23, list-detail-switch-10 17.38 against 0.73; the goal \
          against the floor is about mutations)"

@@ -109,6 +109,7 @@ pub struct Baseline {
 
 impl AppUnderTest for Baseline {
     const NAME: &'static str = "baseline (a)";
+    const REFETCHES: bool = true;
 
     fn mount(root: &Element, server: &Server, screen: Screen) -> Self {
         let props = BaselineAppProps {

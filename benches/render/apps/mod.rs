@@ -43,6 +43,10 @@ pub trait AppUnderTest {
     /// Its name in the table.
     const NAME: &'static str;
 
+    /// Whether a change refetches what the app shows (the baseline): its
+    /// changes take 140 ms and more each, so a run times fewer of them.
+    const REFETCHES: bool = false;
+
     /// Mounts the app into `root`, on the API `server`, showing `screen`.
     fn mount(root: &Element, server: &Server, screen: Screen) -> Self;
 
