@@ -294,14 +294,24 @@ fn watched_list_edits(c: &mut Criterion) {
 #[path = "common/issues.rs"]
 mod issues;
 
+/// A controller holding `list` as the issue list, and a view of it.
+fn watched_issues(
+    list: Vec<std::rc::Rc<issues::Issue>>,
+) -> (
+    Controller,
+    ReadObserver<(), Vec<std::rc::Rc<issues::Issue>>>,
+) {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    ctrl.set_response(&issues::issue_list(), &(), list).unwrap();
+    let view = watch(&ctrl, issues::issue_list());
+    (ctrl, view)
+}
+
 /// One issue of a watched list of 1,000 retitled, as the render
 /// benchmark's update-entity does: read from the cache, edited, written
 /// back as the answer of its update (which joins lists at their start).
 fn watched_issue_edit(c: &mut Criterion) {
-    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
-    ctrl.set_response(&issues::issue_list(), &(), issues::issues(1_000))
-        .unwrap();
-    let view = watch(&ctrl, issues::issue_list());
+    let (ctrl, view) = watched_issues(issues::issues(1_000));
     let mut round = 0_u64;
     c.bench_function("controller_edit_issue_1_of_1000_watched", |b| {
         b.iter(|| {
@@ -322,11 +332,8 @@ fn watched_issue_edit(c: &mut Criterion) {
 /// issues (500 of them the user's), as the render benchmark's
 /// update-user-10000 does, beside what a hand-written app does for it.
 fn watched_user_rename(c: &mut Criterion) {
-    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
     let list = issues::issues(10_000);
-    ctrl.set_response(&issues::issue_list(), &(), list.clone())
-        .unwrap();
-    let view = watch(&ctrl, issues::issue_list());
+    let (ctrl, view) = watched_issues(list.clone());
     let mut round = 0_u64;
     c.bench_function("controller_rename_1_user_of_10000_issues_watched", |b| {
         b.iter(|| {
