@@ -108,6 +108,28 @@ fn invalidating_drops_a_record_from_lists_and_makes_direct_reads_invalid() {
 }
 
 #[test]
+fn a_list_read_drops_a_gone_record_and_takes_a_changed_one_keeping_the_rest() {
+    let mut store = Store::new();
+    let items = [(1, "a"), (2, "b"), (3, "c"), (4, "d"), (5, "e")];
+    store_todos(&mut store, "GET /todos", &items, 1);
+    let before = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
+
+    store.invalidate_entity::<Todo>(2u64, Timestamp::from_millis(5));
+    store
+        .set_json::<Rc<Todo>>("GET /todos/4", r#"{"id": 4, "title": "D"}"#, at(6))
+        .unwrap();
+
+    let after = store.read::<Vec<Rc<Todo>>>("GET /todos").found();
+    let titles: Vec<&str> = after.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(titles, ["a", "c", "D", "e"]);
+    // Records that did not change are the very copies read before.
+    for (now, then) in [(0, 0), (1, 2), (3, 4)] {
+        assert!(Rc::ptr_eq(&after[now], &before[then]));
+    }
+    assert!(!Rc::ptr_eq(&after[2], &before[3]));
+}
+
+#[test]
 fn entities_nested_three_levels_are_split_out_and_joined_back() {
     use fixture::{BuildType, Project, Projects, User};
     let mut store = Store::new();

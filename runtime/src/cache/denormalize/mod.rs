@@ -49,7 +49,7 @@ pub struct Denormalizer<'r, 's> {
     items: Option<&'r mut ItemStamps>,
 }
 
-impl Denormalizer<'_, '_> {
+impl<'s> Denormalizer<'_, 's> {
     /// The next entity the value refers to, held as `held`: `Same` while
     /// `held` is the current copy (found without touching it), else the
     /// current copy, or `Missing` when it is gone.
@@ -59,17 +59,54 @@ impl Denormalizer<'_, '_> {
         self.entity_at(index, held)
     }
 
+    /// [`entity`](Self::entity) for each record of a list, in order,
+    /// with their table looked up once: the list rebuilt when one
+    /// changed, without those that are gone.
+    pub(crate) fn entities<E: Entity>(&mut self, held: &[Rc<E>]) -> Denorm<Vec<Rc<E>>> {
+        let mut table = None;
+        let mut list = ListRebuild::new(held);
+        for (position, item) in held.iter().enumerate() {
+            let index = self.next;
+            self.next += 1;
+            list.settle(position, self.entity_in_table(index, &mut table, item));
+        }
+        list.finish()
+    }
+
     /// The entity of reference `index` of the value, held as `held` (see
     /// [`entity`](Self::entity)): what a patch of a list reads again.
     pub(crate) fn entity_at<E: Entity>(&mut self, index: usize, held: &Rc<E>) -> Denorm<Rc<E>> {
+        self.entity_in_table(index, &mut None, held)
+    }
+
+    /// [`entity_at`](Self::entity_at), with `table` the last table of
+    /// `E` looked up (kept for the next record of a list).
+    #[inline]
+    fn entity_in_table<E: Entity>(
+        &mut self,
+        index: usize,
+        table: &mut Option<(u32, &'s Table<E>)>,
+        held: &Rc<E>,
+    ) -> Denorm<Rc<E>> {
         let Some(&at) = self.input.get(index) else {
             return Denorm::Missing;
         };
+        let records = match *table {
+            Some((number, records)) if number == at.table => Some(records),
+            _ => {
+                let records = self.reader.store.tables().get::<E>(at.table);
+                *table = records.map(|records| (at.table, records));
+                records
+            }
+        };
         let Some(items) = self.items.as_deref_mut() else {
-            return self.reader.entity::<E>(at, Some(held));
+            // The read depends on the record whether it is there or gone
+            // (a record that comes back changes it too).
+            self.reader.add_stamps(stamp_bit(at.table, at.slot));
+            return self.reader.entity_unstamped(at, records, Some(held));
         };
         let outer = std::mem::take(&mut self.reader.mask);
-        let found = self.reader.entity_unstamped::<E>(at, Some(held));
+        let found = self.reader.entity_unstamped(at, records, Some(held));
         let nested = std::mem::replace(&mut self.reader.mask, outer);
         let own = stamp_bit(at.table, at.slot);
         self.reader.add_stamps(nested | own);
@@ -78,6 +115,47 @@ impl Denormalizer<'_, '_> {
             items.shared |= nested != u64::MAX && nested & own != 0;
         }
         found
+    }
+}
+
+/// A list being read item by item: its items as they were while every
+/// outcome is `Same`, a copy from the first that is not.
+pub(crate) struct ListRebuild<'l, T> {
+    items: &'l [T],
+    rebuilt: Option<Vec<T>>,
+}
+
+impl<'l, T: Clone> ListRebuild<'l, T> {
+    pub(crate) fn new(items: &'l [T]) -> Self {
+        ListRebuild {
+            items,
+            rebuilt: None,
+        }
+    }
+
+    /// Takes the outcome of the item at `index` (read in order): a
+    /// changed item replaces it, a missing one leaves the list.
+    #[inline]
+    pub(crate) fn settle(&mut self, index: usize, outcome: Denorm<T>) {
+        if self.rebuilt.is_none() && matches!(outcome, Denorm::Same) {
+            return;
+        }
+        let items = self.items;
+        let list = self.rebuilt.get_or_insert_with(|| {
+            let mut list = Vec::with_capacity(items.len());
+            list.extend_from_slice(&items[..index]);
+            list
+        });
+        match outcome {
+            Denorm::Same => list.push(items[index].clone()),
+            Denorm::Changed(value) => list.push(value),
+            Denorm::Missing => {}
+        }
+    }
+
+    /// `Same` when every item was, else the list rebuilt.
+    pub(crate) fn finish(self) -> Denorm<Vec<T>> {
+        self.rebuilt.map_or(Denorm::Same, Denorm::Changed)
     }
 }
 
@@ -159,34 +237,27 @@ impl<'s> Reader<'s> {
         (outcome, mask)
     }
 
-    /// The current copy of the record at `at`, nested entities joined,
-    /// against `held` (see [`Denormalizer::entity`]; with no `held`, never
-    /// `Same`).
-    fn entity<E: Entity>(&mut self, at: EntityRef, held: Option<&Rc<E>>) -> Denorm<Rc<E>> {
-        // The read depends on the record whether it is there or gone (a
-        // record that comes back changes it too).
-        self.add_stamps(stamp_bit(at.table, at.slot));
-        self.entity_unstamped(at, held)
-    }
-
-    /// [`entity`](Self::entity) without the record's own stamp: the stamps
-    /// it adds are those of the records it nests.
+    /// The current copy of the record at `at` (of `records`, its table),
+    /// nested entities joined, against `held` (see
+    /// [`Denormalizer::entity`]; with no `held`, never `Same`), without
+    /// the record's own stamp: the stamps it adds are those of the
+    /// records it nests.
     fn entity_unstamped<E: Entity>(
         &mut self,
         at: EntityRef,
+        records: Option<&'s Table<E>>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
-        let Some(records) = self.store.tables().get::<E>(at.table) else {
-            return Denorm::Missing;
-        };
-        let Some(slot) = records.slot(at.slot) else {
+        let Some((records, slot)) =
+            records.and_then(|records| Some((records, records.slot(at.slot)?)))
+        else {
             return Denorm::Missing;
         };
         self.slot_unstamped(at, records, slot, held)
     }
 
-    /// [`entity`](Self::entity) for a caller that already holds the slot
-    /// (of `records`).
+    /// The current copy of the record in `slot` (of `records`), nested
+    /// entities joined, with its own stamp.
     #[inline]
     fn entity_in<E: Entity>(
         &mut self,

@@ -59,6 +59,10 @@ impl<E: Entity> SchemaParts for Rc<E> {
         cx.entity::<E>(self)
     }
 
+    fn denormalize_list(items: &[Self], cx: &mut Denormalizer<'_, '_>) -> Denorm<Vec<Self>> {
+        cx.entities::<E>(items)
+    }
+
     fn denormalize_at(&self, index: usize, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
         cx.entity_at::<E>(index, self)
     }
@@ -118,24 +122,7 @@ impl<S: Schema> SchemaParts for Vec<S> {
 
     /// Items whose entity is gone (deleted, invalidated) are dropped.
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self> {
-        let mut rebuilt: Option<Vec<S>> = None;
-        for (index, item) in self.iter().enumerate() {
-            let outcome = item.denormalize(cx);
-            if rebuilt.is_none() && matches!(outcome, Denorm::Same) {
-                continue;
-            }
-            let list = rebuilt.get_or_insert_with(|| {
-                let mut list = Vec::with_capacity(self.len());
-                list.extend_from_slice(&self[..index]);
-                list
-            });
-            match outcome {
-                Denorm::Same => list.push(item.clone()),
-                Denorm::Changed(value) => list.push(value),
-                Denorm::Missing => {}
-            }
-        }
-        rebuilt.map_or(Denorm::Same, Denorm::Changed)
+        S::denormalize_list(self, cx)
     }
 
     fn same_entities(&self, other: &Self) -> bool {

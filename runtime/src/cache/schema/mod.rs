@@ -20,7 +20,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess};
 
-use crate::cache::denormalize::{Denorm, Denormalizer, Reader};
+use crate::cache::denormalize::{Denorm, Denormalizer, ListRebuild, Reader};
 use crate::cache::filter::FieldText;
 use crate::cache::normalize::Normalizer;
 use crate::cache::partial::{Presence, skip};
@@ -126,6 +126,20 @@ pub trait SchemaParts: Clone + 'static {
     /// Brings `self`, a value that normalize or an earlier read produced, up
     /// to date with the store.
     fn denormalize(&self, cx: &mut Denormalizer<'_, '_>) -> Denorm<Self>;
+
+    /// [`denormalize`](Self::denormalize) for each item of a list, in
+    /// order; an item whose entity is gone is dropped. Records override
+    /// it to look their table up once for the whole list.
+    fn denormalize_list(items: &[Self], cx: &mut Denormalizer<'_, '_>) -> Denorm<Vec<Self>>
+    where
+        Self: Sized,
+    {
+        let mut list = ListRebuild::new(items);
+        for (index, item) in items.iter().enumerate() {
+            list.settle(index, item.denormalize(cx));
+        }
+        list.finish()
+    }
 
     /// Whether `self` and `other`, two reads of one stored value, hold the
     /// very same entity allocations (what is not an entity comes from the
