@@ -40,6 +40,11 @@
 //!   the list of 1,000. `controller_edit_each_issue_of_1000_watched`:
 //!   the same, a different issue each time. Their baseline is each
 //!   other: a write re-reads what holds the record, whichever it is.
+//! - `view_read_of_1000_issues`: what a view's re-render asks of its
+//!   observer (`ReadObserver::set` with the same params, then `read`)
+//!   for the list of 1,000 issues, nothing changed. Baseline:
+//!   `controller_read_of_1000_issues`, the same read through
+//!   `Controller::read`; the ratio is what following the read adds.
 //! - `controller_rename_1_user_of_10000_issues_watched`: the cache's part
 //!   of the render benchmark's update-user-10000: one of the 20 users
 //!   read from the cache, renamed and written back while a view watches
@@ -325,7 +330,17 @@ fn watched_issue_edit(c: &mut Criterion) {
             issues::retitle(&ctrl, round % 1000 + 1, round);
         })
     });
-    drop(view);
+    let mut view = view;
+    let list = issues::issue_list();
+    c.bench_function("view_read_of_1000_issues", |b| {
+        b.iter(|| {
+            view.set(&list, &());
+            black_box(view.read())
+        })
+    });
+    c.bench_function("controller_read_of_1000_issues", |b| {
+        b.iter(|| black_box(ctrl.read(&list, &())))
+    });
 }
 
 /// One of the 20 users renamed while a view watches a list of 10,000

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use serde::Serialize;
 
 use super::expiry::classify;
+use super::observe::Seen;
 use super::{Cached, Controller, ExpiryStatus, State};
 use crate::cache::entity::Entity;
 use crate::cache::schema::{Lazy, Schema, SchemaParts};
@@ -48,47 +49,65 @@ impl Controller {
         key: &str,
         named: &dyn Fn() -> Named,
     ) -> Cached<S> {
+        self.read_key_seen(endpoint, params, key, named).0
+    }
+
+    /// [`read_key`](Self::read_key), with what an observer notes of the
+    /// read (to tell later whether it changed), from the same look.
+    pub(crate) fn read_key_seen<P: Serialize, S: Schema, E: Effect>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        key: &str,
+        named: &dyn Fn() -> Named,
+    ) -> (Cached<S>, Seen<S>) {
         let now = self.now();
         let mut state = self.state_mut();
         if !state.handoff.pending.is_empty() {
             self.adopt(&mut state, endpoint, params, key);
         }
-        state.note_use(key, now, self.data_expiry(endpoint));
-        let data = match state.lookup::<S>(key, named) {
+        let found = state.lookup::<S>(key, named);
+        // Another schema's result under this key: fetching would only
+        // take its place, and its reader would fetch back.
+        let clash = matches!(found, Lookup::Invalid) && state.store.holds_other_than::<S>(key);
+        let data = match found {
             Lookup::Found(value, meta) => Some((value, meta)),
-            Lookup::Invalid if state.store.holds_other_than::<S>(key) => {
-                // Another schema's result under this key: fetching would
-                // only take its place, and its reader would fetch back.
-                drop(state);
-                let clash =
-                    endpoint
-                        .attempt_without_url()
-                        .failed(crate::http::ErrorKind::KeyClash {
-                            key: key.to_owned(),
-                        });
-                return Cached {
-                    status: ExpiryStatus::Valid,
-                    error: Some(clash),
-                    ..Cached::absent()
-                };
-            }
             Lookup::Invalid | Lookup::Absent => None,
         };
+        let kept = state.note_use(key, now, self.data_expiry(endpoint));
+        let fetching = kept.in_flight.is_some();
+        let seen = Seen {
+            data: data.as_ref().map(|(value, _)| Rc::clone(value)),
+            expires_at: data.as_ref().map(|(_, meta)| meta.expires_at),
+            error: kept.error.as_ref().map(|stored| stored.serial),
+            fetching,
+        };
+        if clash {
+            drop(state);
+            let clash = endpoint
+                .attempt_without_url()
+                .failed(crate::http::ErrorKind::KeyClash {
+                    key: key.to_owned(),
+                });
+            let cached = Cached {
+                status: ExpiryStatus::Valid,
+                error: Some(clash),
+                ..Cached::absent()
+            };
+            return (cached, seen);
+        }
         let cached = classify(
             data,
-            state.error(key),
+            kept.error.as_ref(),
             now,
             endpoint.options().invalid_if_stale,
         );
-        let cached = Cached {
-            fetching: state.is_fetching(key),
-            ..cached
-        };
+        let cached = Cached { fetching, ..cached };
         drop(state);
         if self.inner.notify_due.get() {
             self.notify();
         }
-        cached
+        (cached, seen)
     }
 
     /// The record a lazy link names (see [`Lazy`](crate::Lazy)), as the

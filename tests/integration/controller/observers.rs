@@ -662,3 +662,25 @@ fn a_reset_cache_still_keeps_equal_copies() {
 
     assert!(Rc::ptr_eq(&shown, &ctrl.read(&list, &()).data.unwrap()));
 }
+
+#[test]
+fn a_view_that_subscribes_after_its_render_is_told_only_of_what_changed_since() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    store_todo(&ctrl, 1, "one");
+    store_todo(&ctrl, 2, "two");
+    let subscribe_after_render = |between: &dyn Fn()| {
+        let mut view = ReadObserver::new(&ctrl, Observe::new().changes());
+        view.set(&TodoResource::get(), &one(1));
+        assert_eq!(view.read().and_then(|c| c.data).unwrap().title, "one");
+        between();
+        let (told, tell) = counter();
+        view.subscribe(tell);
+        told.get()
+    };
+    // Nothing written between the render and the subscription.
+    assert_eq!(subscribe_after_render(&|| {}), 0);
+    // Another record written: the view's read is as it rendered it.
+    assert_eq!(subscribe_after_render(&|| store_todo(&ctrl, 2, "TWO")), 0);
+    // Its own record written: the view renders again.
+    assert_eq!(subscribe_after_render(&|| store_todo(&ctrl, 1, "ONE")), 1);
+}

@@ -34,7 +34,8 @@ pub(crate) use signals::SignalWaiters;
 pub use subscribe::Subscription;
 
 use poll::PollFetch;
-use subscribe::{Seen, read_check};
+pub(crate) use subscribe::Seen;
+use subscribe::read_check;
 
 /// What a [`ReadObserver`] does while subscribed, beside reading.
 ///
@@ -325,10 +326,10 @@ where
             }
         };
         let named = &current.named;
-        let cached = self
-            .controller
-            .read_key(&current.endpoint, &current.params, key, &|| named.clone());
-        self.seen = Some(self.controller.state_mut().look::<S>(key, named));
+        let (cached, seen) =
+            self.controller
+                .read_key_seen(&current.endpoint, &current.params, key, &|| named.clone());
+        self.seen = Some(seen);
         Some(cached)
     }
 
