@@ -316,7 +316,7 @@ fn watched_issues(
 /// benchmark's update-entity does: read from the cache, edited, written
 /// back as the answer of its update (which joins lists at their start).
 fn watched_issue_edit(c: &mut Criterion) {
-    let (ctrl, view) = watched_issues(issues::issues(1_000));
+    let (ctrl, mut view) = watched_issues(issues::issues(1_000));
     let mut round = 0_u64;
     c.bench_function("controller_edit_issue_1_of_1000_watched", |b| {
         b.iter(|| {
@@ -330,7 +330,6 @@ fn watched_issue_edit(c: &mut Criterion) {
             issues::retitle(&ctrl, round % 1000 + 1, round);
         })
     });
-    let mut view = view;
     let list = issues::issue_list();
     c.bench_function("view_read_of_1000_issues", |b| {
         b.iter(|| {

@@ -76,12 +76,7 @@ impl Controller {
         };
         let kept = state.note_use(key, now, self.data_expiry(endpoint));
         let fetching = kept.in_flight.is_some();
-        let seen = Seen {
-            data: data.as_ref().map(|(value, _)| Rc::clone(value)),
-            expires_at: data.as_ref().map(|(_, meta)| meta.expires_at),
-            error: kept.error.as_ref().map(|stored| stored.serial),
-            fetching,
-        };
+        let seen = Seen::of(data.as_ref(), kept.error.as_ref(), fetching);
         if clash {
             drop(state);
             let clash = endpoint

@@ -13,8 +13,9 @@ use super::registry::{Check, Checked, Entry, Holds, Look, Touched, Watching};
 use crate::cache::entity::{Entity, EntityParts};
 use crate::cache::schema::{Schema, SchemaParts};
 use crate::cache::store::Lookup;
+use crate::controller::expiry::StoredError;
 use crate::controller::{Controller, Inner, Named, State};
-use crate::meta::Timestamp;
+use crate::meta::{Meta, Timestamp};
 use crate::pk::PkValue;
 use crate::rest::{Endpoint, Readable};
 
@@ -29,6 +30,21 @@ pub(crate) struct Seen<S> {
 }
 
 impl<S> Seen<S> {
+    /// What a look saw: `data` (with its meta) as the read found it, the
+    /// key's stored `error` and whether a request was on its way.
+    pub(crate) fn of(
+        data: Option<&(Rc<S>, Meta)>,
+        error: Option<&StoredError>,
+        fetching: bool,
+    ) -> Self {
+        Seen {
+            data: data.map(|(value, _)| Rc::clone(value)),
+            expires_at: data.map(|(_, meta)| meta.expires_at),
+            error: error.map(|stored| stored.serial),
+            fetching,
+        }
+    }
+
     /// Whether `other` differs from this look (fetching counts when
     /// `with_fetching`).
     fn differs(&self, other: &Seen<S>, with_fetching: bool) -> bool {
@@ -42,16 +58,11 @@ impl State {
     /// What the read `key` of schema `S` shows now (`named`: the pks of
     /// the record it names, see [`State::lookup`]).
     pub(crate) fn look<S: Schema>(&mut self, key: &str, named: &Named) -> Seen<S> {
-        let (data, expires_at) = match self.lookup::<S>(key, &|| named.clone()) {
-            Lookup::Found(value, meta) => (Some(value), Some(meta.expires_at)),
-            Lookup::Invalid | Lookup::Absent => (None, None),
+        let data = match self.lookup::<S>(key, &|| named.clone()) {
+            Lookup::Found(value, meta) => Some((value, meta)),
+            Lookup::Invalid | Lookup::Absent => None,
         };
-        Seen {
-            data,
-            expires_at,
-            error: self.error(key).map(|stored| stored.serial),
-            fetching: self.is_fetching(key),
-        }
+        Seen::of(data.as_ref(), self.error(key), self.is_fetching(key))
     }
 
     /// What a write must touch to change the read `key` of schema `S`.
