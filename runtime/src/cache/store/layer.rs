@@ -93,6 +93,113 @@ impl<E> Layered<E> {
     }
 }
 
+/// The records of one table under optimistic layers, by slot.
+///
+/// Which slot is where is a plain vector of numbers, so its code is not
+/// repeated for every entity type in a browser bundle (a hash map's is):
+/// only the short vector of layered records is of the table's own type.
+/// It takes 4 bytes a slot of the table while a layer is on, and nothing
+/// once the last one goes.
+pub(crate) struct LayeredSlots<E> {
+    /// By slot: one more than its place in `entries`; 0 when the slot is
+    /// under no layer. Slots past its end are under none.
+    places: Vec<u32>,
+    /// The layered records, each with its slot, in no order.
+    entries: Vec<(u32, Layered<E>)>,
+}
+
+impl<E> Default for LayeredSlots<E> {
+    fn default() -> Self {
+        LayeredSlots {
+            places: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<E> Clone for LayeredSlots<E> {
+    fn clone(&self) -> Self {
+        LayeredSlots {
+            places: self.places.clone(),
+            entries: self.entries.clone(),
+        }
+    }
+}
+
+impl<E> LayeredSlots<E> {
+    /// Whether no slot is under a layer.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The place of `slot` in `entries`, if it is layered.
+    #[inline]
+    fn place(&self, slot: u32) -> Option<usize> {
+        let place = *self.places.get(slot as usize)?;
+        (place != 0).then(|| place as usize - 1)
+    }
+
+    /// The layers over `slot`, if any.
+    #[inline]
+    pub fn get(&self, slot: u32) -> Option<&Layered<E>> {
+        let place = self.place(slot)?;
+        Some(&self.entries[place].1)
+    }
+
+    /// The layers over `slot`, if any, to change.
+    #[inline]
+    pub fn get_mut(&mut self, slot: u32) -> Option<&mut Layered<E>> {
+        let place = self.place(slot)?;
+        Some(&mut self.entries[place].1)
+    }
+
+    /// The layers over `slot`, made by `over` when it has none yet.
+    pub fn get_or_insert_with(
+        &mut self,
+        slot: u32,
+        over: impl FnOnce() -> Layered<E>,
+    ) -> &mut Layered<E> {
+        let place = match self.place(slot) {
+            Some(place) => place,
+            None => {
+                if self.places.len() <= slot as usize {
+                    self.places.resize(slot as usize + 1, 0);
+                }
+                self.entries.push((slot, over()));
+                self.places[slot as usize] = self.entries.len() as u32;
+                self.entries.len() - 1
+            }
+        };
+        &mut self.entries[place].1
+    }
+
+    /// Takes the layers over `slot` out, if any.
+    pub fn remove(&mut self, slot: u32) -> Option<Layered<E>> {
+        let place = self.place(slot)?;
+        self.places[slot as usize] = 0;
+        let (_, removed) = self.entries.swap_remove(place);
+        if let Some((moved, _)) = self.entries.get(place) {
+            self.places[*moved as usize] = place as u32 + 1;
+        }
+        if self.entries.is_empty() {
+            self.places = Vec::new();
+        }
+        Some(removed)
+    }
+
+    /// Every layered record.
+    #[cfg(any(test, feature = "tabs"))]
+    pub fn values(&self) -> impl Iterator<Item = &Layered<E>> {
+        self.entries.iter().map(|(_, layered)| layered)
+    }
+
+    /// Every layered record, to change.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Layered<E>> {
+        self.entries.iter_mut().map(|(_, layered)| layered)
+    }
+}
+
 /// How a layer changes a result: from the result beneath, the one shown.
 pub(crate) type ResultEdit = Rc<dyn Fn(&ResultSlot) -> ResultSlot>;
 
@@ -257,7 +364,7 @@ mod tests {
     use std::rc::Rc;
 
     use super::super::table::Slot;
-    use super::Layered;
+    use super::{Layered, LayeredSlots};
 
     fn slot(text: &str) -> Slot<String> {
         Slot {
@@ -298,5 +405,36 @@ mod tests {
         layered.push(1, slot("final"));
         assert_eq!(text(layered.remove(1)).as_deref(), Some("confirmed"));
         assert!(layered.is_bare(), "one layer, not two");
+    }
+
+    #[test]
+    fn a_table_finds_each_layered_slot_after_others_are_removed() {
+        let confirmed = |slot: u32| format!("confirmed {slot}");
+        let slot_of = |slot: u32| self::slot(&confirmed(slot));
+        let mut slots = LayeredSlots::default();
+        for slot in [7, 3, 12, 5] {
+            slots
+                .get_or_insert_with(slot, || Layered::over(slot_of(slot)))
+                .push(1, self::slot("layer"));
+        }
+        // A second write over slot 3 adds a layer to the same record.
+        slots
+            .get_or_insert_with(3, || unreachable!("slot 3 is layered"))
+            .push(2, self::slot("layer 2"));
+        let removed = slots.remove(7).map(Layered::into_confirmed);
+        assert_eq!(text(removed).as_deref(), Some("confirmed 7"));
+        assert!(slots.remove(7).is_none(), "slot 7 is gone");
+        for slot in [3, 12, 5] {
+            let under = slots.get(slot).expect("still layered");
+            assert_eq!(text(Some(under.confirmed.clone())), Some(confirmed(slot)));
+        }
+        assert_eq!(
+            text(slots.get_mut(3).unwrap().remove(2)).as_deref(),
+            Some("layer")
+        );
+        for slot in [12, 3, 5] {
+            assert!(slots.remove(slot).is_some(), "slot {slot}");
+        }
+        assert!(slots.is_empty() && slots.get(12).is_none());
     }
 }

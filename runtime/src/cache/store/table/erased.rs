@@ -91,7 +91,7 @@ impl<E: TableRecord + 'static> AnyTable for Table<E> {
         };
         // The slot may be left with no record to lend its pk.
         self.index.keep(index, pk.as_ref());
-        if let Some(under) = self.layered.get_mut(&index) {
+        if let Some(under) = self.layered.get_mut(index) {
             let meta = self.origins.get(under.confirmed.origin).meta;
             if meta.fetched_at <= at {
                 under.confirmed = gone(&mut self.origins, meta, at, version);
@@ -213,8 +213,7 @@ impl<E: TableRecord + 'static> AnyTable for Table<E> {
         for (index, beneath) in replaced.into_iter().chain(added) {
             let on_show = self.slot_copy(index);
             self.layered
-                .entry(index)
-                .or_insert_with(|| Layered::over(beneath))
+                .get_or_insert_with(index, || Layered::over(beneath))
                 .push(layer, on_show);
             covered.push(index);
         }
@@ -224,7 +223,7 @@ impl<E: TableRecord + 'static> AnyTable for Table<E> {
     fn remove_layer(&mut self, layer: u64, slots: &[u32], now: u64) -> bool {
         let mut changed = false;
         for &index in slots {
-            let Some(under) = self.layered.get_mut(&index) else {
+            let Some(under) = self.layered.get_mut(index) else {
                 continue;
             };
             let Some(mut on_show) = under.remove(layer) else {
@@ -233,7 +232,7 @@ impl<E: TableRecord + 'static> AnyTable for Table<E> {
             if under.is_bare() {
                 on_show = self
                     .layered
-                    .remove(&index)
+                    .remove(index)
                     .map_or(on_show, Layered::into_confirmed);
             }
             on_show.origin = self.origin(self.origin_of(on_show.origin).meta, now);
@@ -248,7 +247,7 @@ impl<E: TableRecord + 'static> AnyTable for Table<E> {
             self.put(index, old);
         }
         while let Some((index, old)) = self.replaced_confirmed.pop() {
-            if let Some(under) = self.layered.get_mut(&index) {
+            if let Some(under) = self.layered.get_mut(index) {
                 under.confirmed = old;
             }
         }

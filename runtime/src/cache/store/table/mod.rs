@@ -11,10 +11,9 @@ use origins::{NO_ORIGIN, Origins};
 
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use super::layer::Layered;
+use super::layer::LayeredSlots;
 use super::pk_index::PkIndex;
 use crate::cache::entity::Entity;
 use crate::meta::{Meta, Timestamp};
@@ -188,7 +187,7 @@ pub(crate) struct Table<E> {
     /// contents; empty between writes.
     replaced: Vec<(u32, Slot<E>)>,
     /// The slots under optimistic layers.
-    layered: FxHashMap<u32, Layered<E>>,
+    layered: LayeredSlots<E>,
     /// The confirmed copies under layers that the write in progress
     /// replaced, with their former contents; empty between writes.
     replaced_confirmed: Vec<(u32, Slot<E>)>,
@@ -203,7 +202,7 @@ impl<E: TableRecord + 'static> Table<E> {
             slots: Vec::new(),
             refs: Vec::new(),
             replaced: Vec::new(),
-            layered: FxHashMap::default(),
+            layered: LayeredSlots::default(),
             replaced_confirmed: Vec::new(),
             origins: Origins::default(),
         }
@@ -350,7 +349,7 @@ impl<E: TableRecord + 'static> Table<E> {
     pub fn written_after(&self, since: u64) -> Vec<(Pk, Option<Rc<E>>, crate::meta::Timestamp)> {
         let mut written = Vec::new();
         self.index.each(&lent_by(&self.slots), |pk, index| {
-            let (record, origin) = match self.layered.get(&index) {
+            let (record, origin) = match self.layered.get(index) {
                 Some(layered) => (&layered.confirmed.record, layered.confirmed.origin),
                 None => {
                     let held = &self.slots[index as usize];
@@ -378,7 +377,7 @@ impl<E: TableRecord + 'static> Table<E> {
             return shown;
         }
         self.index.each(&lent_by(&self.slots), |pk, index| {
-            if let Some(under) = self.layered.get(&index)
+            if let Some(under) = self.layered.get(index)
                 && let Some(slot) = under.layer(layer)
                 && let Some(record) = &slot.record
             {
@@ -394,7 +393,7 @@ impl<E: TableRecord + 'static> Table<E> {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn confirmed_meta(&self, pk: &Pk) -> Option<Meta> {
         let index = self.slot_of(pk)?;
-        let origin = match self.layered.get(&index) {
+        let origin = match self.layered.get(index) {
             Some(under) => under.confirmed.origin,
             None => self.slots[index as usize].origin,
         };
@@ -406,7 +405,7 @@ impl<E: TableRecord + 'static> Table<E> {
     /// `layer` itself (then what shows).
     pub fn stored_record(&self, pk: &Pk, layer: bool) -> Option<Rc<E>> {
         let index = self.slot_of(pk)?;
-        if !layer && let Some(under) = self.layered.get(&index) {
+        if !layer && let Some(under) = self.layered.get(index) {
             return under.confirmed.record.clone();
         }
         self.slots[index as usize].record.clone()
@@ -487,7 +486,7 @@ impl<E: TableRecord + 'static> Table<E> {
             Located::Stored(index) => {
                 if !layer
                     && !self.layered.is_empty()
-                    && let Some(under) = self.layered.get_mut(&index)
+                    && let Some(under) = self.layered.get_mut(index)
                 {
                     let confirmed = &mut under.confirmed;
                     let stored = self.origins.get(confirmed.origin);
@@ -555,7 +554,7 @@ impl<E: TableRecord + 'static> Table<E> {
             Some(index) => {
                 // The slot may be left with no record to lend its pk.
                 self.index.keep(index, pk.as_ref());
-                if !layer && let Some(under) = self.layered.get_mut(&index) {
+                if !layer && let Some(under) = self.layered.get_mut(index) {
                     if self.origins.get(under.confirmed.origin).meta.fetched_at <= meta.fetched_at {
                         let gone = gone(&mut self.origins, meta, meta.fetched_at, version);
                         let old = std::mem::replace(&mut under.confirmed, gone);
