@@ -14,14 +14,41 @@ use crate::timing::now;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// How many times each scenario runs on each app, on a fresh app and API.
+/// How many times each scenario runs on each app, on a fresh app and API,
+/// unless `RENDER_RUNS` says otherwise when the bench is built.
 const RUNS: usize = 5;
+
+/// The runs `RENDER_RUNS` asks for when the bench is built, else
+/// [`RUNS`].
+fn runs() -> usize {
+    option_env!("RENDER_RUNS").map_or(RUNS, |runs| {
+        runs.parse().expect("RENDER_RUNS is a number of runs")
+    })
+}
+
+/// The scenarios to run: the ones `RENDER_SCENARIOS` names (by their
+/// names in the table, comma-separated) when the bench is built, else
+/// all of them.
+fn scenarios() -> Vec<Samples> {
+    let named = option_env!("RENDER_SCENARIOS");
+    let chosen: Vec<Samples> = SCENARIOS
+        .into_iter()
+        .filter(|scenario| named.is_none_or(|names| names.split(',').any(|n| n == scenario.name())))
+        .map(Samples::new)
+        .collect();
+    assert!(
+        !chosen.is_empty(),
+        "RENDER_SCENARIOS names no scenario: {named:?}"
+    );
+    chosen
+}
 
 #[wasm_bindgen_test]
 #[ignore = "a benchmark: benches/render.sh runs it"]
 async fn render_throughput() {
-    let mut samples: Vec<Samples> = SCENARIOS.into_iter().map(Samples::new).collect();
-    for run in 1..=RUNS {
+    let mut samples = scenarios();
+    let runs = runs();
+    for run in 1..=runs {
         let started = now();
         for entry in &mut samples {
             let [cached, baseline, floor] = &mut entry.times;
@@ -30,7 +57,7 @@ async fn render_throughput() {
             floor.extend(entry.scenario.run::<Floor>().await);
         }
         let seconds = (now() - started) / 1000.0;
-        console_log!("run {run} of {RUNS} took {seconds:.0} s");
+        console_log!("run {run} of {runs} took {seconds:.0} s");
     }
     for line in table(&samples, [Cached::NAME, Baseline::NAME, Floor::NAME]) {
         console_log!("{line}");
