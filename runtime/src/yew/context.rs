@@ -13,7 +13,9 @@ use super::server::{BoundaryId, ServerPass};
 use crate::controller::Controller;
 #[cfg(feature = "hydration")]
 use crate::controller::HandedFallback;
-use crate::http::{Client, Error};
+#[cfg(feature = "ssr")]
+use crate::http::Client;
+use crate::http::Error;
 
 /// What a provider and the boundaries hand down to the hooks below them,
 /// as one context: the nearest provider's cache and the nearest boundary.
@@ -41,7 +43,9 @@ enum Shared {
     /// its page hydrates.
     Owned(Controller, Option<Rc<Hydrating>>),
     /// A provider in a server render pass: the pass holds the controller,
-    /// and lets go of it when it ends.
+    /// and lets go of it when it ends. Only a server render makes a pass:
+    /// a build without `ssr` carries none of this.
+    #[cfg(feature = "ssr")]
     InPass(ServerPass),
 }
 
@@ -96,11 +100,13 @@ impl CacheContext {
         }
         match &*self.0 {
             Shared::Owned(_, hydrating) => hydrating.as_ref(),
+            #[cfg(feature = "ssr")]
             Shared::InPass(_) => None,
         }
     }
 
     /// A provider in `pass`, with the render's controller.
+    #[cfg(feature = "ssr")]
     pub fn in_pass(pass: ServerPass) -> Self {
         if let Some(controller) = pass.controller() {
             pass.watch(&controller);
@@ -112,6 +118,7 @@ impl CacheContext {
     pub fn pass(&self) -> Option<&ServerPass> {
         match &*self.0 {
             Shared::Owned(..) => None,
+            #[cfg(feature = "ssr")]
             Shared::InPass(pass) => Some(pass),
         }
     }
@@ -128,12 +135,14 @@ impl CacheContext {
     pub fn controller(&self) -> Controller {
         match &*self.0 {
             Shared::Owned(controller, _) => controller.clone(),
+            #[cfg(feature = "ssr")]
             Shared::InPass(pass) => pass.controller().unwrap_or_else(ended_controller),
         }
     }
 }
 
 /// The controller of ended passes, one a thread.
+#[cfg(feature = "ssr")]
 fn ended_controller() -> Controller {
     thread_local! {
         static ENDED: Controller = Controller::new(Client::new("http://ended-server-render.invalid"));

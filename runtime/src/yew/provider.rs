@@ -6,6 +6,7 @@ use std::time::Duration;
 use yew::prelude::*;
 
 use super::context::{CacheContext, Scope, use_scope};
+#[cfg(feature = "ssr")]
 use super::server::current_pass;
 use crate::controller::Controller;
 use crate::http::Client;
@@ -83,27 +84,31 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
     // provider is given another one), held by the render's pass.
     let outer = use_scope();
     let first = (props.controller.clone(), props.base_url.clone());
-    let context = use_memo((), move |()| match (current_pass(), first) {
-        (Some(pass), (None, _)) => CacheContext::in_pass(pass),
-        (Some(pass), (Some(given), _)) if pass.controller().as_ref() == Some(&given) => {
-            CacheContext::in_pass(pass)
+    let context = use_memo((), move |()| {
+        #[cfg(feature = "ssr")]
+        if let Some(pass) = current_pass()
+            && (first.0.is_none() || pass.controller() == first.0)
+        {
+            return CacheContext::in_pass(pass);
         }
-        (_, (Some(controller), _)) => CacheContext::new(controller),
-        (_, (None, Some(base_url))) => {
-            let controller = Controller::new(Client::new(base_url.as_str()));
-            // A page a server rendered holds its cache: take it before
-            // the first render, so that hydration reads it. A text the
-            // controller refuses leaves the cache empty: the reads fetch.
-            // A build without `hydration` leaves the import out (its
-            // context warns when a page holds a handoff all the same).
-            #[cfg(feature = "hydration")]
-            let _ = controller.import_handoff_from_page();
-            CacheContext::new(controller)
-        }
-        (None, (None, None)) => panic!(
-            "<CacheProvider> needs a `controller` or a `base_url`: \
+        match first {
+            (Some(controller), _) => CacheContext::new(controller),
+            (None, Some(base_url)) => {
+                let controller = Controller::new(Client::new(base_url.as_str()));
+                // A page a server rendered holds its cache: take it before
+                // the first render, so that hydration reads it. A text the
+                // controller refuses leaves the cache empty: the reads fetch.
+                // A build without `hydration` leaves the import out (its
+                // context warns when a page holds a handoff all the same).
+                #[cfg(feature = "hydration")]
+                let _ = controller.import_handoff_from_page();
+                CacheContext::new(controller)
+            }
+            (None, None) => panic!(
+                "<CacheProvider> needs a `controller` or a `base_url`: \
              <CacheProvider base_url=\"https://api.example\">"
-        ),
+            ),
+        }
     });
     let listen = (
         (*context).clone(),

@@ -37,6 +37,7 @@ use std::task::Waker;
 use rustc_hash::FxHashMap;
 use yew::suspense::{Suspension, SuspensionHandle};
 
+#[cfg(feature = "ssr")]
 use crate::controller::Controller;
 use crate::http::Error;
 
@@ -58,6 +59,7 @@ pub(crate) struct ServerPass(Rc<PassShared>);
 
 struct PassShared {
     /// The controller the render renders with, until the pass ends.
+    #[cfg(feature = "ssr")]
     controller: RefCell<Option<Controller>>,
     /// The boundaries that show their fallback in this pass.
     fallbacks: RefCell<FxHashMap<BoundaryId, Error>>,
@@ -68,6 +70,7 @@ struct PassShared {
     /// What the failed components wait on.
     waiting: RefCell<Vec<Waiting>>,
     /// The controllers of the providers rendered in this pass.
+    #[cfg(feature = "ssr")]
     controllers: RefCell<Vec<Controller>>,
     /// Whether the pass ended: its components sleep for good.
     ended: Cell<bool>,
@@ -101,6 +104,7 @@ impl ServerPass {
     }
 
     /// The controller the render renders with; `None` once the pass ended.
+    #[cfg(feature = "ssr")]
     pub fn controller(&self) -> Option<Controller> {
         self.0.controller.borrow().clone()
     }
@@ -144,6 +148,7 @@ impl ServerPass {
 
     /// Notes a provider's controller, to know when no request is on its
     /// way.
+    #[cfg(feature = "ssr")]
     pub fn watch(&self, controller: &Controller) {
         let mut controllers = self.0.controllers.borrow_mut();
         if !controllers.contains(controller) {
@@ -255,6 +260,7 @@ thread_local! {
 /// polled, natively and on a wasm32 runtime without a browser), else the
 /// only one under way on this thread (a browser's scheduler creates them
 /// later, on its own).
+#[cfg(feature = "ssr")]
 pub(crate) fn current_pass() -> Option<ServerPass> {
     if let Some(pass) = POLLING.with(|polling| polling.borrow().last().cloned()) {
         return Some(pass);
