@@ -109,6 +109,11 @@ pub(crate) struct Settings {
     pub share_equal_copies: bool,
 }
 
+/// Removes an optimistic layer whose mutation went away while the state
+/// was borrowed. A closure the mutation makes, so that an app that never
+/// writes optimistically carries none of the code that removes layers.
+type DroppedLayer = Box<dyn FnOnce(&Controller, &mut State)>;
+
 struct Inner {
     client: Client,
     clock: Rc<dyn Clock>,
@@ -130,9 +135,9 @@ struct Inner {
     batch_depth: Cell<u32>,
     notify_pending: Cell<bool>,
     /// Optimistic layers whose mutation went away while the state was
-    /// borrowed, with the generation they belong to: removed at the next
-    /// use of the state.
-    dropped_layers: RefCell<Vec<(u64, crate::cache::store::Layer, String)>>,
+    /// borrowed: each removes its layer at the next use of the state, when
+    /// the layer belongs to the state's generation.
+    dropped_layers: RefCell<Vec<DroppedLayer>>,
     /// Set when a use of the state removed such a layer: subscribers are
     /// told at the end of that use.
     notify_due: Cell<bool>,
@@ -367,12 +372,8 @@ impl Controller {
         if let Ok(mut dropped) = self.inner.dropped_layers.try_borrow_mut()
             && !dropped.is_empty()
         {
-            for (generation, layer, key) in dropped.drain(..) {
-                if generation == state.generation {
-                    let id = layer.id();
-                    state.store.remove_layer(layer);
-                    self.emit(|| Event::OptimisticEnded { key, layer: id });
-                }
+            for remove in dropped.drain(..) {
+                remove(self, &mut state);
             }
             self.inner.notify_due.set(true);
         }

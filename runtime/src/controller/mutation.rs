@@ -318,11 +318,18 @@ impl Drop for Started {
             // Dropped while the cache is in use (by a callback it runs):
             // removed at its next use.
             Err(_) => {
-                ctrl.inner.dropped_layers.borrow_mut().push((
-                    self.generation,
-                    layer,
-                    std::mem::take(&mut self.key),
-                ));
+                let (generation, key) = (self.generation, std::mem::take(&mut self.key));
+                let remove = move |ctrl: &Controller, state: &mut State| {
+                    if state.generation == generation {
+                        let id = layer.id();
+                        state.store.remove_layer(layer);
+                        ctrl.emit(|| Event::OptimisticEnded { key, layer: id });
+                    }
+                };
+                ctrl.inner
+                    .dropped_layers
+                    .borrow_mut()
+                    .push(Box::new(remove));
                 return;
             }
         }

@@ -9,8 +9,10 @@ use std::time::Duration;
 use crate::common::controller::*;
 use crate::common::mock::*;
 use crate::common::{Todo, TodoResource};
+use futures_util::FutureExt;
 use futures_util::future::join_all;
 use mockito::Matcher;
+use restcache::Event;
 use restcache::http::Body;
 use restcache::prelude::*;
 use serde_json::json;
@@ -253,4 +255,50 @@ async fn a_create_invalidates_a_cached_list_it_cannot_join() {
         "its next read fetches it again"
     );
     post.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_optimistic_update_given_up_while_the_cache_is_in_use_goes_at_its_next_use() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let put = slowly(server.mock("PUT", "/todos/1"), Duration::from_secs(5), "{}")
+        .expect_at_most(1)
+        .create_async()
+        .await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let ended = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let heard = Rc::clone(&ended);
+    let _listener = ctrl.on_event(move |event, _| {
+        if let Event::OptimisticEnded { key, .. } = event {
+            heard.borrow_mut().push(key.clone());
+        }
+    });
+    let guess = Todo {
+        id: 1,
+        user_id: 1,
+        title: "oat milk".into(),
+        completed: true,
+    };
+    let body = Body::json(&guess).unwrap();
+    let (update, params) = (TodoResource::update(), one(1));
+    let mut request = Box::pin(ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess)));
+    assert!((&mut request).now_or_never().is_none(), "on its way");
+    let shown = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&shown), ["oat milk", "eggs"]);
+
+    // Given up (its future dropped) while the store is borrowed: the
+    // layer cannot go at once, and goes at the cache's next use.
+    ctrl.with_store(move |_| drop(request));
+    assert!(ended.borrow().is_empty(), "not while the store is borrowed");
+    let after = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(titles(&after), ["milk", "eggs"], "the confirmed data again");
+    let ended = ended.borrow();
+    assert!(
+        matches!(ended.as_slice(), [key] if key.starts_with("PUT ") && key.ends_with("/todos/1")),
+        "{ended:?}"
+    );
+    list.assert_async().await;
+    put.remove_async().await;
 }
