@@ -11,6 +11,7 @@ use futures_util::FutureExt;
 use serde::Serialize;
 
 use super::events::Event;
+use super::handoff::Recorded;
 use super::lists::{collection_of, leave_lists, place_in_lists};
 use super::state::KeyState;
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
@@ -21,7 +22,7 @@ use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::effect::Action;
-use crate::rest::{Effect, Endpoint, ErrorPolicy, Updates};
+use crate::rest::{Effect, Endpoint, ErrorPolicy, Pagination, Updates};
 
 impl Controller {
     /// The cache key and the URL of a request, each made once.
@@ -165,20 +166,7 @@ impl Controller {
             state.handoff.private_records.extend(named);
         }
         match E::ACTION {
-            Action::Read => {
-                let kept = state.note_use(key, arrived, expiry);
-                if let Some(pagination) = endpoint.pagination() {
-                    kept.pages = Some(pagination);
-                }
-                // An error of a request that started earlier goes.
-                if kept
-                    .error
-                    .take_if(|error| error.meta.fetched_at <= started)
-                    .is_some()
-                {
-                    state.touch(key);
-                }
-            }
+            Action::Read => stored_read(state, delivery, expiry, endpoint.pagination()),
             Action::Create | Action::Mutate => {
                 let collection = match E::ACTION {
                     Action::Create => Some(url),
@@ -236,36 +224,56 @@ impl Controller {
         error: Error,
         delivery: Delivery<'_>,
     ) {
-        let Delivery {
-            key,
-            started,
-            arrived,
-            ..
-        } = delivery;
-        if state
-            .store
-            .result_meta(key)
-            .is_some_and(|meta| meta.fetched_at > started)
-        {
-            return;
-        }
-        let expiry = endpoint
-            .options()
-            .error_expiry
-            .unwrap_or(self.inner.error_expiry);
-        let serial = state.next_serial();
-        let stored = StoredError {
+        let kept = KeptError {
             soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
-            error,
-            meta: Meta::fetched(started, arrived, expiry),
-            serial,
-            polled: false,
+            expiry: endpoint
+                .options()
+                .error_expiry
+                .unwrap_or(self.inner.error_expiry),
+            data_expiry: self.data_expiry(endpoint),
         };
-        state
-            .note_use(key, arrived, self.data_expiry(endpoint))
-            .error = Some(stored);
-        state.touch(key);
+        keep_error(state, error, delivery, kept);
     }
+}
+
+/// How an endpoint keeps its errors: what [`keep_error`] needs of it, so
+/// that one copy of that serves every endpoint of an app.
+#[derive(Clone, Copy)]
+struct KeptError {
+    /// Whether the error is soft: the data stays on show.
+    soft: bool,
+    /// How long the error stays.
+    expiry: Duration,
+    /// How long the endpoint's data stays (the key's use lasts as long).
+    data_expiry: Duration,
+}
+
+/// Keeps `error` as the outcome of the read `delivery.key`, as `kept`
+/// says, unless a response that started later is stored.
+fn keep_error(state: &mut State, error: Error, delivery: Delivery<'_>, kept: KeptError) {
+    let Delivery {
+        key,
+        started,
+        arrived,
+        ..
+    } = delivery;
+    if state
+        .store
+        .result_meta(key)
+        .is_some_and(|meta| meta.fetched_at > started)
+    {
+        return;
+    }
+    let serial = state.next_serial();
+    let stored = StoredError {
+        soft: kept.soft,
+        error,
+        meta: Meta::fetched(started, arrived, kept.expiry),
+        serial,
+        polled: false,
+    };
+    state.note_use(key, arrived, kept.data_expiry).error = Some(stored);
+    state.touch(key);
 }
 
 /// The error of a response the store refused (a record without its pk):
@@ -436,10 +444,7 @@ where
     let arrived = ctrl.now();
     let outcome = {
         let mut state = ctrl.state_mut();
-        let ours = |kept: &mut KeyState| kept.in_flight.take_if(|f| f.id == started.id);
-        if state.keys.edit(&key, ours).flatten().is_some() {
-            state.touch(&key);
-        }
+        end_in_flight(&mut state, &key, started.id);
         if state.generation != started.generation {
             response.map(|value| Rc::new(value.into_value()) as Rc<dyn Any>)
         } else {
@@ -453,30 +458,16 @@ where
                 ctrl.store_success(&mut state, &endpoint, &params, value, delivery, false)
                     .map_err(|e| stored_failed(&endpoint, &url, e))
             });
-            if stored.is_ok() && !state.handoff.pending.is_empty() {
-                // Fetched fresh: a saved or handed-off response waiting
-                // for this key is older.
-                state.handoff.pending.remove(&key);
-            }
-            if let (Ok(_), Some(mut recorded)) = (&stored, recorded) {
-                recorded.private = endpoint.is_private();
-                #[cfg(feature = "tabs")]
-                if wanted_elsewhere(&ctrl.inner, &key) {
-                    ctrl.inner.shared.keep(&key, recorded.clone(), started.at);
-                }
-                if state.handoff.recording {
-                    let written = state.store.writes();
-                    state
-                        .handoff
-                        .recorded
-                        .insert(key.clone(), (recorded, arrived, written));
-                }
-            }
             match stored {
                 // What the cache shows now (a record deleted since the
                 // request started is left out), even if the result goes
                 // before a caller looks.
                 Ok((value, _)) => {
+                    let recorded = recorded.map(|mut recorded| {
+                        recorded.private = endpoint.is_private();
+                        recorded
+                    });
+                    ctrl.stored_fresh(&mut state, delivery, recorded);
                     let State { store, memo, .. } = &mut *state;
                     Ok(match memo.read::<S>(store, &key) {
                         Lookup::Found(current, _) => current as Rc<dyn Any>,
@@ -484,23 +475,110 @@ where
                     })
                 }
                 Err(error) => {
-                    ctrl.emit(|| Event::RequestFailed {
-                        key: key.clone(),
-                        error: error.clone(),
-                    });
-                    ctrl.store_error(&mut state, &endpoint, error.clone(), delivery);
-                    if started.polled
-                        && let Some(stored) = state.keys.error_mut(&key)
-                    {
-                        stored.polled = true;
-                    }
-                    Err(error)
+                    let kept = KeptError {
+                        soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
+                        expiry: endpoint
+                            .options()
+                            .error_expiry
+                            .unwrap_or(ctrl.inner.error_expiry),
+                        data_expiry: ctrl.data_expiry(&endpoint),
+                    };
+                    Err(ctrl.read_failed(&mut state, error, delivery, kept, started.polled))
                 }
             }
         }
     };
     ctrl.notify();
     outcome
+}
+
+/// Notes a read's stored answer on its key (`delivery.key`): used as of
+/// its arrival for `expiry`, its pages as `pagination` says, and an error
+/// of a request that started earlier gone. One copy for every endpoint.
+fn stored_read(
+    state: &mut State,
+    delivery: Delivery<'_>,
+    expiry: Duration,
+    pagination: Option<Pagination>,
+) {
+    let Delivery {
+        key,
+        started,
+        arrived,
+        ..
+    } = delivery;
+    let kept = state.note_use(key, arrived, expiry);
+    if let Some(pagination) = pagination {
+        kept.pages = Some(pagination);
+    }
+    if kept
+        .error
+        .take_if(|error| error.meta.fetched_at <= started)
+        .is_some()
+    {
+        state.touch(key);
+    }
+}
+
+/// Ends the read `key`'s request `id` (unless a later one took its
+/// place): the key is no longer fetching.
+fn end_in_flight(state: &mut State, key: &str, id: u64) {
+    let ours = |kept: &mut KeyState| kept.in_flight.take_if(|f| f.id == id);
+    if state.keys.edit(key, ours).flatten().is_some() {
+        state.touch(key);
+    }
+}
+
+impl Controller {
+    /// What a read's stored answer changes beside the store: a saved or
+    /// handed-off response waiting for its key is older now, and its
+    /// text, when kept, goes to the tabs that wait for it and to a
+    /// server's handoff. One copy for every endpoint of an app.
+    fn stored_fresh(&self, state: &mut State, delivery: Delivery<'_>, recorded: Option<Recorded>) {
+        let key = delivery.key;
+        if !state.handoff.pending.is_empty() {
+            state.handoff.pending.remove(key);
+        }
+        let Some(recorded) = recorded else {
+            return;
+        };
+        #[cfg(feature = "tabs")]
+        if wanted_elsewhere(&self.inner, key) {
+            self.inner
+                .shared
+                .keep(key, recorded.clone(), delivery.started);
+        }
+        if state.handoff.recording {
+            let written = state.store.writes();
+            state
+                .handoff
+                .recorded
+                .insert(key.to_owned(), (recorded, delivery.arrived, written));
+        }
+    }
+
+    /// A read's request failed: listeners hear of it, and its key keeps
+    /// `error` as `kept` says (marked polled when a poll asked). Returns
+    /// the error. One copy for every endpoint of an app.
+    fn read_failed(
+        &self,
+        state: &mut State,
+        error: Error,
+        delivery: Delivery<'_>,
+        kept: KeptError,
+        polled: bool,
+    ) -> Error {
+        let key = delivery.key;
+        self.emit(|| Event::RequestFailed {
+            key: key.to_owned(),
+            error: error.clone(),
+        });
+        keep_error(state, error.clone(), delivery, kept);
+        if polled && let Some(stored) = state.keys.error_mut(key) {
+            stored.polled = true;
+        }
+        error
+    }
 }
 
 /// Whether another tab waits for this controller's answer for `key`.

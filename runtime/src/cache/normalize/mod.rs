@@ -604,28 +604,7 @@ impl Store {
             (layer, share),
             |cx| value.normalize(cx),
         );
-        let refs = match outcome {
-            Ok(refs) => refs,
-            Err(error) => {
-                let tables = self.tables_mut();
-                for table in touched.iter().rev() {
-                    tables.any_mut(table.table).rollback(table.len);
-                    if table.created {
-                        tables.unregister_last(table.table);
-                    }
-                }
-                return Err(error);
-            }
-        };
-        let mut layer = layer.then(|| Layer::new(version));
-        let tables = self.tables_mut();
-        for table in touched.iter().rev() {
-            let records = tables.any_mut(table.table);
-            match &mut layer {
-                Some(layer) => layer.covers(table.table, records.commit_layer(version, table.len)),
-                None => records.commit(),
-            }
-        }
+        let (refs, mut layer) = self.end_write(outcome, &touched, version, layer)?;
         let value = Rc::new(value);
         if let Some(key) = key {
             let slot = ResultSlot {
@@ -638,5 +617,41 @@ impl Store {
             self.put_written(key, slot, layer.as_mut());
         }
         Ok(Written { value, refs, layer })
+    }
+
+    /// Ends the write `version`, whose walk gave `outcome`, on every table
+    /// it `touched`: after an error each is put back as it was (a table
+    /// the write created goes); else each keeps what it wrote, as an
+    /// optimistic layer with `layer`. Knows nothing of the schema: one
+    /// copy serves every write of an app.
+    fn end_write(
+        &mut self,
+        outcome: Result<Vec<EntityRef>, SchemaError>,
+        touched: &TouchedTables,
+        version: u64,
+        layer: bool,
+    ) -> Result<(Vec<EntityRef>, Option<Layer>), SchemaError> {
+        let tables = self.tables_mut();
+        let refs = match outcome {
+            Ok(refs) => refs,
+            Err(error) => {
+                for table in touched.iter().rev() {
+                    tables.any_mut(table.table).rollback(table.len);
+                    if table.created {
+                        tables.unregister_last(table.table);
+                    }
+                }
+                return Err(error);
+            }
+        };
+        let mut layer = layer.then(|| Layer::new(version));
+        for table in touched.iter().rev() {
+            let records = tables.any_mut(table.table);
+            match &mut layer {
+                Some(layer) => layer.covers(table.table, records.commit_layer(version, table.len)),
+                None => records.commit(),
+            }
+        }
+        Ok((refs, layer))
     }
 }
