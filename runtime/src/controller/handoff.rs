@@ -198,8 +198,10 @@ pub(crate) struct Pending {
 /// What the server recorded and the browser took back.
 #[derive(Default)]
 pub(crate) struct Handoff {
-    /// Whether reads record their responses (a server render).
-    pub recording: bool,
+    /// How reads record their responses, when they do (a server render,
+    /// a saved cache). A function set by what turns recording on, so that
+    /// an app that never records carries none of its code.
+    pub recording: Option<fn(&Response) -> Recorded>,
     /// The responses recorded, by key, with when they arrived and the
     /// store's write count once they were stored.
     pub recorded: FxHashMap<String, (Recorded, Timestamp, u64)>,
@@ -278,7 +280,7 @@ impl Controller {
     /// [`ServerRender`](crate::yew::ServerRender) turns it on for its
     /// controller.
     pub fn record_for_handoff(&self) {
-        self.state_mut().handoff.recording = true;
+        self.state_mut().handoff.recording = Some(Recorded::of);
     }
 
     /// The responses of the reads this controller recorded and still
@@ -484,7 +486,7 @@ impl Controller {
             if pending.stale {
                 state.store.expire_result(key);
             }
-            if state.handoff.recording {
+            if state.handoff.recording.is_some() {
                 // Kept for the next save, stale as it came (a write count
                 // of 0 is older than the result's).
                 let written = match pending.stale {

@@ -19,7 +19,7 @@ use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;
 use crate::cache::store::Lookup;
 use crate::error::{SchemaError, UrlError};
-use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
+use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request, Response};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::effect::Action;
 use crate::rest::{Effect, Endpoint, ErrorPolicy, Pagination, Updates};
@@ -397,10 +397,14 @@ where
     let url = request.url.clone();
     // The answer's text is kept for a server's handoff, and for another
     // tab that waits for it (asked once it arrives).
-    let keep = || {
-        inner.upgrade().is_some_and(|inner| {
-            inner.state.borrow().handoff.recording || wanted_elsewhere(&inner, &key)
-        })
+    let keep = |response: &Response| {
+        let inner = inner.upgrade()?;
+        let recording = inner.state.borrow().handoff.recording;
+        #[cfg(feature = "tabs")]
+        let recording = recording.or_else(|| {
+            wanted_elsewhere(&inner, &key).then_some(Recorded::of as fn(&Response) -> Recorded)
+        });
+        recording.map(|record| record(response))
     };
     let call = || client.call_keeping(&endpoint, &params, request.clone(), &keep);
     // Another tab fetching the key now answers this read too.
@@ -548,7 +552,7 @@ impl Controller {
                 .shared
                 .keep(key, recorded.clone(), delivery.started);
         }
-        if state.handoff.recording {
+        if state.handoff.recording.is_some() {
             let written = state.store.writes();
             state
                 .handoff
@@ -582,12 +586,7 @@ impl Controller {
 }
 
 /// Whether another tab waits for this controller's answer for `key`.
+#[cfg(feature = "tabs")]
 fn wanted_elsewhere(inner: &Inner, key: &str) -> bool {
-    #[cfg(feature = "tabs")]
-    return inner.shared.wanted(key);
-    #[cfg(not(feature = "tabs"))]
-    {
-        let _ = (inner, key);
-        false
-    }
+    inner.shared.wanted(key)
 }

@@ -35,7 +35,7 @@ impl SavedResponse {
 impl Controller {
     /// Records each read's response from now on, for a saved cache.
     pub(crate) fn record_responses(&self) {
-        self.state_mut().handoff.recording = true;
+        self.state_mut().handoff.recording = Some(Recorded::of);
     }
 
     /// Whether a saved cache's mutations are to be sent again: only at

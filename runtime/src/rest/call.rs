@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::cache::schema::Decoded;
 use crate::controller::Recorded;
-use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request};
+use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request, Response};
 use crate::rest::{Effect, Endpoint};
 
 impl Client {
@@ -56,7 +56,7 @@ impl Client {
         params: &P,
         request: Request,
     ) -> Result<Decoded<S>, Error> {
-        self.call_keeping(endpoint, params, request, &|| false)
+        self.call_keeping(endpoint, params, request, &|_| None)
             .await
             .map(|(value, _)| value)
     }
@@ -69,7 +69,7 @@ impl Client {
         endpoint: &Endpoint<P, S, E>,
         params: &P,
         request: Request,
-        keep: &dyn Fn() -> bool,
+        keep: &dyn Fn(&Response) -> Option<Recorded>,
     ) -> Result<(Decoded<S>, Option<Recorded>), Error> {
         let method = request.method;
         let url = request.url.clone();
@@ -91,7 +91,7 @@ impl Client {
         endpoint: &Endpoint<P, S, E>,
         params: &P,
         request: Request,
-        keep: &dyn Fn() -> bool,
+        keep: &dyn Fn(&Response) -> Option<Recorded>,
     ) -> Result<(Decoded<S>, Option<Recorded>), Error> {
         let (method, url) = (request.method, request.url.clone());
         let mut response = endpoint.send(self, params, request).await?;
@@ -119,7 +119,10 @@ impl Client {
             _ => decoded,
         };
         // Bytes stay out of a server render's handoff (text only).
-        let kept = (response.bytes.is_none() && keep()).then(|| Recorded::of(&response));
+        let kept = match response.bytes {
+            None => keep(&response),
+            Some(_) => None,
+        };
         decoded
             .map(|value| (value, kept))
             .map_err(|e| attempt.answered(response.status, &response.body, ErrorKind::Decode(e)))
