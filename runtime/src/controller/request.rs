@@ -8,18 +8,19 @@ use std::time::Duration;
 
 use futures_timer::Delay;
 use futures_util::FutureExt;
+use futures_util::future::LocalBoxFuture;
 use serde::Serialize;
 
 use super::events::Event;
 use super::handoff::Recorded;
 use super::lists::{collection_of, leave_lists, place_in_lists};
-use super::state::KeyState;
+use super::state::{KeyState, SharedResponse};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;
 use crate::cache::store::Lookup;
 use crate::error::{SchemaError, UrlError};
-use crate::http::{Attempt, Body, Client, Error, ErrorKind, Request, Response};
+use crate::http::{Attempt, Body, Client, Error, ErrorKind, Method, Request, Response};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::effect::Action;
 use crate::rest::{Effect, Endpoint, ErrorPolicy, Pagination, Updates};
@@ -62,51 +63,22 @@ impl Controller {
         S: Schema,
         E: Effect,
     {
-        let (response, _waiting) = {
-            let mut state = self.state_mut();
-            match state.keys.in_flight_mut(&key) {
-                Some(in_flight) => {
-                    in_flight.waiters += 1;
-                    let waiting = Waiting::new(&self.inner, &key, in_flight.id);
-                    (in_flight.response.clone(), waiting)
-                }
-                None => {
-                    let id = state.next_serial();
-                    let now = self.now();
-                    let started = ReadStarted {
-                        id,
-                        at: state.start_at(now),
-                        generation: state.generation,
-                        polled,
-                    };
-                    let request = Request::new(endpoint.method(), url.clone()).with_body(body);
-                    let request = request_read(
-                        Rc::downgrade(&self.inner),
-                        self.inner.client.clone(),
-                        endpoint.clone(),
-                        params.clone(),
-                        request,
-                        key.clone(),
-                        started,
-                        self.inner.retry,
-                    );
-                    let response = request.boxed_local().shared();
-                    let in_flight = InFlight {
-                        id,
-                        response: response.clone(),
-                        waiters: 1,
-                    };
-                    state.keys.state_mut(&key).in_flight = Some(in_flight);
-                    state.touch(&key);
-                    self.emit(|| Event::RequestStarted {
-                        key: key.clone(),
-                        method: endpoint.method(),
-                        url: url.clone(),
-                    });
-                    (response, Waiting::new(&self.inner, &key, id))
-                }
-            }
-        };
+        let method = endpoint.method();
+        let mut body = body;
+        let (response, _waiting) = self.join_or_start(&key, &url, method, polled, &mut |started| {
+            let request = Request::new(method, url.clone()).with_body(body.take());
+            request_read(
+                Rc::downgrade(&self.inner),
+                self.inner.client.clone(),
+                endpoint.clone(),
+                params.clone(),
+                request,
+                key.clone(),
+                started,
+                self.inner.retry,
+            )
+            .boxed_local()
+        });
         // Subscribers learn that a request is on its way (a "refreshing"
         // indicator); joining one changes nothing, so this tells nobody.
         self.notify();
@@ -121,6 +93,48 @@ impl Controller {
         response
             .downcast::<S>()
             .map_err(|_| Attempt::new(endpoint.method(), &url).failed(ErrorKind::KeyClash { key }))
+    }
+
+    /// The request on its way for the read `key` (of `url`, by `method`),
+    /// joined; else one that `start` makes, as it started (`polled`: for a
+    /// poll), noted as the key's request. Returns it, with the note that
+    /// this caller waits on it. One copy for every endpoint of an app.
+    fn join_or_start(
+        &self,
+        key: &str,
+        url: &str,
+        method: Method,
+        polled: bool,
+        start: &mut dyn FnMut(ReadStarted) -> LocalBoxFuture<'static, Result<Rc<dyn Any>, Error>>,
+    ) -> (SharedResponse, Waiting) {
+        let mut state = self.state_mut();
+        if let Some(in_flight) = state.keys.in_flight_mut(key) {
+            in_flight.waiters += 1;
+            let waiting = Waiting::new(&self.inner, key, in_flight.id);
+            return (in_flight.response.clone(), waiting);
+        }
+        let id = state.next_serial();
+        let now = self.now();
+        let started = ReadStarted {
+            id,
+            at: state.start_at(now),
+            generation: state.generation,
+            polled,
+        };
+        let response = start(started).shared();
+        let in_flight = InFlight {
+            id,
+            response: response.clone(),
+            waiters: 1,
+        };
+        state.keys.state_mut(key).in_flight = Some(in_flight);
+        state.touch(key);
+        self.emit(|| Event::RequestStarted {
+            key: key.to_owned(),
+            method,
+            url: url.to_owned(),
+        });
+        (response, Waiting::new(&self.inner, key, id))
     }
 
     /// How long `endpoint`'s responses stay fresh.
