@@ -16,7 +16,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rev=${1:?usage: benches/render-pair.sh REV [ROUNDS] [SCENARIOS]}
+label=${1:?usage: benches/render-pair.sh REV [ROUNDS] [SCENARIOS]}
+# Resolved here: a relative name (HEAD~2) means another commit inside the
+# worktree.
+rev=$(git rev-parse --verify "$label^{commit}")
 rounds=${2:-6}
 export RENDER_SCENARIOS=${3:-update-entity,update-user}
 export RENDER_RUNS=3
@@ -31,8 +34,9 @@ mkdir -p "$out"
 # Builds the bench of the workspace at $1 into $2, in the shared target
 # directory (the registry crates build once for both).
 build() {
+    rm -f "$2"
     cargo test --manifest-path "$1/Cargo.toml" -p restcache-bench-render --release \
-        --target wasm32-unknown-unknown --no-run --message-format=json 2>/dev/null |
+        --target wasm32-unknown-unknown --no-run --message-format=json-render-diagnostics |
         python3 -c '
 import json, sys
 for line in sys.stdin:
@@ -44,7 +48,7 @@ for line in sys.stdin:
 
 echo "== building the bench on the working tree" >&2
 build . "$out/new.wasm"
-echo "== building it on the library of $rev" >&2
+echo "== building it on the library of $label ($rev)" >&2
 tree="$out/tree"
 git worktree prune
 if [ ! -d "$tree" ]; then
@@ -69,7 +73,7 @@ for round in $(seq 1 "$rounds"); do
     done
 done
 
-python3 - "$log" "$rev" <<'PY'
+python3 - "$log" "$label" <<'PY'
 import re, statistics, sys
 log, rev = sys.argv[1], sys.argv[2]
 ratios = {}  # (scenario, build) -> [restcache ÷ floor, one a round]

@@ -30,17 +30,21 @@ fn runs() -> usize {
 /// names in the table, comma-separated) when the bench is built, else
 /// all of them.
 fn scenarios() -> Vec<Samples> {
-    let named = option_env!("RENDER_SCENARIOS");
-    let chosen: Vec<Samples> = SCENARIOS
+    let Some(named) = option_env!("RENDER_SCENARIOS") else {
+        return SCENARIOS.into_iter().map(Samples::new).collect();
+    };
+    let names: Vec<&str> = named.split(',').map(str::trim).collect();
+    for name in &names {
+        assert!(
+            SCENARIOS.iter().any(|scenario| scenario.name() == *name),
+            "RENDER_SCENARIOS names no scenario {name:?}"
+        );
+    }
+    SCENARIOS
         .into_iter()
-        .filter(|scenario| named.is_none_or(|names| names.split(',').any(|n| n == scenario.name())))
+        .filter(|scenario| names.contains(&scenario.name().as_str()))
         .map(Samples::new)
-        .collect();
-    assert!(
-        !chosen.is_empty(),
-        "RENDER_SCENARIOS names no scenario: {named:?}"
-    );
-    chosen
+        .collect()
 }
 
 #[wasm_bindgen_test]

@@ -111,7 +111,7 @@ pub(crate) struct Settings {
 
 /// Removes an optimistic layer whose mutation went away while the state
 /// was borrowed. A closure the mutation makes, so that an app that never
-/// writes optimistically carries none of the code that removes layers.
+/// mutates carries none of the code that removes layers.
 type DroppedLayer = Box<dyn FnOnce(&Controller, &mut State)>;
 
 struct Inner {

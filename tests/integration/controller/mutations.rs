@@ -294,7 +294,7 @@ async fn an_optimistic_update_given_up_while_the_cache_is_in_use_goes_at_its_nex
     assert!(ended.borrow().is_empty(), "not while the store is borrowed");
     let after = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
     assert_eq!(titles(&after), ["milk", "eggs"], "the confirmed data again");
-    let ended = ended.borrow();
+    let ended = ended.borrow().clone();
     assert!(
         matches!(ended.as_slice(), [key] if key.starts_with("PUT ") && key.ends_with("/todos/1")),
         "{ended:?}"

@@ -98,8 +98,8 @@ impl<E> Layered<E> {
 /// Which slot is where is a plain vector of numbers, so its code is not
 /// repeated for every entity type in a browser bundle (a hash map's is):
 /// only the short vector of layered records is of the table's own type.
-/// It takes 4 bytes a slot of the table while a layer is on, and nothing
-/// once the last one goes.
+/// It takes 4 bytes a slot up to the highest layered slot while a layer
+/// is on, and nothing once the last one goes.
 pub(crate) struct LayeredSlots<E> {
     /// By slot: one more than its place in `entries`; 0 when the slot is
     /// under no layer. Slots past its end are under none.
