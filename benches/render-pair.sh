@@ -31,8 +31,7 @@ target=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,s
 out="$target/render-pair"
 mkdir -p "$out"
 
-# Builds the bench of the workspace at $1 into $2, in the shared target
-# directory (the registry crates build once for both).
+# Builds the bench of the workspace at $1 into $2.
 build() {
     rm -f "$2"
     cargo test --manifest-path "$1/Cargo.toml" -p restcache-bench-render --release \
@@ -58,7 +57,11 @@ git -C "$tree" checkout --quiet --force --detach "$rev"
 # This tree's bench, against that commit's library.
 rm -rf "$tree/benches/render"
 cp -r benches/render "$tree/benches/render"
-CARGO_TARGET_DIR="$target" build "$tree" "$out/old.wasm"
+# In a target directory of its own: cargo names a workspace's own crates
+# by their path inside it, so the older tree's runtime would take the
+# place of this one's in a shared directory, and a later build here would
+# link it as up to date.
+CARGO_TARGET_DIR="$out/target" build "$tree" "$out/old.wasm"
 
 # One round: both builds, in an order that alternates between rounds.
 log="$out/rounds.log"
