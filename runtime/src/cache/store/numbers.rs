@@ -57,7 +57,10 @@ impl Numbers {
             if dense_with(pk, *len + 1) {
                 let at = pk as usize;
                 if at >= slots.len() {
-                    slots.reserve(planned.max(at + 1 - slots.len()));
+                    // A load's pks mostly count up from its first one:
+                    // room for that run, up to and with its last pk.
+                    let wanted = (at + planned).max(at + 1);
+                    slots.reserve(wanted - slots.len());
                     slots.resize(at + 1, ABSENT);
                 }
                 let slot = &mut slots[at];
@@ -158,6 +161,23 @@ mod tests {
         assert_eq!(numbers.get(1_700_000_000_000), Some(5));
         assert_eq!(numbers.get(100), Some(1000), "every pk moved over");
         assert_eq!(numbers.get(101), None);
+    }
+
+    #[test]
+    fn a_load_numbered_from_one_takes_room_for_its_pks_once() {
+        let mut numbers = Numbers::default();
+        numbers.get_or_insert(1, 0, 10_000);
+        for pk in 2..=10_000u64 {
+            numbers.get_or_insert(pk, pk as u32, 0);
+        }
+        let Numbers::Dense { slots, .. } = &numbers else {
+            panic!("dense pks stay in a vector");
+        };
+        assert!(
+            slots.capacity() <= 10_001,
+            "room for pks 0 to 10,000, not twice that: {}",
+            slots.capacity()
+        );
     }
 
     #[test]
