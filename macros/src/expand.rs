@@ -364,10 +364,14 @@ fn denormalize_fields(input: &Input) -> TokenStream {
         let mut rebuilt: ::restcache::__private::Option<Self> = ::restcache::__private::None;
         let mut missing = false;
         #(#steps)*
-        match (missing, rebuilt) {
-            (true, _) => ::restcache::__private::Denorm::Missing,
-            (false, ::restcache::__private::Some(value)) => ::restcache::__private::Denorm::Changed(value),
-            (false, ::restcache::__private::None) => ::restcache::__private::Denorm::Same,
+        // `rebuilt` is matched in place: moved into a tuple, the whole
+        // record would be copied on every read, rebuilt or not.
+        if missing {
+            return ::restcache::__private::Denorm::Missing;
+        }
+        match rebuilt {
+            ::restcache::__private::Some(value) => ::restcache::__private::Denorm::Changed(value),
+            ::restcache::__private::None => ::restcache::__private::Denorm::Same,
         }
     }
 }
