@@ -238,15 +238,24 @@ impl Controller {
         error: Error,
         delivery: Delivery<'_>,
     ) {
-        let kept = KeptError {
-            soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
+        let kept = self.kept_error(endpoint, &error);
+        keep_error(state, error, delivery, kept);
+    }
+
+    /// How `error`, an outcome of `endpoint`, is kept.
+    fn kept_error<P, S, E: Effect>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        error: &Error,
+    ) -> KeptError {
+        KeptError {
+            soft: endpoint.error_policy(error) == ErrorPolicy::Soft,
             expiry: endpoint
                 .options()
                 .error_expiry
                 .unwrap_or(self.inner.error_expiry),
             data_expiry: self.data_expiry(endpoint),
-        };
-        keep_error(state, error, delivery, kept);
+        }
     }
 }
 
@@ -493,14 +502,7 @@ where
                     })
                 }
                 Err(error) => {
-                    let kept = KeptError {
-                        soft: endpoint.error_policy(&error) == ErrorPolicy::Soft,
-                        expiry: endpoint
-                            .options()
-                            .error_expiry
-                            .unwrap_or(ctrl.inner.error_expiry),
-                        data_expiry: ctrl.data_expiry(&endpoint),
-                    };
+                    let kept = ctrl.kept_error(&endpoint, &error);
                     Err(ctrl.read_failed(&mut state, error, delivery, kept, started.polled))
                 }
             }
