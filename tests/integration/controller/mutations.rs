@@ -145,13 +145,7 @@ async fn an_optimistic_update_shows_at_once_and_is_rolled_back_on_failure() {
         .await
         .unwrap();
 
-    let guess = Todo {
-        id: 1,
-        user_id: 1,
-        title: "oat milk".into(),
-        completed: true,
-    };
-    let body = Body::json(&guess).unwrap();
+    let (guess, body) = oat_milk_done();
     let update = TodoResource::update();
     let params = one(1);
     let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
@@ -275,13 +269,7 @@ async fn an_optimistic_update_given_up_while_the_cache_is_in_use_goes_at_its_nex
             heard.borrow_mut().push(key.clone());
         }
     });
-    let guess = Todo {
-        id: 1,
-        user_id: 1,
-        title: "oat milk".into(),
-        completed: true,
-    };
-    let body = Body::json(&guess).unwrap();
+    let (guess, body) = oat_milk_done();
     let (update, params) = (TodoResource::update(), one(1));
     let mut request = Box::pin(ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess)));
     assert!((&mut request).now_or_never().is_none(), "on its way");
@@ -301,4 +289,17 @@ async fn an_optimistic_update_given_up_while_the_cache_is_in_use_goes_at_its_nex
     );
     list.assert_async().await;
     put.remove_async().await;
+}
+
+/// Todo 1 retitled "oat milk" and done, with its body: the guess the
+/// optimistic updates show.
+fn oat_milk_done() -> (Todo, Body) {
+    let guess = Todo {
+        id: 1,
+        user_id: 1,
+        title: "oat milk".into(),
+        completed: true,
+    };
+    let body = Body::json(&guess).unwrap();
+    (guess, body)
 }
