@@ -1,8 +1,10 @@
-//! Slots by numeric pk. Most APIs number their records from 1 up, so
-//! while the pks stay dense (the largest below twice their count, plus
-//! some room) they index a vector directly: 4 bytes a pk, and a read is
-//! one bounds check. A pk far past the others turns the index into a
-//! hash map for good.
+//! Slots by numeric pk. Most APIs number their records from 1 up, and a
+//! first load stores them in slots in the same order: while each new pk
+//! and its slot follow the last ones, the index is that run alone (no
+//! memory a pk, and a read is a subtraction). Past that, while the pks
+//! stay dense (the largest below twice their count, plus some room) they
+//! index a vector directly: 4 bytes a pk, and a read is one bounds check.
+//! A pk far past the others turns the index into a hash map for good.
 
 use rustc_hash::FxHashMap;
 
@@ -14,6 +16,15 @@ const ROOM: u64 = 1024;
 
 #[derive(Clone, Debug)]
 pub(crate) enum Numbers {
+    /// Pks `first_pk..first_pk + len` in slots `first_slot..first_slot +
+    /// len`, in order; `planned` is the room the load that started the
+    /// run asked for, should the run end within it.
+    Run {
+        first_pk: u64,
+        first_slot: u32,
+        len: u32,
+        planned: usize,
+    },
     /// `slots[pk]` is the slot of `pk`; `len` places hold one.
     Dense {
         slots: Vec<u32>,
@@ -24,9 +35,11 @@ pub(crate) enum Numbers {
 
 impl Default for Numbers {
     fn default() -> Self {
-        Numbers::Dense {
-            slots: Vec::new(),
+        Numbers::Run {
+            first_pk: 0,
+            first_slot: 0,
             len: 0,
+            planned: 0,
         }
     }
 }
@@ -40,19 +53,51 @@ impl Numbers {
     /// The slot of `pk`.
     #[inline(always)]
     pub fn get(&self, pk: u64) -> Option<u32> {
-        match self {
-            Numbers::Dense { slots, .. } => usize::try_from(pk)
+        match *self {
+            Numbers::Run {
+                first_pk,
+                first_slot,
+                len,
+                ..
+            } => {
+                let at = pk.wrapping_sub(first_pk);
+                (at < u64::from(len)).then(|| first_slot + at as u32)
+            }
+            Numbers::Dense { ref slots, .. } => usize::try_from(pk)
                 .ok()
                 .and_then(|at| slots.get(at))
                 .copied()
                 .filter(|&slot| slot != ABSENT),
-            Numbers::Sparse(map) => map.get(&pk).copied(),
+            Numbers::Sparse(ref map) => map.get(&pk).copied(),
         }
     }
 
     /// The slot of `pk`, or `None` after making `fresh` its slot. `planned`
     /// is how many pks a first load is about to add.
     pub fn get_or_insert(&mut self, pk: u64, fresh: u32, planned: usize) -> Option<u32> {
+        if let Numbers::Run {
+            first_pk,
+            first_slot,
+            len,
+            planned: asked,
+        } = self
+        {
+            if *len == 0 {
+                (*first_pk, *first_slot, *len, *asked) = (pk, fresh, 1, planned);
+                return None;
+            }
+            let at = pk.wrapping_sub(*first_pk);
+            if at < u64::from(*len) {
+                return Some(*first_slot + at as u32);
+            }
+            if at == u64::from(*len) && fresh == first_slot.wrapping_add(*len) && *len < u32::MAX {
+                *len += 1;
+                return None;
+            }
+            let left = asked.saturating_sub(*len as usize);
+            self.leave_run(left.max(planned));
+            return self.get_or_insert(pk, fresh, 0);
+        }
         if let Numbers::Dense { slots, len } = self {
             if dense_with(pk, *len + 1) {
                 let at = pk as usize;
@@ -89,6 +134,46 @@ impl Numbers {
     /// Passes each slot to `keep`, which may change it; forgets the pks
     /// it returns `false` for.
     pub fn retain(&mut self, mut keep: impl FnMut(&mut u32) -> bool) {
+        if let Numbers::Run {
+            first_pk,
+            first_slot,
+            len,
+            ..
+        } = *self
+        {
+            // The run stays while every pk stays and the slots still
+            // follow each other.
+            let mut kept = Vec::new();
+            let mut whole = true;
+            for at in 0..len {
+                let mut slot = first_slot + at;
+                if keep(&mut slot) {
+                    whole &= kept
+                        .last()
+                        .is_none_or(|&(_, last): &(u64, u32)| last.checked_add(1) == Some(slot));
+                    kept.push((first_pk + u64::from(at), slot));
+                } else {
+                    whole = false;
+                }
+            }
+            *self = Numbers::default();
+            match kept.first() {
+                Some(&(_, slot)) if whole => {
+                    *self = Numbers::Run {
+                        first_pk,
+                        first_slot: slot,
+                        len,
+                        planned: 0,
+                    }
+                }
+                _ => {
+                    for (pk, slot) in kept {
+                        self.get_or_insert(pk, slot, 0);
+                    }
+                }
+            }
+            return;
+        }
         match self {
             Numbers::Dense { slots, len } => {
                 for slot in slots.iter_mut().filter(|slot| **slot != ABSENT) {
@@ -101,6 +186,7 @@ impl Numbers {
                 slots.truncate(used.map_or(0, |last| last + 1));
             }
             Numbers::Sparse(map) => map.retain(|_, slot| keep(slot)),
+            Numbers::Run { .. } => unreachable!("a run is retained above"),
         }
     }
 
@@ -108,6 +194,12 @@ impl Numbers {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn each(&self, mut f: impl FnMut(u64, u32)) {
         match self {
+            &Numbers::Run {
+                first_pk,
+                first_slot,
+                len,
+                ..
+            } => (0..len).for_each(|at| f(first_pk + u64::from(at), first_slot + at)),
             Numbers::Dense { slots, .. } => {
                 for (pk, &slot) in slots.iter().enumerate() {
                     if slot != ABSENT {
@@ -122,9 +214,37 @@ impl Numbers {
     /// Gives back the room the pks do not use.
     pub fn shrink_to_fit(&mut self) {
         match self {
+            Numbers::Run { planned, .. } => *planned = 0,
             Numbers::Dense { slots, .. } => slots.shrink_to_fit(),
             Numbers::Sparse(map) => map.shrink_to_fit(),
         }
+    }
+
+    /// Ends a run: its pks move to a vector, or a hash map when they are
+    /// not dense, with room for `additional` more.
+    fn leave_run(&mut self, additional: usize) {
+        let Numbers::Run {
+            first_pk,
+            first_slot,
+            len,
+            ..
+        } = *self
+        else {
+            return;
+        };
+        let count = len as usize;
+        let last = first_pk + u64::from(len) - 1;
+        *self = if dense_with(last, count) {
+            let mut slots = Vec::with_capacity(last as usize + 1 + additional);
+            slots.resize(first_pk as usize, ABSENT);
+            slots.extend(first_slot..first_slot + len);
+            Numbers::Dense { slots, len: count }
+        } else {
+            let mut map =
+                FxHashMap::with_capacity_and_hasher(count + additional, Default::default());
+            map.extend((0..len).map(|at| (first_pk + u64::from(at), first_slot + at)));
+            Numbers::Sparse(map)
+        };
     }
 
     /// Moves every pk into a hash map.
@@ -164,7 +284,53 @@ mod tests {
     }
 
     #[test]
+    fn pks_stored_in_order_of_their_slots_keep_no_index() {
+        let mut numbers = Numbers::default();
+        for pk in 1..=10_000u64 {
+            assert_eq!(numbers.get_or_insert(pk, pk as u32 - 1, 10_000), None);
+        }
+        assert!(matches!(numbers, Numbers::Run { len: 10_000, .. }));
+        assert_eq!(numbers.get(1), Some(0));
+        assert_eq!(numbers.get(10_000), Some(9_999));
+        assert_eq!((numbers.get(0), numbers.get(10_001)), (None, None));
+        assert_eq!(numbers.get_or_insert(7, 99, 0), Some(6), "found, not added");
+
+        // Slots moved down by one, every pk kept: still a run.
+        numbers.retain(|slot| {
+            *slot += 5;
+            true
+        });
+        assert!(matches!(numbers, Numbers::Run { first_slot: 5, .. }));
+        assert_eq!(numbers.get(3), Some(7));
+
+        // A pk dropped: the others stay, in a vector.
+        numbers.retain(|slot| *slot != 9);
+        assert!(matches!(numbers, Numbers::Dense { len: 9_999, .. }));
+        assert_eq!(
+            (numbers.get(4), numbers.get(5), numbers.get(6)),
+            (Some(8), None, Some(10))
+        );
+    }
+
+    #[test]
+    fn a_pk_out_of_the_run_keeps_every_pk_of_it() {
+        for (pk, dense) in [(150u64, true), (1_700_000_000_000, false)] {
+            let mut numbers = Numbers::default();
+            for n in 1..=100u64 {
+                numbers.get_or_insert(n, n as u32 + 9, 0);
+            }
+            assert_eq!(numbers.get_or_insert(pk, 500, 0), None);
+            assert_eq!(matches!(numbers, Numbers::Dense { .. }), dense);
+            assert_eq!(numbers.get(1), Some(10));
+            assert_eq!(numbers.get(100), Some(109));
+            assert_eq!(numbers.get(pk), Some(500));
+            assert_eq!(numbers.get(101), None);
+        }
+    }
+
+    #[test]
     fn a_load_numbered_from_one_takes_room_for_its_pks_once() {
+        // Slots out of the pks' order: the pks go to a vector.
         let mut numbers = Numbers::default();
         numbers.get_or_insert(1, 0, 10_000);
         for pk in 2..=10_000u64 {
