@@ -134,43 +134,13 @@ impl Numbers {
     /// Passes each slot to `keep`, which may change it; forgets the pks
     /// it returns `false` for.
     pub fn retain(&mut self, mut keep: impl FnMut(&mut u32) -> bool) {
-        if let Numbers::Run {
-            first_pk,
-            first_slot,
-            len,
-            ..
-        } = *self
-        {
-            // The run stays while every pk stays and the slots still
-            // follow each other.
-            let mut kept = Vec::new();
-            let mut whole = true;
-            for at in 0..len {
-                let mut slot = first_slot + at;
-                if keep(&mut slot) {
-                    whole &= kept
-                        .last()
-                        .is_none_or(|&(_, last): &(u64, u32)| last.checked_add(1) == Some(slot));
-                    kept.push((first_pk + u64::from(at), slot));
-                } else {
-                    whole = false;
-                }
-            }
-            *self = Numbers::default();
-            match kept.first() {
-                Some(&(_, slot)) if whole => {
-                    *self = Numbers::Run {
-                        first_pk,
-                        first_slot: slot,
-                        len,
-                        planned: 0,
-                    }
-                }
-                _ => {
-                    for (pk, slot) in kept {
-                        self.get_or_insert(pk, slot, 0);
-                    }
-                }
+        if let Numbers::Run { len, .. } = *self {
+            // Retained as the vector (or map) of its pks, and a run again
+            // when they and their slots still follow each other.
+            if len > 0 {
+                self.leave_run(0);
+                self.retain(keep);
+                self.close_run();
             }
             return;
         }
@@ -191,7 +161,6 @@ impl Numbers {
     }
 
     /// Calls `f` with each pk and its slot.
-    #[cfg(any(feature = "tabs", feature = "persist"))]
     pub fn each(&self, mut f: impl FnMut(u64, u32)) {
         match self {
             &Numbers::Run {
@@ -245,6 +214,37 @@ impl Numbers {
             map.extend((0..len).map(|at| (first_pk + u64::from(at), first_slot + at)));
             Numbers::Sparse(map)
         };
+    }
+
+    /// Becomes a run when the pks and their slots follow each other.
+    fn close_run(&mut self) {
+        let (mut first, mut count) = (None::<(u64, u32)>, 0usize);
+        self.each(|pk, slot| {
+            count += 1;
+            if first.is_none_or(|(least, _)| pk < least) {
+                first = Some((pk, slot));
+            }
+        });
+        let Some((first_pk, first_slot)) = first else {
+            *self = Numbers::default();
+            return;
+        };
+        let Ok(len) = u32::try_from(count) else {
+            return;
+        };
+        let mut follows = true;
+        self.each(|pk, slot| {
+            let at = pk - first_pk;
+            follows &= at < u64::from(len) && u64::from(slot) == u64::from(first_slot) + at;
+        });
+        if follows {
+            *self = Numbers::Run {
+                first_pk,
+                first_slot,
+                len,
+                planned: 0,
+            };
+        }
     }
 
     /// Moves every pk into a hash map.
