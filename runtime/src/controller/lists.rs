@@ -82,7 +82,7 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     let at_start = endpoint.joins_at() == JoinAt::Start;
     let record = refs.first().copied().filter(|_| S::IS_RECORD);
     for list in lists_under(store, keys, endpoint, params, collection) {
-        let holds = |record: EntityRef| store.result_refs(&list.key).contains(&record);
+        let holds = |record: EntityRef| store.result_refs(&list.key).contains(record);
         let held = record.filter(|&record| holds(record));
         let holds_it = held.is_some();
         match judge(|field| item.field_text(field), &list.filters) {

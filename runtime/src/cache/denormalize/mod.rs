@@ -16,7 +16,7 @@ use crate::cache::memo::entries::{EntityMemo, ItemStamps, MemoState};
 use crate::cache::schema::Schema;
 use crate::cache::store::registry::stamp_bit;
 use crate::cache::store::table::{EntityRef, SlotRef, Table};
-use crate::cache::store::{Lookup, Store};
+use crate::cache::store::{Lookup, Refs, Store};
 use crate::meta::Meta;
 use crate::pk::{Pk, PkValue};
 
@@ -41,7 +41,7 @@ pub enum Denorm<T> {
 /// its schema visits them.
 pub struct Denormalizer<'r, 's> {
     reader: &'r mut Reader<'s>,
-    input: &'r [EntityRef],
+    input: Refs<'r>,
     next: usize,
     /// At the top of a memoized list of records: the stamps of each item
     /// and the records it nests, by position, and whether an item nests a
@@ -88,7 +88,7 @@ impl<'s> Denormalizer<'_, 's> {
         table: &mut Option<(u32, &'s Table<E>)>,
         held: &Rc<E>,
     ) -> Denorm<Rc<E>> {
-        let Some(&at) = self.input.get(index) else {
+        let Some(at) = self.input.get(index) else {
             return Denorm::Missing;
         };
         let records = match *table {
@@ -211,7 +211,7 @@ impl<'s> Reader<'s> {
     /// returns its outcome and the stamps of every record it touched.
     fn walk<T>(
         &mut self,
-        refs: &[EntityRef],
+        refs: Refs<'_>,
         denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> T,
     ) -> (T, u64) {
         self.walk_items(refs, None, denormalize)
@@ -221,7 +221,7 @@ impl<'s> Reader<'s> {
     /// (a list of records, one reference an item).
     fn walk_items<T>(
         &mut self,
-        refs: &[EntityRef],
+        refs: Refs<'_>,
         items: Option<&mut ItemStamps>,
         denormalize: impl FnOnce(&mut Denormalizer<'_, 's>) -> T,
     ) -> (T, u64) {
@@ -361,7 +361,7 @@ impl<'s> Reader<'s> {
     ) -> Denorm<Rc<E>> {
         let store = self.store;
         let Some(memo) = self.memo.as_deref_mut() else {
-            let (outcome, _) = self.walk(slot.refs, |cx| record.denormalize_nested(cx));
+            let (outcome, _) = self.walk(slot.refs.into(), |cx| record.denormalize_nested(cx));
             return built_against(settle(outcome, record, None, E::same_nested), held);
         };
         // The record itself is unchanged while its slot's version is: a
@@ -391,7 +391,7 @@ impl<'s> Reader<'s> {
             }
         }
         let previous = remembered.map(|entry| Rc::clone(&entry.output));
-        let (outcome, mask) = self.walk(slot.refs, |cx| record.denormalize_nested(cx));
+        let (outcome, mask) = self.walk(slot.refs.into(), |cx| record.denormalize_nested(cx));
         let output = settle(outcome, record, previous, E::same_nested);
         let entry = output.as_ref().map(|output| EntityMemo {
             output: Rc::clone(output),

@@ -12,9 +12,9 @@ use std::rc::Rc;
 use super::{Reader, settle};
 use crate::cache::memo::entries::{ItemStamps, ResultMemo};
 use crate::cache::schema::{Schema, SchemaParts};
-use crate::cache::store::Lookup;
 use crate::cache::store::registry::stamp_bit;
 use crate::cache::store::table::EntityRef;
+use crate::cache::store::{Lookup, Refs};
 use crate::pk::Pk;
 
 impl Reader<'_> {
@@ -32,7 +32,7 @@ impl Reader<'_> {
             return Lookup::Invalid;
         };
         let Some(memo) = self.memo.as_deref_mut() else {
-            let (outcome, _) = self.walk(&slot.refs, |cx| stored.denormalize(cx));
+            let (outcome, _) = self.walk(slot.refs.view(), |cx| stored.denormalize(cx));
             return match settle(outcome, &stored, None, S::same_entities) {
                 Some(value) => Lookup::Found(value, slot.meta),
                 None => Lookup::Invalid,
@@ -52,7 +52,7 @@ impl Reader<'_> {
                 items = std::mem::take(&mut entry.items);
                 let (at, mask) = (entry.at, entry.mask);
                 if let Some((patched, read_again)) =
-                    self.patch::<S>(&stored, &output, &slot.refs, &mut items, at)
+                    self.patch::<S>(&stored, &output, slot.refs.view(), &mut items, at)
                 {
                     let output = patched.map_or(output, Rc::new);
                     // The items' own stamps stay (the same records); what
@@ -72,11 +72,12 @@ impl Reader<'_> {
         }
         let listed = <S as SchemaParts>::LIST_OF_RECORDS.then(|| {
             items.stamps.clear();
-            items.stamps.resize(slot.refs.len(), u64::MAX);
+            items.stamps.resize(slot.refs.view().len(), u64::MAX);
             items.shared = false;
             &mut items
         });
-        let (outcome, mask) = self.walk_items(&slot.refs, listed, |cx| stored.denormalize(cx));
+        let (outcome, mask) =
+            self.walk_items(slot.refs.view(), listed, |cx| stored.denormalize(cx));
         let same = |a: &S, b: &S| match stored_again {
             true => a.same_value(b),
             false => a.same_entities(b),
@@ -101,7 +102,7 @@ impl Reader<'_> {
         &mut self,
         stored: &S,
         previous: &S,
-        refs: &[EntityRef],
+        refs: Refs<'_>,
         items: &mut ItemStamps,
         at: u64,
     ) -> Option<(Option<S>, u64)> {
@@ -129,10 +130,12 @@ impl Reader<'_> {
             .filter(|(_, stamps)| **stamps & written != 0);
         let changed: Vec<usize> = stamped
             .filter(|&(index, &stamps)| {
-                let own = refs[index];
-                stamps == u64::MAX
-                    || stamps & !stamp_bit(own.table, own.slot) & written != 0
-                    || own_written(own)
+                // An item past the references (none is) is read again.
+                refs.get(index).is_none_or(|own| {
+                    stamps == u64::MAX
+                        || stamps & !stamp_bit(own.table, own.slot) & written != 0
+                        || own_written(own)
+                })
             })
             .map(|(index, _)| index)
             .collect();

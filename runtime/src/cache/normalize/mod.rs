@@ -609,7 +609,7 @@ impl Store {
         if let Some(key) = key {
             let slot = ResultSlot {
                 value: Some(Rc::clone(&value) as Rc<dyn Any>),
-                refs: refs.clone(),
+                refs: refs.as_slice().into(),
                 meta,
                 version,
                 join: join_as::<S>,

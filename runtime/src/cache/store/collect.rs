@@ -4,7 +4,7 @@
 use std::collections::BinaryHeap;
 
 use super::Store;
-use super::table::{EntityRef, renumber};
+use super::table::EntityRef;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
 
@@ -137,7 +137,7 @@ impl Store {
         let mut pending: Vec<EntityRef> = self
             .results
             .values()
-            .flat_map(|result| result.refs.iter().copied())
+            .flat_map(|result| result.refs.view().iter())
             .collect();
         for (key, pk) in roots {
             if let Some(table) = self.tables.by_key(key)
@@ -205,7 +205,7 @@ impl Store {
             self.tables.any_mut(table).renumber_refs(&moved);
         }
         for result in self.results.values_mut() {
-            renumber(&mut result.refs, &moved);
+            result.refs.renumber(&moved);
         }
         self.layout += 1;
         dropped
@@ -279,7 +279,7 @@ mod tests {
 
     /// Stores a result under `key` holding the notes `pks`.
     fn result(store: &mut Store, key: &str, pks: &[u64]) {
-        let refs = pks
+        let refs: Vec<EntityRef> = pks
             .iter()
             .map(|&pk| EntityRef {
                 table: 0,
@@ -288,7 +288,7 @@ mod tests {
             .collect();
         let slot = ResultSlot {
             value: Some(Rc::new(()) as Rc<dyn Any>),
-            refs,
+            refs: refs.into(),
             meta: fetched(1),
             version: 1,
             join: no_join,
@@ -325,7 +325,26 @@ mod tests {
         assert_ne!(store.layout(), layout, "slots were renumbered");
         // The result's references follow their records.
         let five = notes(&mut store).slot_of(&Pk::from(5_u64)).unwrap();
-        assert_eq!(store.result_refs("list")[1].slot, five);
+        assert_eq!(store.result_refs("list").get(1).unwrap().slot, five);
+    }
+
+    #[test]
+    fn a_list_of_consecutive_slots_follows_them_when_slots_before_go() {
+        let mut store = Store::new();
+        for pk in 1..=5 {
+            note(&mut store, pk, 10, &[]);
+        }
+        result(&mut store, "list", &[3, 4, 5]);
+        let dropped = store.collect_records(&[], EVERYTHING_OLD);
+        assert_eq!(dropped.records, 2);
+        assert_eq!(held(&mut store), [3, 4, 5]);
+        let slots: Vec<u32> = [3_u64, 4, 5]
+            .iter()
+            .map(|&pk| notes(&mut store).slot_of(&Pk::from(pk)).unwrap())
+            .collect();
+        let listed: Vec<u32> = store.result_refs("list").iter().map(|at| at.slot).collect();
+        assert_eq!(listed, slots);
+        assert_eq!(slots, [0, 1, 2]);
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod numbers;
 pub(crate) mod pk_index;
 mod reach;
 pub(crate) mod registry;
+mod result_refs;
 mod results;
 pub(crate) mod table;
 
@@ -35,6 +36,7 @@ use registry::Registry;
 
 pub(crate) use collect::Unreached;
 pub(crate) use layer::Layer;
+pub(crate) use result_refs::Refs;
 pub(crate) use results::{Joined, ListEdit, ResultSlot};
 
 /// What changed in a store over a span of writes (see
@@ -327,6 +329,7 @@ impl Store {
         slot.value.as_ref()?;
         let gone = slot
             .refs
+            .view()
             .iter()
             .any(|at| !self.tables.any(at.table).slot_state(at.slot).1);
         Some((slot.version, slot.meta.fetched_at, gone))
@@ -436,8 +439,10 @@ impl Store {
 
     /// The records the result under `key` refers to directly (for a
     /// schema without nested records: every record its reads show).
-    pub(crate) fn result_refs(&self, key: &str) -> &[table::EntityRef] {
-        self.results.get(key).map_or(&[], |slot| &slot.refs)
+    pub(crate) fn result_refs(&self, key: &str) -> Refs<'_> {
+        self.results
+            .get(key)
+            .map_or(Refs::NONE, |slot| slot.refs.view())
     }
 
     /// Notes that the result under `key` changed, when someone watches.

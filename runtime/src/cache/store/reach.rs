@@ -3,8 +3,8 @@
 
 use rustc_hash::FxHashSet;
 
-use super::Store;
 use super::table::EntityRef;
+use super::{Refs, Store};
 use crate::pk::PkValue;
 
 impl Store {
@@ -35,7 +35,7 @@ impl Store {
         let holding: Vec<String> = self
             .results
             .iter()
-            .filter(|(_, result)| self.reaches(&result.refs, target))
+            .filter(|(_, result)| self.reaches(result.refs.view(), target))
             .map(|(key, _)| key.clone())
             .collect();
         for key in &holding {
@@ -59,7 +59,7 @@ impl Store {
     ) -> FxHashSet<EntityRef> {
         let refs: Vec<EntityRef> = keys
             .filter_map(|key| self.results.get(key))
-            .flat_map(|result| result.refs.iter().copied())
+            .flat_map(|result| result.refs.view().iter())
             .collect();
         self.reached_from_refs(refs)
     }
@@ -100,7 +100,7 @@ impl Store {
 
     /// Whether `target` is among `refs` or among the records they point
     /// at, at any depth.
-    fn reaches(&self, refs: &[EntityRef], target: EntityRef) -> bool {
+    fn reaches(&self, refs: Refs<'_>, target: EntityRef) -> bool {
         let mut seen = FxHashSet::default();
         let mut pending: Vec<EntityRef> = refs.to_vec();
         while let Some(next) = pending.pop() {

@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use super::Store;
 use super::layer::Layer;
+use super::result_refs::ResultRefs;
 use crate::cache::store::table::EntityRef;
 use crate::meta::{Meta, Timestamp};
 
@@ -44,7 +45,7 @@ pub(crate) struct ResultSlot {
     pub value: Option<Rc<dyn Any>>,
     /// The entity references of `value`, in the order its schema visits
     /// them.
-    pub refs: Vec<EntityRef>,
+    pub refs: ResultRefs,
     pub meta: Meta,
     /// The write that last changed this result.
     pub version: u64,
@@ -59,7 +60,7 @@ impl ResultSlot {
     fn invalidated(meta: Meta, at: Timestamp, version: u64, join: EditFn) -> Self {
         ResultSlot {
             value: None,
-            refs: Vec::new(),
+            refs: ResultRefs::default(),
             meta: Meta {
                 fetched_at: meta.fetched_at.max(at),
                 expires_at: at,
@@ -159,7 +160,7 @@ impl Store {
         // collection changed) is not repeated.
         let keep: Vec<bool> = match records {
             true => {
-                let held: rustc_hash::FxHashSet<EntityRef> = old.refs.iter().copied().collect();
+                let held: rustc_hash::FxHashSet<EntityRef> = old.refs.view().iter().collect();
                 page_refs.iter().map(|r| !held.contains(r)).collect()
             }
             false => Vec::new(),
@@ -167,8 +168,8 @@ impl Store {
         let Some(longer) = old.value.as_deref().and_then(|stored| grow(stored, &keep)) else {
             return false;
         };
-        let mut refs = Vec::with_capacity(old.refs.len() + page_refs.len());
-        refs.extend_from_slice(&old.refs);
+        let mut refs = Vec::with_capacity(old.refs.view().len() + page_refs.len());
+        refs.extend(old.refs.view().iter());
         let kept = page_refs.iter().enumerate();
         refs.extend(
             kept.filter(|(i, _)| keep.get(*i).copied().unwrap_or(true))
@@ -176,7 +177,7 @@ impl Store {
         );
         let slot = ResultSlot {
             value: Some(longer),
-            refs,
+            refs: refs.into(),
             meta: old.meta,
             version,
             join: old.join,
@@ -213,7 +214,7 @@ impl Store {
     pub(crate) fn results_holding(&self, item: EntityRef) -> Vec<String> {
         self.results
             .iter()
-            .filter(|(_, slot)| slot.refs.contains(&item))
+            .filter(|(_, slot)| slot.refs.view().contains(item))
             .map(|(key, _)| key.clone())
             .collect()
     }
@@ -296,17 +297,17 @@ fn appended(
     match (list.join)(value, edit) {
         Some(joined) => {
             let item_refs = if joined.holds_it { item_refs } else { &[] };
-            let mut refs = Vec::with_capacity(list.refs.len() + item_refs.len());
+            let mut refs = Vec::with_capacity(list.refs.view().len() + item_refs.len());
             if at_start {
                 refs.extend_from_slice(item_refs);
             }
-            refs.extend_from_slice(&list.refs);
+            refs.extend(list.refs.view().iter());
             if !at_start {
                 refs.extend_from_slice(item_refs);
             }
             ResultSlot {
                 value: Some(joined.list),
-                refs,
+                refs: refs.into(),
                 meta: list.meta,
                 version: list.version,
                 join: list.join,
@@ -319,14 +320,14 @@ fn appended(
 /// `list` without the record `item`: `None` when it does not hold it as
 /// an item, or cannot let it go.
 fn left(list: &ResultSlot, item: EntityRef) -> Option<ResultSlot> {
-    let index = list.refs.iter().position(|r| *r == item)?;
+    let index = list.refs.view().position(item)?;
     let value = list.value.as_deref()?;
     let shorter = (list.join)(value, ListEdit::Leave { index })?;
-    let mut refs = list.refs.clone();
+    let mut refs = list.refs.view().to_vec();
     refs.remove(index);
     Some(ResultSlot {
         value: Some(shorter.list),
-        refs,
+        refs: refs.into(),
         ..list.clone()
     })
 }
