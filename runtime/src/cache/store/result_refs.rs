@@ -123,12 +123,7 @@ impl<'a> Refs<'a> {
 
     /// The references in order.
     pub fn iter(self) -> impl Iterator<Item = EntityRef> + 'a {
-        let (each, table, slots): (&[EntityRef], u32, _) = match self {
-            Refs::Run { table, first, len } => (&[], table, first..first + len),
-            Refs::Each(refs) => (refs, 0, 0..0),
-        };
-        let run = slots.map(move |slot| EntityRef { table, slot });
-        each.iter().copied().chain(run)
+        (0..self.len()).filter_map(move |index| self.get(index))
     }
 
     /// Where `item` first is among them.
@@ -149,8 +144,10 @@ impl<'a> Refs<'a> {
     /// The references, copied out.
     pub fn to_vec(self) -> Vec<EntityRef> {
         match self {
+            Refs::Run { table, first, len } => (first..first + len)
+                .map(|slot| EntityRef { table, slot })
+                .collect(),
             Refs::Each(refs) => refs.to_vec(),
-            run => run.iter().collect(),
         }
     }
 }
