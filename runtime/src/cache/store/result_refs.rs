@@ -61,8 +61,8 @@ impl ResultRefs {
     #[inline]
     pub fn view(&self) -> Refs<'_> {
         match *self {
-            ResultRefs::Run { table, first, len } => Refs::Run { table, first, len },
-            ResultRefs::Each(ref refs) => Refs::Each(refs),
+            ResultRefs::Run { table, first, len } => Refs::run(table, first, len),
+            ResultRefs::Each(ref refs) => Refs::from(refs.as_slice()),
         }
     }
 
@@ -81,44 +81,67 @@ impl ResultRefs {
     }
 }
 
-/// A borrowed list of entity references: a slice, or a run of slots.
+/// A borrowed list of entity references: a slice, or a run of slots
+/// (one of the two empty). A read walks it once a reference, so a
+/// reference of the slice costs what an element of a plain slice does.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Refs<'a> {
+pub(crate) struct Refs<'a> {
+    /// References one by one.
+    each: &'a [EntityRef],
     /// Slots `first..first + len` of `table`, in that order.
-    Run { table: u32, first: u32, len: u32 },
-    /// Any references, one by one.
-    Each(&'a [EntityRef]),
+    table: u32,
+    first: u32,
+    len: u32,
 }
 
 impl<'a> From<&'a [EntityRef]> for Refs<'a> {
-    fn from(refs: &'a [EntityRef]) -> Self {
-        Refs::Each(refs)
+    #[inline]
+    fn from(each: &'a [EntityRef]) -> Self {
+        Refs {
+            each,
+            table: 0,
+            first: 0,
+            len: 0,
+        }
     }
 }
 
 impl<'a> Refs<'a> {
     /// No references.
-    pub const NONE: Refs<'static> = Refs::Each(&[]);
+    pub const NONE: Refs<'static> = Refs {
+        each: &[],
+        table: 0,
+        first: 0,
+        len: 0,
+    };
+
+    /// Slots `first..first + len` of `table`.
+    #[inline]
+    fn run(table: u32, first: u32, len: u32) -> Self {
+        Refs {
+            each: &[],
+            table,
+            first,
+            len,
+        }
+    }
 
     /// How many references there are.
     #[inline]
     pub fn len(self) -> usize {
-        match self {
-            Refs::Run { len, .. } => len as usize,
-            Refs::Each(refs) => refs.len(),
-        }
+        self.each.len() + self.len as usize
     }
 
     /// Reference `index`, if there are that many.
     #[inline]
     pub fn get(self, index: usize) -> Option<EntityRef> {
-        match self {
-            Refs::Run { table, first, len } => (index < len as usize).then(|| EntityRef {
-                table,
-                slot: first + index as u32,
-            }),
-            Refs::Each(refs) => refs.get(index).copied(),
+        if let Some(&at) = self.each.get(index) {
+            return Some(at);
         }
+        (index < self.len as usize).then(|| EntityRef {
+            table: self.table,
+            slot: self.first + index as u32,
+        })
     }
 
     /// The references in order.
@@ -128,11 +151,11 @@ impl<'a> Refs<'a> {
 
     /// Where `item` first is among them.
     pub fn position(self, item: EntityRef) -> Option<usize> {
-        match self {
-            Refs::Run { table, first, len } => (item.table == table
-                && (first..first + len).contains(&item.slot))
-            .then(|| (item.slot - first) as usize),
-            Refs::Each(refs) => refs.iter().position(|at| *at == item),
+        let in_run =
+            item.table == self.table && (self.first..self.first + self.len).contains(&item.slot);
+        match in_run {
+            true => Some((item.slot - self.first) as usize),
+            false => self.each.iter().position(|at| *at == item),
         }
     }
 
@@ -143,12 +166,15 @@ impl<'a> Refs<'a> {
 
     /// The references, copied out.
     pub fn to_vec(self) -> Vec<EntityRef> {
-        match self {
-            Refs::Run { table, first, len } => (first..first + len)
-                .map(|slot| EntityRef { table, slot })
-                .collect(),
-            Refs::Each(refs) => refs.to_vec(),
-        }
+        let Refs {
+            each,
+            table,
+            first,
+            len,
+        } = self;
+        let mut refs = each.to_vec();
+        refs.extend((first..first + len).map(|slot| EntityRef { table, slot }));
+        refs
     }
 }
 
