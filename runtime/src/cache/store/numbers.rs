@@ -216,14 +216,21 @@ impl Numbers {
         };
     }
 
-    /// Becomes a run when the pks and their slots follow each other.
+    /// Becomes a run when the pks and their slots follow each other: every
+    /// pk is its slot plus one same offset, and the pks leave no gap.
     fn close_run(&mut self) {
-        let (mut first, mut count) = (None::<(u64, u32)>, 0usize);
+        let mut first = None::<(u64, u32)>;
+        let (mut last, mut count) = (0u64, 0u64);
+        let mut offset = None::<i128>;
+        let mut follows = true;
         self.each(|pk, slot| {
             count += 1;
+            last = last.max(pk);
             if first.is_none_or(|(least, _)| pk < least) {
                 first = Some((pk, slot));
             }
+            let apart = i128::from(pk) - i128::from(slot);
+            follows &= *offset.get_or_insert(apart) == apart;
         });
         let Some((first_pk, first_slot)) = first else {
             *self = Numbers::default();
@@ -232,12 +239,7 @@ impl Numbers {
         let Ok(len) = u32::try_from(count) else {
             return;
         };
-        let mut follows = true;
-        self.each(|pk, slot| {
-            let at = pk - first_pk;
-            follows &= at < u64::from(len) && u64::from(slot) == u64::from(first_slot) + at;
-        });
-        if follows {
+        if follows && last - first_pk + 1 == count {
             *self = Numbers::Run {
                 first_pk,
                 first_slot,
