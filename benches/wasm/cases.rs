@@ -14,7 +14,7 @@ const PROJECTS: &str = "GET /projects";
 const TODOS: &str = "GET /todos";
 
 /// Every case, in the order [`Suite::time`] runs them.
-const CASES: [&str; 20] = [
+const CASES: [&str; 21] = [
     "parse_projects_1000",
     "parse_todos_10000",
     "parse_normalize_projects_1000",
@@ -35,6 +35,7 @@ const CASES: [&str; 20] = [
     "denormalize_entity_todo_nocache",
     "denormalize_entity_todo_memo_warm_by_pk",
     "denormalize_entity_todo_memo_warm",
+    "floor_held_rc",
 ];
 
 fn meta(ms: u64) -> Meta {
@@ -122,6 +123,7 @@ impl Suite {
                 entity_by_pk::<Todo>(budget, 5000u64, store)
             }
             "denormalize_entity_todo_memo_warm" => entity_query::<Todo>(budget, 5000u64, store),
+            "floor_held_rc" => held_rc(budget, store),
             other => return Err(JsError::new(&format!("no case named {other}"))),
         })
     }
@@ -215,6 +217,14 @@ fn entity_no_cache<E: Entity>(budget: Budget, pk: impl PkValue + Copy, store: &S
 fn entity_by_pk<E: Entity>(budget: Budget, pk: impl PkValue + Copy, store: &Store) -> f64 {
     let mut memo = Memo::new();
     batched(budget, || memo.entity::<E>(store, pk).into_value())
+}
+
+/// The least a warm read of one record can cost in this loop: handing out
+/// an `Rc` it already holds. Not a reference case; it shows how close
+/// [`entity_query`] comes to nothing.
+fn held_rc(budget: Budget, store: &Store) -> f64 {
+    let todo = store.get_entity::<Todo>(5000u64).into_value();
+    batched(budget, || todo.clone())
 }
 
 /// The read a view keeps between renders.

@@ -94,6 +94,8 @@ impl<T> std::fmt::Debug for Query<T> {
 
 /// What a query handed out last, and what it read.
 struct Answer<T> {
+    /// The store's state when the answer was last known to hold.
+    state: u64,
     store: u64,
     value: Rc<T>,
     /// The stamps of the records it read.
@@ -102,7 +104,8 @@ struct Answer<T> {
     results: Vec<(String, Option<u64>)>,
     /// The entity keys of the types it listed every record of.
     tables: Vec<&'static str>,
-    /// The store's slot layout and last write when it was computed.
+    /// The store's slot layout when it was computed, and its last write
+    /// when the answer was last known to hold.
     layout: u64,
     at: u64,
 }
@@ -288,6 +291,11 @@ impl<T: PartialEq + 'static> Query<T> {
     pub(crate) fn read_with(&self, store: &Store, memo: &mut Memo, base: Option<&str>) -> Rc<T> {
         let mut last = self.last.borrow_mut();
         if let Some(answer) = last.as_ref()
+            && answer.state == store.state()
+        {
+            return Rc::clone(&answer.value);
+        }
+        if let Some(answer) = last.as_mut()
             && answer.store == store.id()
             && answer.layout == store.layout()
             && store.unchanged_since(answer.mask, answer.at)
@@ -300,6 +308,8 @@ impl<T: PartialEq + 'static> Query<T> {
                 .iter()
                 .all(|(key, version)| store.result_slot(key).map(|slot| slot.version) == *version)
         {
+            answer.state = store.state();
+            answer.at = store.last_write();
             return Rc::clone(&answer.value);
         }
         let mut reader = QueryReader {
@@ -316,6 +326,7 @@ impl<T: PartialEq + 'static> Query<T> {
             _ => Rc::new(computed),
         };
         *last = Some(Answer {
+            state: store.state(),
             store: store.id(),
             value: Rc::clone(&value),
             mask: reader.mask,

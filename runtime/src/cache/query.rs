@@ -14,11 +14,13 @@ use crate::pk::{Pk, PkValue};
 ///
 /// [`Memo::entity`] finds the record by its pk on every call. A view that
 /// shows the same record render after render (a hook) keeps an
-/// `EntityQuery` instead: while no table the record depends on (its own,
-/// and those of its nested entities) was written, [`read`](Self::read)
-/// hands out the same `Rc` after three comparisons, with no hashing. After a
-/// write it reads through its own [`Memo`], so the record keeps its
-/// identity unless the record, or an entity nested in it, changed.
+/// `EntityQuery` instead. While the store was not written,
+/// [`read`](Self::read) hands out the same `Rc` after one comparison. After
+/// a write to other tables only (not the record's, nor those of its nested
+/// entities), it does so after checking those tables' stamps, with no
+/// hashing. After a write to one of them it reads through its own
+/// [`Memo`], so the record keeps its identity unless the record, or an
+/// entity nested in it, changed.
 ///
 /// ```
 /// use restcache::prelude::*;
@@ -51,6 +53,8 @@ pub struct EntityQuery<E> {
 
 /// What a query handed out last, and what it depends on.
 struct Answer<E> {
+    /// The store's state when the answer was last known to hold.
+    state: u64,
     /// The store it was read from, and its slot layout then.
     store: u64,
     layout: u64,
@@ -58,7 +62,7 @@ struct Answer<E> {
     meta: Meta,
     /// Stamps of the tables the value depends on.
     mask: u64,
-    /// The store's last write when it was read.
+    /// The store's last write when the answer was last known to hold.
     at: u64,
 }
 
@@ -120,10 +124,23 @@ impl<E: Entity> EntityQuery<E> {
     #[inline]
     pub fn read(&mut self, store: &Store) -> Lookup<E> {
         if let Some(last) = &self.last
+            && last.state == store.state()
+        {
+            return Lookup::Found(Rc::clone(&last.value), last.meta);
+        }
+        self.read_after_write(store)
+    }
+
+    /// [`read`](Self::read) once the store changed: the last answer still
+    /// holds unless a table it depends on was written or slots moved.
+    fn read_after_write(&mut self, store: &Store) -> Lookup<E> {
+        if let Some(last) = &mut self.last
             && last.store == store.id()
             && last.layout == store.layout()
             && store.unchanged_since(last.mask, last.at)
         {
+            last.state = store.state();
+            last.at = store.last_write();
             return Lookup::Found(Rc::clone(&last.value), last.meta);
         }
         self.read_again(store)
@@ -134,6 +151,7 @@ impl<E: Entity> EntityQuery<E> {
         let (read, mask) = self.memo.entity_stamped::<E>(store, self.pk.as_ref());
         self.last = match &read {
             Lookup::Found(value, meta) => Some(Answer {
+                state: store.state(),
                 store: store.id(),
                 layout: store.layout(),
                 value: Rc::clone(value),

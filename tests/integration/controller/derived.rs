@@ -233,3 +233,22 @@ fn a_query_of_a_result_that_could_not_be_read_follows_the_record_that_comes_back
         .unwrap();
     assert_eq!(ctrl.query(&title).as_deref(), Some("oat milk"));
 }
+
+#[test]
+fn a_derived_view_sees_a_result_it_read_removed() {
+    let mut store = Store::new();
+    let todo = |id| Rc::new(crate::common::todo(id, "t"));
+    store
+        .set("todos", vec![todo(1), todo(2)], Meta::default())
+        .unwrap();
+    let mut memo = Memo::new();
+    let shown = Query::new(|q| q.result::<Vec<Rc<Todo>>>("todos").map(|list| list.len()));
+    assert_eq!(*shown.read(&store, &mut memo), Some(2));
+    // A write elsewhere, then the same read again: the same answer.
+    store.set("other", todo(3), Meta::default()).unwrap();
+    let kept = shown.read(&store, &mut memo);
+    assert!(Rc::ptr_eq(&kept, &shown.read(&store, &mut memo)));
+
+    assert!(store.remove_result("todos"));
+    assert_eq!(*shown.read(&store, &mut memo), None);
+}

@@ -55,6 +55,7 @@ impl Store {
         }
         let removed = self.results.remove(key).is_some();
         if removed {
+            self.renew_state();
             self.log_result(key);
         }
         removed
@@ -207,7 +208,7 @@ impl Store {
         for result in self.results.values_mut() {
             result.refs.renumber(&moved);
         }
-        self.layout += 1;
+        self.renumbered();
         dropped
     }
 }

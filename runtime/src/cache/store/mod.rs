@@ -138,6 +138,11 @@ pub struct Store {
     /// its version, and slots, results and stamps record the version that
     /// last changed them.
     writes: u64,
+    /// Names what the store holds: a number no other store, and no other
+    /// moment of this one, has had. Each write and each renumbering takes a
+    /// new one, so a reader that kept it knows, with one comparison, that
+    /// nothing changed since.
+    state: u64,
     /// The result keys written since the log was last taken, when someone
     /// watches.
     result_log: Option<Vec<String>>,
@@ -146,6 +151,12 @@ pub struct Store {
 }
 
 static NEXT_STORE_ID: AtomicU64 = AtomicU64::new(1);
+static NEXT_STATE: AtomicU64 = AtomicU64::new(1);
+
+/// A state number no store has had yet.
+fn new_state() -> u64 {
+    NEXT_STATE.fetch_add(1, Ordering::Relaxed)
+}
 
 impl Default for Store {
     fn default() -> Self {
@@ -163,6 +174,7 @@ impl Clone for Store {
             result_layers: self.result_layers.clone(),
             layout: self.layout,
             writes: self.writes,
+            state: new_state(),
             result_log: None,
             share_equal: self.share_equal,
         }
@@ -189,6 +201,7 @@ impl Store {
             result_layers: FxHashMap::default(),
             layout: 0,
             writes: 0,
+            state: new_state(),
             result_log: None,
             share_equal: false,
         }
@@ -305,6 +318,13 @@ impl Store {
     #[inline]
     pub(crate) fn last_write(&self) -> u64 {
         self.writes
+    }
+
+    /// What the store holds now, as a number that changes with every write
+    /// and renumbering and is never reused, by this store or another.
+    #[inline]
+    pub(crate) fn state(&self) -> u64 {
+        self.state
     }
 
     /// Whether no record among the stamps `mask` was written after the
@@ -452,8 +472,21 @@ impl Store {
         }
     }
 
+    /// Gives the store a new state: a reader that kept the old one reads
+    /// again.
+    fn renew_state(&mut self) {
+        self.state = new_state();
+    }
+
+    /// Notes that slots were renumbered.
+    fn renumbered(&mut self) {
+        self.renew_state();
+        self.layout += 1;
+    }
+
     /// Takes the next write version.
     pub(crate) fn tick(&mut self) -> u64 {
+        self.renew_state();
         self.writes += 1;
         self.writes
     }
