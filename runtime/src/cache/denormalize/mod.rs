@@ -102,7 +102,7 @@ impl<'s> Denormalizer<'_, 's> {
         let Some(items) = self.items.as_deref_mut() else {
             // The read depends on the record whether it is there or gone
             // (a record that comes back changes it too).
-            self.reader.add_stamps(stamp_bit(at.table, at.slot));
+            self.reader.stamp(at);
             return self.reader.entity_unstamped(at, records, Some(held));
         };
         let outer = std::mem::take(&mut self.reader.mask);
@@ -207,6 +207,15 @@ impl<'s> Reader<'s> {
         self.mask |= mask;
     }
 
+    /// Adds the stamp of the record at `at`, when a memo keeps the stamps:
+    /// a read without one skips the work.
+    #[inline]
+    fn stamp(&mut self, at: EntityRef) {
+        if self.memo.is_some() {
+            self.add_stamps(stamp_bit(at.table, at.slot));
+        }
+    }
+
     /// Runs `denormalize` over a stored value whose references are `refs`;
     /// returns its outcome and the stamps of every record it touched.
     fn walk<T>(
@@ -266,7 +275,7 @@ impl<'s> Reader<'s> {
         slot: SlotRef<'s, E>,
         held: Option<&Rc<E>>,
     ) -> Denorm<Rc<E>> {
-        self.add_stamps(stamp_bit(at.table, at.slot));
+        self.stamp(at);
         self.slot_unstamped(at, records, slot, held)
     }
 
