@@ -148,7 +148,9 @@ impl<E: Entity> EntityQuery<E> {
 
     /// [`read`](Self::read) after a write the last answer may depend on.
     fn read_again(&mut self, store: &Store) -> Lookup<E> {
-        let (read, mask) = self.memo.entity_stamped::<E>(store, self.pk.as_ref());
+        let (read, mask) = self
+            .memo
+            .entity_stamped::<E>(store, self.pk.as_ref().map(Pk::as_ref));
         self.last = match &read {
             Lookup::Found(value, meta) => Some(Answer {
                 state: store.state(),

@@ -18,7 +18,7 @@ use crate::cache::store::registry::stamp_bit;
 use crate::cache::store::table::{EntityRef, SlotRef, Table};
 use crate::cache::store::{Lookup, Refs, Store};
 use crate::meta::Meta;
-use crate::pk::{Pk, PkValue};
+use crate::pk::{PkKey, PkRef, PkValue};
 
 /// The stamps of a read that depends on every record of a type (one
 /// created later joins it): all of them, which no look at the records it
@@ -303,13 +303,10 @@ impl<'s> Reader<'s> {
         )
     }
 
-    /// One record by pk.
-    ///
-    /// The pk comes by reference, so the read loads it where it lies (a pk
-    /// moved in by value is reloaded whole from two smaller stores, a
-    /// store-forwarding stall that costs a third of a read).
+    /// One record by pk, borrowed: a read by a text pk makes no copy of
+    /// it.
     #[inline(always)]
-    pub fn entity_by_pk<E: Entity>(&mut self, pk: Option<&Pk>) -> Lookup<E> {
+    pub(crate) fn entity_by_pk<E: Entity>(&mut self, pk: Option<PkRef<'_>>) -> Lookup<E> {
         let tables = self.store.tables();
         let Some(table) = tables.find(E::type_index(), std::any::TypeId::of::<E>()) else {
             return Lookup::Absent;
@@ -318,7 +315,7 @@ impl<'s> Reader<'s> {
             return Lookup::Absent;
         };
         let Some((index, slot)) = pk
-            .and_then(|pk| records.slot_of(pk))
+            .and_then(|pk| records.slot_of_ref(pk))
             .and_then(|index| Some((index, records.slot(index)?)))
         else {
             return Lookup::Absent;
@@ -460,7 +457,8 @@ impl Store {
     /// ```
     #[inline]
     pub fn get_entity<E: Entity>(&self, pk: impl PkValue) -> Lookup<E> {
-        Reader::new(self, None).entity_by_pk::<E>(pk.to_pk().as_ref())
+        let key = pk.pk_key();
+        Reader::new(self, None).entity_by_pk::<E>(key.as_ref().map(PkKey::as_ref))
     }
 
     /// The meta of one record (also when invalidated).

@@ -8,7 +8,7 @@ use crate::cache::denormalize::Reader;
 use crate::cache::entity::Entity;
 use crate::cache::schema::Schema;
 use crate::cache::store::{Lookup, Store};
-use crate::pk::{Pk, PkValue};
+use crate::pk::{Pk, PkKey, PkRef, PkValue};
 use entries::{ItemStamps, MemoState};
 
 /// Remembers the values reads handed out, so that a read whose inputs did
@@ -86,7 +86,9 @@ impl Memo {
     /// ```
     #[inline]
     pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Lookup<E> {
-        self.entity_stamped::<E>(store, pk.to_pk().as_ref()).0
+        let key = pk.pk_key();
+        self.entity_stamped::<E>(store, key.as_ref().map(PkKey::as_ref))
+            .0
     }
 
     /// [`entity`](Self::entity), with the stamps of every record the read
@@ -95,7 +97,7 @@ impl Memo {
     pub(crate) fn entity_stamped<E: Entity>(
         &mut self,
         store: &Store,
-        pk: Option<&Pk>,
+        pk: Option<PkRef<'_>>,
     ) -> (Lookup<E>, u64) {
         let mut reader = Reader::new(store, Some(self.state_for(store)));
         let read = reader.entity_by_pk::<E>(pk);

@@ -278,7 +278,9 @@ impl Controller {
             let Some(pk) = &pk else {
                 return Look::nothing();
             };
-            let (data, mask) = state.memo.entity_stamped::<E>(&state.store, Some(pk));
+            let (data, mask) = state
+                .memo
+                .entity_stamped::<E>(&state.store, Some(pk.as_ref()));
             let data = data.into_value();
             let changed = last
                 .as_ref()
