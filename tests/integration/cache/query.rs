@@ -116,3 +116,22 @@ fn a_query_reads_the_store_it_is_given() {
     assert_eq!(value(&mut query, &two).title, "in two");
     assert_eq!(value(&mut query, &one).title, "t");
 }
+
+#[test]
+fn a_query_tells_a_copy_of_the_store_from_the_store() {
+    let mut one = todos(&[1, 2]);
+    let mut query = EntityQuery::<Todo>::new(1u64);
+    let first = value(&mut query, &one);
+
+    // An unwritten copy shows the same records, the same `Rc`.
+    let mut two = one.clone();
+    assert!(Rc::ptr_eq(&first, &value(&mut query, &two)));
+
+    // Each store's next write shows in that store alone.
+    one.set_entity(todo(1, "in one"), at(2)).unwrap();
+    assert_eq!(value(&mut query, &one).title, "in one");
+    assert_eq!(value(&mut query, &two).title, "t");
+    two.set_entity(todo(2, "other"), at(3)).unwrap();
+    assert_eq!(value(&mut query, &two).title, "t");
+    assert_eq!(value(&mut query, &one).title, "in one");
+}

@@ -475,6 +475,37 @@ fn an_entity_query_stops_answering_for_a_record_collection_dropped() {
 }
 
 #[test]
+fn an_entity_query_follows_its_record_to_the_slot_a_collection_moved_it_to() {
+    let (ctrl, clock) = controller(Retention::default());
+    store_todo(&ctrl, 1);
+    clock.advance(Duration::from_secs(100));
+    store_todo(&ctrl, 2);
+    let mut query = EntityQuery::<Todo>::new(2u64);
+    let read = |query: &mut EntityQuery<Todo>| {
+        ctrl.with_store(|store| query.read(store).into_value())
+            .expect("todo 2 is stored")
+    };
+    let first = read(&mut query);
+
+    // Todo 1 goes; todo 2 moves down to the slot it left.
+    clock.advance(Duration::from_secs(21));
+    assert_eq!(ctrl.collect_garbage().records, 1);
+    assert!(Rc::ptr_eq(&first, &read(&mut query)));
+    let title = |todo: Rc<Todo>| todo.title.clone();
+    ctrl.set_response(
+        &TodoResource::get(),
+        &TodoResourceParams { id: 2 },
+        Rc::new(Todo {
+            id: 2,
+            title: "moved".into(),
+            ..Todo::default()
+        }),
+    )
+    .unwrap();
+    assert_eq!(title(read(&mut query)), "moved");
+}
+
+#[test]
 fn a_collection_gives_back_the_memory_of_what_it_collected() {
     let (ctrl, clock) = controller(Retention::default());
     // The controller's own structures, at their size for one key.
