@@ -160,7 +160,7 @@ impl<'s> Normalizer<'s> {
         // its text: a nested walk does not write the pk field.
         if !E::HAS_NESTED {
             return self
-                .flat(std::slice::from_mut(record))
+                .flat_in(table, std::slice::from_mut(record))
                 .map_err(|(_, error)| error);
         }
         let refs = match self.refs_if_shown(table, record) {
@@ -235,6 +235,16 @@ impl<'s> Normalizer<'s> {
             return Err((0, missing_pk::<E>())); // before its table is made
         }
         let table = self.table::<E>().map_err(|e| (0, e))?;
+        self.flat_in(table, records)
+    }
+
+    /// [`flat`](Self::flat) into `table`, the table of `E`.
+    #[inline]
+    fn flat_in<E: Entity>(
+        &mut self,
+        table: u32,
+        records: &mut [Rc<E>],
+    ) -> Result<(), (usize, SchemaError)> {
         let write = self.write_of();
         let Some((table_records, stamps)) = self.tables.get_mut_with_stamps::<E>(table) else {
             unreachable!("a table is registered under the TypeId of its entity type")
