@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use crate::cache::entity::Entity;
 use crate::cache::memo::Memo;
+use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Lookup, Store};
 use crate::meta::Meta;
 use crate::pk::{Pk, PkValue};
@@ -55,9 +56,11 @@ pub struct EntityQuery<E> {
 struct Answer<E> {
     /// The store's state when the answer was last known to hold.
     state: u64,
-    /// The store it was read from, and its slot layout then.
+    /// The store it was read from, its slot layout then, and the slot
+    /// of the record.
     store: u64,
     layout: u64,
+    slot: EntityRef,
     value: Rc<E>,
     meta: Meta,
     /// Stamps of the tables the value depends on.
@@ -132,16 +135,20 @@ impl<E: Entity> EntityQuery<E> {
     }
 
     /// [`read`](Self::read) once the store changed: the last answer still
-    /// holds unless a table it depends on was written or slots moved.
+    /// holds unless a table it depends on was written or slots moved. Its
+    /// meta is read again from the record's slot: a copy written again
+    /// equal keeps the record but moves its fetch time.
     fn read_after_write(&mut self, store: &Store) -> Lookup<E> {
         if let Some(last) = &mut self.last
             && last.store == store.id()
             && last.layout == store.layout()
             && store.unchanged_since(last.mask, last.at)
+            && let Some(meta) = store.meta_at::<E>(last.slot)
         {
             last.state = store.state();
             last.at = store.last_write();
-            return Lookup::Found(Rc::clone(&last.value), last.meta);
+            last.meta = meta;
+            return Lookup::Found(Rc::clone(&last.value), meta);
         }
         self.read_again(store)
     }
@@ -151,17 +158,19 @@ impl<E: Entity> EntityQuery<E> {
         let (read, mask) = self
             .memo
             .entity_stamped::<E>(store, self.pk.as_ref().map(Pk::as_ref));
-        self.last = match &read {
-            Lookup::Found(value, meta) => Some(Answer {
+        let slot = self.pk.as_ref().and_then(|pk| store.entity_ref(E::KEY, pk));
+        self.last = match (&read, slot) {
+            (Lookup::Found(value, meta), Some(slot)) => Some(Answer {
                 state: store.state(),
                 store: store.id(),
                 layout: store.layout(),
+                slot,
                 value: Rc::clone(value),
                 meta: *meta,
                 mask,
                 at: store.last_write(),
             }),
-            Lookup::Invalid | Lookup::Absent => None,
+            _ => None,
         };
         read
     }

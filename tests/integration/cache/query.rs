@@ -135,3 +135,21 @@ fn a_query_tells_a_copy_of_the_store_from_the_store() {
     assert_eq!(value(&mut query, &two).title, "t");
     assert_eq!(value(&mut query, &one).title, "in one");
 }
+
+#[test]
+fn a_query_shows_the_meta_of_its_record_written_again_unchanged() {
+    let mut store = todos(&[1, 2]);
+    store.share_equal_copies(true);
+    let mut query = EntityQuery::<Todo>::new(1u64);
+    let first = value(&mut query, &store);
+
+    // The same todo comes again, equal: the record stays, its fetch time
+    // moves.
+    store.set_entity(todo(1, "t"), at(5)).unwrap();
+    let Lookup::Found(again, meta) = query.read(&store) else {
+        panic!("todo 1 is stored");
+    };
+    assert!(Rc::ptr_eq(&first, &again));
+    assert_eq!(meta.fetched_at, Timestamp::from_millis(5));
+    assert_eq!(Some(meta), store.entity_meta::<Todo>(1u64));
+}

@@ -29,10 +29,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 
+use crate::cache::entity::Entity;
 use crate::meta::{Meta, Timestamp};
 use crate::pk::PkValue;
 use layer::LayeredResult;
 use registry::Registry;
+use table::EntityRef;
 
 pub(crate) use collect::Unreached;
 pub(crate) use layer::Layer;
@@ -278,6 +280,14 @@ impl Store {
     pub(crate) fn entity_meta_by_key(&self, key: &str, pk: impl PkValue) -> Option<Meta> {
         let table = self.tables.by_key(key)?;
         self.tables.any(table).meta(&pk.to_pk()?)
+    }
+
+    /// The meta of the record in the slot `at` of a table of `E` (also
+    /// when invalidated): no lookup by pk.
+    pub(crate) fn meta_at<E: Entity>(&self, at: EntityRef) -> Option<Meta> {
+        let records = self.tables.get::<E>(at.table)?;
+        let slot = records.slot(at.slot)?;
+        Some(records.origin_of(slot.origin).meta)
     }
 
     /// The meta of the result under `key` (also when invalidated).
