@@ -12,7 +12,7 @@ use crate::cache::entity::Entity;
 use crate::cache::memo::Memo;
 use crate::cache::schema::Schema;
 use crate::cache::store::Store;
-use crate::pk::{PkKey, PkValue};
+use crate::pk::PkValue;
 use crate::rest::{Effect, Endpoint};
 
 /// A view computed from other reads of the store: every record of a
@@ -168,12 +168,9 @@ impl QueryReader<'_> {
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     pub fn entity<E: Entity>(&mut self, pk: impl PkValue) -> Option<Rc<E>> {
-        let key = pk.pk_key();
-        let (found, mask) = self
-            .memo
-            .entity_stamped::<E>(self.store, key.as_ref().map(PkKey::as_ref));
-        self.mask |= mask;
-        let found = found.into_value();
+        let read = self.memo.entity_stamped::<E>(self.store, pk);
+        self.mask |= read.mask;
+        let found = read.lookup.into_value();
         // A record of its type written later may be it.
         if found.is_none() && !self.tables.contains(&E::KEY) {
             self.tables.push(E::KEY);

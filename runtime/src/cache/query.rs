@@ -155,11 +155,8 @@ impl<E: Entity> EntityQuery<E> {
 
     /// [`read`](Self::read) after a write the last answer may depend on.
     fn read_again(&mut self, store: &Store) -> Lookup<E> {
-        let (read, mask) = self
-            .memo
-            .entity_stamped::<E>(store, self.pk.as_ref().map(Pk::as_ref));
-        let slot = self.pk.as_ref().and_then(|pk| store.entity_ref(E::KEY, pk));
-        self.last = match (&read, slot) {
+        let read = self.memo.entity_stamped::<E>(store, self.pk.as_ref());
+        self.last = match (&read.lookup, read.slot) {
             (Lookup::Found(value, meta), Some(slot)) => Some(Answer {
                 state: store.state(),
                 store: store.id(),
@@ -167,12 +164,12 @@ impl<E: Entity> EntityQuery<E> {
                 slot,
                 value: Rc::clone(value),
                 meta: *meta,
-                mask,
+                mask: read.mask,
                 at: store.last_write(),
             }),
             _ => None,
         };
-        read
+        read.lookup
     }
 }
 

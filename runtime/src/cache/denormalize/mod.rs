@@ -304,27 +304,32 @@ impl<'s> Reader<'s> {
     }
 
     /// One record by pk, borrowed: a read by a text pk makes no copy of
-    /// it.
+    /// it. Also returns the record's slot, when it has one (found or
+    /// invalid).
     #[inline(always)]
-    pub(crate) fn entity_by_pk<E: Entity>(&mut self, pk: Option<PkRef<'_>>) -> Lookup<E> {
+    pub(crate) fn entity_by_pk<E: Entity>(
+        &mut self,
+        pk: Option<PkRef<'_>>,
+    ) -> (Lookup<E>, Option<EntityRef>) {
         let tables = self.store.tables();
         let Some(table) = tables.find(E::type_index(), std::any::TypeId::of::<E>()) else {
-            return Lookup::Absent;
+            return (Lookup::Absent, None);
         };
         let Some(records) = tables.get::<E>(table) else {
-            return Lookup::Absent;
+            return (Lookup::Absent, None);
         };
         let Some((index, slot)) = pk
             .and_then(|pk| records.slot_of_ref(pk))
             .and_then(|index| Some((index, records.slot(index)?)))
         else {
-            return Lookup::Absent;
+            return (Lookup::Absent, None);
         };
         let at = EntityRef { table, slot: index };
-        match self.entity_in::<E>(at, records, slot, None) {
+        let read = match self.entity_in::<E>(at, records, slot, None) {
             Denorm::Changed(value) => Lookup::Found(value, records.origin_of(slot.origin).meta),
             Denorm::Same | Denorm::Missing => Lookup::Invalid,
-        }
+        };
+        (read, Some(at))
     }
 }
 
@@ -458,7 +463,9 @@ impl Store {
     #[inline]
     pub fn get_entity<E: Entity>(&self, pk: impl PkValue) -> Lookup<E> {
         let key = pk.pk_key();
-        Reader::new(self, None).entity_by_pk::<E>(key.as_ref().map(PkKey::as_ref))
+        Reader::new(self, None)
+            .entity_by_pk::<E>(key.as_ref().map(PkKey::as_ref))
+            .0
     }
 
     /// The meta of one record (also when invalidated).

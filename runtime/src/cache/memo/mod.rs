@@ -7,9 +7,19 @@ pub(crate) mod entries;
 use crate::cache::denormalize::Reader;
 use crate::cache::entity::Entity;
 use crate::cache::schema::Schema;
+use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Lookup, Store};
-use crate::pk::{Pk, PkKey, PkRef, PkValue};
+use crate::pk::{Pk, PkKey, PkValue};
 use entries::{ItemStamps, MemoState};
+
+/// A record read through a memo ([`Memo::entity_stamped`]).
+pub(crate) struct EntityRead<E> {
+    pub lookup: Lookup<E>,
+    /// The stamps of every record the read touched.
+    pub mask: u64,
+    /// The record's slot, when it has one (found or invalid).
+    pub slot: Option<EntityRef>,
+}
 
 /// Remembers the values reads handed out, so that a read whose inputs did
 /// not change returns the *same* `Rc` in O(1), and a read after a change
@@ -86,22 +96,26 @@ impl Memo {
     /// ```
     #[inline]
     pub fn entity<E: Entity>(&mut self, store: &Store, pk: impl PkValue) -> Lookup<E> {
-        let key = pk.pk_key();
-        self.entity_stamped::<E>(store, key.as_ref().map(PkKey::as_ref))
-            .0
+        self.entity_stamped::<E>(store, pk).lookup
     }
 
     /// [`entity`](Self::entity), with the stamps of every record the read
-    /// touched: the read holds while [`Store::unchanged_since`] them.
+    /// touched (the read holds while [`Store::unchanged_since`] them) and
+    /// the record's slot.
     #[inline]
     pub(crate) fn entity_stamped<E: Entity>(
         &mut self,
         store: &Store,
-        pk: Option<PkRef<'_>>,
-    ) -> (Lookup<E>, u64) {
+        pk: impl PkValue,
+    ) -> EntityRead<E> {
+        let key = pk.pk_key();
         let mut reader = Reader::new(store, Some(self.state_for(store)));
-        let read = reader.entity_by_pk::<E>(pk);
-        (read, reader.mask())
+        let (lookup, slot) = reader.entity_by_pk::<E>(key.as_ref().map(PkKey::as_ref));
+        EntityRead {
+            lookup,
+            mask: reader.mask(),
+            slot,
+        }
     }
 
     /// Every record of `E` the store shows, remembering, with the stamps

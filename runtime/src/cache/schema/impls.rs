@@ -40,7 +40,7 @@ impl<E: Entity> SchemaParts for Rc<E> {
     }
 
     fn read_record(reader: &mut Reader<'_>, pk: &Pk) -> Option<Lookup<Self>> {
-        Some(match reader.entity_by_pk::<E>(Some(pk.as_ref())) {
+        Some(match reader.entity_by_pk::<E>(Some(pk.as_ref())).0 {
             Lookup::Found(record, meta) => Lookup::Found(Rc::new(record), meta),
             Lookup::Invalid => Lookup::Invalid,
             Lookup::Absent => Lookup::Absent,

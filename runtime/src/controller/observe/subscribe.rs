@@ -278,16 +278,13 @@ impl Controller {
             let Some(pk) = &pk else {
                 return Look::nothing();
             };
-            let (data, mask) = state
-                .memo
-                .entity_stamped::<E>(&state.store, Some(pk.as_ref()));
-            let data = data.into_value();
+            let read = state.memo.entity_stamped::<E>(&state.store, pk);
+            let (data, mask) = (read.lookup.into_value(), read.mask);
             let changed = last
                 .as_ref()
                 .is_none_or(|old| !same_rc(old.as_ref(), data.as_ref()));
             last = Some(data);
-            let slot = state.store.record_ref(E::KEY, pk);
-            let watching = match slot {
+            let watching = match read.slot {
                 Some(slot) if !<E as EntityParts>::HAS_NESTED => Watching::Records(vec![slot]),
                 Some(_) if mask != 0 => Watching::Stamps(mask),
                 // Not stored yet: any write may bring it.
