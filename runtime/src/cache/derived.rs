@@ -108,6 +108,19 @@ struct Answer<T> {
     /// when the answer was last known to hold.
     layout: u64,
     at: u64,
+    /// The base URL its reads by endpoint named their keys with (`None`:
+    /// it read nothing by endpoint); another base names other keys.
+    endpoint_base: Option<Option<Box<str>>>,
+}
+
+impl<T> Answer<T> {
+    /// Whether the reads by endpoint it made name the same keys under
+    /// `base`.
+    fn holds_under(&self, base: Option<&str>) -> bool {
+        self.endpoint_base
+            .as_ref()
+            .is_none_or(|read_with| read_with.as_deref() == base)
+    }
 }
 
 /// What a query's computation reads the store through: each read is
@@ -120,6 +133,8 @@ pub struct QueryReader<'a> {
     mask: u64,
     results: Vec<(String, Option<u64>)>,
     tables: Vec<&'static str>,
+    /// Whether the computation read by endpoint (its keys name `base`).
+    read_by_endpoint: bool,
 }
 
 impl QueryReader<'_> {
@@ -236,6 +251,7 @@ impl QueryReader<'_> {
         endpoint: &Endpoint<P, S, E>,
         params: &P,
     ) -> Option<S::Handle> {
+        self.read_by_endpoint = true;
         let key = endpoint.key(self.base?, params).ok()?;
         self.result::<S>(&key).map(S::into_handle)
     }
@@ -290,11 +306,13 @@ impl<T: PartialEq + 'static> Query<T> {
         let mut last = self.last.borrow_mut();
         if let Some(answer) = last.as_ref()
             && answer.state == store.state()
+            && answer.holds_under(base)
         {
             return Rc::clone(&answer.value);
         }
         if let Some(answer) = last.as_mut()
             && answer.store == store.id()
+            && answer.holds_under(base)
             && answer.layout == store.layout()
             && store.unchanged_since(answer.mask, answer.at)
             && answer
@@ -317,6 +335,7 @@ impl<T: PartialEq + 'static> Query<T> {
             mask: 0,
             results: Vec::new(),
             tables: Vec::new(),
+            read_by_endpoint: false,
         };
         let computed = (self.compute)(&mut reader);
         let value = match last.take() {
@@ -332,6 +351,7 @@ impl<T: PartialEq + 'static> Query<T> {
             tables: reader.tables,
             layout: store.layout(),
             at: store.last_write(),
+            endpoint_base: reader.read_by_endpoint.then(|| base.map(Box::from)),
         });
         value
     }

@@ -252,3 +252,27 @@ fn a_derived_view_sees_a_result_it_read_removed() {
     assert!(store.remove_result("todos"));
     assert_eq!(*shown.read(&store, &mut memo), None);
 }
+
+#[test]
+fn a_derived_view_read_over_the_bare_store_first_reads_by_endpoint_once_it_knows_the_base() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    ctrl.set_response(
+        &TodoResource::get(),
+        &TodoResourceParams { id: 1 },
+        Rc::new(crate::common::todo(1, "milk")),
+    )
+    .unwrap();
+    let title = Query::new(|q| {
+        q.read(&TodoResource::get(), &TodoResourceParams { id: 1 })
+            .map(|todo| todo.title.clone())
+    });
+    // Over the bare store no endpoint has a key: the query finds nothing.
+    let bare = ctrl.with_store(|store| title.read(store, &mut Memo::new()));
+    assert_eq!(*bare, None);
+    // The controller knows its base URL: the same store, unchanged, now
+    // answers the read by endpoint.
+    assert_eq!(ctrl.query(&title).as_deref(), Some("milk"));
+    // And back over the bare store, nothing again.
+    let bare = ctrl.with_store(|store| title.read(store, &mut Memo::new()));
+    assert_eq!(*bare, None);
+}
