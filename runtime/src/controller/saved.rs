@@ -103,12 +103,12 @@ impl Controller {
             .map(|(key, _)| key.as_str());
         let mut held = store.records_reached_from(private);
         let marked = handoff.private_records.iter();
-        held.extend(marked.filter_map(|(key, pk)| store.entity_ref(key, pk)));
+        held.extend(marked.filter_map(|(key, pk)| store.record_ref(key, pk)));
         if held.is_empty() {
             return;
         }
         records.retain(|record| {
-            let at = Pk::parse(&record.pk).and_then(|pk| store.entity_ref(&record.entity, pk));
+            let at = Pk::parse(&record.pk).and_then(|pk| store.record_ref(&record.entity, &pk));
             at.is_none_or(|at| !held.contains(&at))
         });
         responses.retain(|saved| {

@@ -29,7 +29,7 @@ impl Store {
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     pub fn expire_holding(&mut self, key: &str, pk: impl PkValue) -> usize {
-        let Some(target) = self.entity_ref(key, pk) else {
+        let Some(target) = pk.to_pk().and_then(|pk| self.record_ref(key, &pk)) else {
             return 0;
         };
         let holding: Vec<String> = self
@@ -42,13 +42,6 @@ impl Store {
             self.expire_result(key);
         }
         holding.len()
-    }
-
-    /// Where the record `pk` of the entity key `key` lives.
-    pub(crate) fn entity_ref(&self, key: &str, pk: impl PkValue) -> Option<EntityRef> {
-        let table = self.tables.by_key(key)?;
-        let slot = self.tables.any(table).slot_index(&pk.to_pk()?)?;
-        Some(EntityRef { table, slot })
     }
 
     /// Every record the results `keys` hold, at any depth.
