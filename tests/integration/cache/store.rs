@@ -663,3 +663,33 @@ fn a_text_pk_whose_record_is_gone_still_names_its_slot() {
     assert_eq!(store.entity_count("Tag"), 50 + 2_000 + 1);
     assert_eq!(store.get_entity::<Tag>("more-1999").found().label, "more");
 }
+
+#[test]
+fn numeric_pks_at_both_ends_of_the_range_keep_their_records() {
+    // The largest pk, then a small one: the pks cannot run on past it.
+    let mut store = Store::new();
+    store.set_entity(todo(u64::MAX, "last"), at(1)).unwrap();
+    store.set_entity(todo(1, "one"), at(1)).unwrap();
+    // A list from the largest pk to 0, then one pk more.
+    let mut wrapped = Store::new();
+    store_todos(
+        &mut wrapped,
+        "GET /todos",
+        &[(u64::MAX, "last"), (0, "zero")],
+        1,
+    );
+    wrapped.set_entity(todo(5, "five"), at(1)).unwrap();
+
+    for (store, pks) in [
+        (&store, &[u64::MAX, 1][..]),
+        (&wrapped, &[u64::MAX, 0, 5][..]),
+    ] {
+        for &pk in pks {
+            let found = store.get_entity::<Todo>(pk).value().map(|todo| todo.id);
+            assert_eq!(found, Some(pk));
+        }
+    }
+    let list = wrapped.read::<Vec<Rc<Todo>>>("GET /todos").found();
+    let ids: Vec<u64> = list.iter().map(|todo| todo.id).collect();
+    assert_eq!(ids, [u64::MAX, 0]);
+}

@@ -90,7 +90,9 @@ impl Numbers {
             if at < u64::from(*len) {
                 return Some(*first_slot + at as u32);
             }
-            if at == u64::from(*len) && fresh == first_slot.wrapping_add(*len) && *len < u32::MAX {
+            // The next pk, unless the run already ends at the largest.
+            let next = first_pk.checked_add(u64::from(*len));
+            if next == Some(pk) && fresh == first_slot.wrapping_add(*len) && *len < u32::MAX {
                 *len += 1;
                 return None;
             }
@@ -202,7 +204,7 @@ impl Numbers {
             return;
         };
         let count = len as usize;
-        let last = first_pk + u64::from(len) - 1;
+        let last = first_pk + u64::from(len - 1);
         *self = if dense_with(last, count) {
             let mut slots = Vec::with_capacity(last as usize + 1 + additional);
             slots.resize(first_pk as usize, ABSENT);
