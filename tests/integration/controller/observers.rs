@@ -684,3 +684,32 @@ fn a_view_that_subscribes_after_its_render_is_told_only_of_what_changed_since() 
     // Its own record written: the view renders again.
     assert_eq!(subscribe_after_render(&|| store_todo(&ctrl, 1, "ONE")), 1);
 }
+
+#[tokio::test]
+async fn a_read_whose_nested_record_went_hears_when_it_comes_back() {
+    let (_server, ctrl, _clock) = setup().await;
+    let params = TodoDetailParams { id: "2".into() };
+    let detail = TodoDetail {
+        data: Rc::new(crate::common::todo(2, "two")),
+    };
+    ctrl.set_response(&todo_detail(), &params, detail).unwrap();
+    let (calls, on_change) = counter();
+    let _detail = ctrl.subscribe(&todo_detail(), &params, on_change);
+
+    assert!(ctrl.delete_entity::<Todo>(2u64, ctrl.write_time()));
+    assert_eq!(calls.get(), 1, "the envelope lost the record it nests");
+    assert!(ctrl.read(&todo_detail(), &params).data.is_none());
+
+    ctrl.set_entity(crate::common::todo(2, "back"), ctrl.write_time())
+        .unwrap();
+    let shown = ctrl.read(&todo_detail(), &params).data;
+    assert_eq!(
+        shown.map(|detail| detail.data.title.clone()).as_deref(),
+        Some("back")
+    );
+    assert_eq!(
+        calls.get(),
+        2,
+        "the record came back: the envelope shows again"
+    );
+}

@@ -87,6 +87,9 @@ impl State {
         } else {
             match self.memo.result_mask(key) {
                 Some(mask) if mask != 0 => Watching::Stamps(mask),
+                // Held but not readable (a record it nests is gone): any
+                // record written may be that one, back.
+                None if self.store.result_meta(key).is_some() => Watching::Stamps(u64::MAX),
                 _ => Watching::Key,
             }
         }
