@@ -31,7 +31,10 @@ impl Controller {
         let base = self.client().base_url().to_owned();
         let mut state = self.state_mut();
         let State { store, memo, .. } = &mut *state;
-        query.read_with(store, memo, Some(&base))
+        let value = query.read_with(store, memo, Some(&base));
+        drop(state);
+        self.notify_if_due();
+        value
     }
 
     /// Calls `on_change` whenever the value of `query` changes (a new

@@ -258,10 +258,13 @@ impl Controller {
     fn cached<S: Schema>(&self, key: &str) -> Option<Rc<S>> {
         let mut state = self.state_mut();
         let super::State { store, memo, .. } = &mut *state;
-        match memo.read::<S>(store, key) {
+        let list = match memo.read::<S>(store, key) {
             Lookup::Found(list, _) => Some(list),
             Lookup::Invalid | Lookup::Absent => None,
-        }
+        };
+        drop(state);
+        self.notify_if_due();
+        list
     }
 }
 

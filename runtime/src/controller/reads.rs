@@ -99,9 +99,7 @@ impl Controller {
         );
         let cached = Cached { fetching, ..cached };
         drop(state);
-        if self.inner.notify_due.get() {
-            self.notify();
-        }
+        self.notify_if_due();
         (cached, seen)
     }
 
@@ -126,7 +124,10 @@ impl Controller {
     pub fn resolve<E: Entity>(&self, link: &Lazy<E>) -> Option<Rc<E>> {
         let mut state = self.state_mut();
         let State { store, memo, .. } = &mut *state;
-        memo.entity::<E>(store, link.pk()).into_value()
+        let found = memo.entity::<E>(store, link.pk()).into_value();
+        drop(state);
+        self.notify_if_due();
+        found
     }
 
     /// The cache key of `endpoint` with `params`.

@@ -291,6 +291,37 @@ async fn an_optimistic_update_given_up_while_the_cache_is_in_use_goes_at_its_nex
     put.remove_async().await;
 }
 
+#[tokio::test]
+async fn an_optimistic_update_given_up_while_the_cache_is_in_use_tells_the_views_at_any_next_use() {
+    let (mut server, ctrl, _) = setup().await;
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let put = slowly(server.mock("PUT", "/todos/1"), Duration::from_secs(5), "{}")
+        .expect_at_most(1)
+        .create_async()
+        .await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    let told = Rc::new(std::cell::Cell::new(0));
+    let bump = Rc::clone(&told);
+    let _watching = ctrl.subscribe_entity::<Todo>(1u64, move || bump.set(bump.get() + 1));
+    let (guess, body) = oat_milk_done();
+    let (update, params) = (TodoResource::update(), one(1));
+    let mut request = Box::pin(ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess)));
+    assert!((&mut request).now_or_never().is_none(), "on its way");
+    assert_eq!(told.get(), 1, "the guess shows");
+
+    // Given up while the store is borrowed; the cache's next use is a
+    // derived query, which only reads: the layer goes then, and the view
+    // that shows the guess hears of it.
+    ctrl.with_store(move |_| drop(request));
+    let title = restcache::Query::new(|q| q.entity::<Todo>(1u64).map(|todo| todo.title.clone()));
+    assert_eq!(ctrl.query(&title).as_deref(), Some("milk"));
+    assert_eq!(told.get(), 2, "the view shows the confirmed data again");
+    list.assert_async().await;
+    put.remove_async().await;
+}
+
 /// Todo 1 retitled "oat milk" and done, with its body: the guess the
 /// optimistic updates show.
 fn oat_milk_done() -> (Todo, Body) {

@@ -337,12 +337,23 @@ impl Controller {
         if let (true, Some(at)) = (revalidates, expires_at) {
             self.expires_at(at);
         }
+        self.notify_if_due();
         let subscription = Subscription {
             inner: Rc::downgrade(&self.inner),
             id,
             alive,
         };
         (subscription, changed)
+    }
+
+    /// [`notify`](Self::notify), when a look at the cache changed it:
+    /// the optimistic layers of mutations given up while it was borrowed
+    /// went at that look, and the views that showed them must hear of it.
+    /// Every path that only reads ends with it.
+    pub(crate) fn notify_if_due(&self) {
+        if self.inner.notify_due.get() {
+            self.notify();
+        }
     }
 
     /// Tells every observer whose read changed; inside a
