@@ -78,8 +78,9 @@ impl State {
             return match record {
                 Some(record) if <S as SchemaParts>::FLAT => Watching::Records(vec![record]),
                 // Waiting for the record, or nesting others: any write may
-                // change it.
-                _ => Watching::Stamps(u64::MAX),
+                // change it, and one that writes the record back as it is
+                // moves its expiry.
+                _ => Watching::Any,
             };
         }
         if <S as SchemaParts>::FLAT {
