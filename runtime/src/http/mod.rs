@@ -351,13 +351,33 @@ impl Client {
 pub(crate) const ERROR_BODY_BYTES: usize = 4 * 1024;
 
 /// The values of `headers` (those the client sends beside its own
-/// `Accept` and `Content-Type`): what no error may show.
+/// `Accept` and `Content-Type`): what no error may show. A value that
+/// names a scheme before its credentials (`Bearer tok-…`, `Basic …`)
+/// gives its credentials alone too, as a server that refuses them
+/// quotes them.
 fn secrets_of(headers: &HeaderMap) -> Vec<String> {
-    headers
+    let values: Vec<&str> = headers
         .values()
         .filter_map(|value| value.to_str().ok())
+        .collect();
+    let credentials = values.iter().filter_map(|value| credentials_of(value));
+    let credentials: Vec<&str> = credentials.collect();
+    values
+        .into_iter()
+        .chain(credentials)
         .map(str::to_owned)
         .collect()
+}
+
+/// The credentials of a header value written `<scheme> <credentials>`.
+fn credentials_of(value: &str) -> Option<&str> {
+    let (scheme, credentials) = value.trim().split_once(' ')?;
+    let credentials = credentials.trim();
+    let named = !scheme.is_empty()
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    (named && !credentials.is_empty() && !credentials.contains(' ')).then_some(credentials)
 }
 
 impl fmt::Debug for Client {

@@ -100,6 +100,32 @@ async fn credentials_never_show_in_an_error() {
 }
 
 #[tokio::test]
+async fn a_token_the_server_quotes_without_its_scheme_is_masked_too() {
+    let (mut server, _) = server().await;
+    let client = Client::new(server.url()).with_headers(|headers| {
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer tok-s3cr3t-123"),
+        );
+        headers.insert("x-api-key", HeaderValue::from_static("key-9f8e7d6c"));
+    });
+    // Servers name the token they refuse, not the header it came in.
+    let _refused = server
+        .mock("GET", "/todos/1")
+        .with_status(401)
+        .with_body("invalid token tok-s3cr3t-123; key key-9f8e7d6c revoked; scheme Bearer")
+        .create_async()
+        .await;
+    let error = client
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap_err();
+    assert_clean(&error, &["tok-s3cr3t-123", "key-9f8e7d6c"]);
+    // The scheme alone names no one: the rest of the message stays.
+    assert!(error.to_string().contains("scheme Bearer"), "{error}");
+}
+
+#[tokio::test]
 async fn a_rotating_token_is_masked_by_the_value_that_was_sent() {
     let (mut server, _) = server().await;
     let calls = std::rc::Rc::new(std::cell::Cell::new(0_u32));
