@@ -74,15 +74,34 @@ pub(crate) fn url(url: &str, limit: usize) -> String {
 }
 
 /// `text` with each of `secrets` (of four characters or more) replaced by
-/// a mask.
+/// a mask. A text cut short (ending with `…`) may end inside a secret:
+/// the start of one that shows there is masked too.
 pub(crate) fn masked(text: &str, secrets: &[String]) -> String {
+    const SHORTEST: usize = 4;
     let mut text = text.to_owned();
-    for secret in secrets.iter().filter(|s| s.chars().count() >= 4) {
+    let secrets = || secrets.iter().filter(|s| s.chars().count() >= SHORTEST);
+    for secret in secrets() {
         if text.contains(secret.as_str()) {
             text = text.replace(secret.as_str(), "•••");
         }
     }
-    text
+    let Some(kept) = text.strip_suffix('…') else {
+        return text;
+    };
+    let cut_secret = secrets()
+        .filter_map(|secret| {
+            // Where each start of `SHORTEST` characters or more ends.
+            let ends = secret.char_indices().map(|(at, _)| at).skip(SHORTEST);
+            let ends: Vec<usize> = ends.chain([secret.len()]).collect();
+            let mut starts = ends.into_iter().rev().map(|end| &secret[..end]);
+            starts.find(|start| kept.ends_with(start))
+        })
+        .map(str::len)
+        .max();
+    match cut_secret {
+        Some(len) => format!("{}•••…", &kept[..kept.len() - len]),
+        None => text,
+    }
 }
 
 /// A time limit as an error names it: whole seconds (`30s`), else whole
@@ -129,6 +148,10 @@ mod tests {
     fn secrets_are_masked() {
         let secrets = ["Bearer tok".to_owned(), "ab".to_owned()];
         assert_eq!(masked("got Bearer tok, ab", &secrets), "got •••, ab");
+        // Cut inside a secret: its start is masked, not a shorter one.
+        assert_eq!(masked("got Bearer t…", &secrets), "got •••…");
+        assert_eq!(masked("got Bea…", &secrets), "got Bea…");
+        assert_eq!(masked("got Bearer t", &secrets), "got Bearer t");
     }
 
     #[test]

@@ -376,14 +376,12 @@ impl std::error::Error for Error {
 /// The first [`EXCERPT_CHARS`] characters of `body`, on one line, marked
 /// when cut, every secret masked.
 fn excerpt(body: &str, secrets: &[String]) -> String {
-    // Only the start of a body can show: mask a slice of it, long enough
-    // for the excerpt and any secret that starts inside it.
-    let longest = secrets.iter().map(String::len).max().unwrap_or(0);
-    let mut end = (EXCERPT_CHARS * 4 + longest).min(body.len());
-    while !body.is_char_boundary(end) {
-        end -= 1;
-    }
-    text::one_line(&text::masked(&body[..end], secrets), EXCERPT_CHARS)
+    // Only the start of a body can show: its start on one line (a run of
+    // spaces as one space), long enough for the excerpt and any secret
+    // that starts inside it, masked, then cut.
+    let longest = secrets.iter().map(|s| s.chars().count()).max();
+    let start = text::one_line(body, EXCERPT_CHARS + longest.unwrap_or(0));
+    text::one_line(&text::masked(&start, secrets), EXCERPT_CHARS)
 }
 
 #[cfg(test)]

@@ -126,6 +126,48 @@ async fn a_token_the_server_quotes_without_its_scheme_is_masked_too() {
 }
 
 #[tokio::test]
+async fn a_secret_that_a_cut_would_split_is_masked_before_the_cut() {
+    let (mut server, _) = server().await;
+    // A long token, as a JWT is.
+    let token: String = std::iter::once("eyJ")
+        .chain(std::iter::repeat_n("abcdefgh", 50))
+        .collect();
+    let bearer = format!("Bearer {token}");
+    let client = Client::new(server.url()).with_headers(move |headers| {
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_str(&bearer).unwrap(),
+        );
+    });
+    // The excerpt of a body whose secret comes after a long run of
+    // spaces, which the excerpt shows as one.
+    let spaced = format!("token:{}Bearer {token}", " ".repeat(1020));
+    let _refused = server
+        .mock("GET", "/todos/1")
+        .with_status(401)
+        .with_body(spaced)
+        .create_async()
+        .await;
+    // A record quoted by a decode error, the token beside the bad field
+    // and longer than the room the quote has.
+    let echoed = format!(r#"{{"id": "one", "title": "a todo", "echo": "{token}"}}"#);
+    let _echo = server
+        .mock("GET", "/todos/2")
+        .with_body(echoed)
+        .create_async()
+        .await;
+    let start = &token[..12];
+    for id in [1, 2] {
+        let error = client
+            .call(&TodoResource::get(), &TodoResourceParams { id }, None)
+            .await
+            .unwrap_err();
+        assert_clean(&error, &[start]);
+        assert!(error.to_string().contains("•••"), "{error}");
+    }
+}
+
+#[tokio::test]
 async fn a_rotating_token_is_masked_by_the_value_that_was_sent() {
     let (mut server, _) = server().await;
     let calls = std::rc::Rc::new(std::cell::Cell::new(0_u32));
