@@ -115,15 +115,17 @@ impl Controller {
         }
         let id = state.next_serial();
         let now = self.now();
+        let started_at = state.start_at(now);
         let started = ReadStarted {
             id,
-            at: state.start_at(now),
+            at: started_at,
             generation: state.generation,
             polled,
         };
         let response = start(started).shared();
         let in_flight = InFlight {
             id,
+            started: started_at,
             response: response.clone(),
             waiters: 1,
         };

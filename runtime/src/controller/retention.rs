@@ -204,7 +204,8 @@ impl Controller {
 
 /// Collects in `state` what nothing among `held` and the reads on their way
 /// holds, as of `now`; a response may still land `longest_request` after
-/// its request started.
+/// its request started, and a read on its way whenever it lands (an
+/// endpoint may allow longer, and retries add to it).
 fn collect<'h>(
     state: &mut State,
     held: impl Iterator<Item = &'h Holds>,
@@ -266,7 +267,11 @@ fn collect<'h>(
             Some(min) => ago(min),
             None => Timestamp::default(),
         },
-        gone_before: ago(longest_request),
+        gone_before: state
+            .keys
+            .values()
+            .filter_map(|kept| Some(kept.in_flight.as_ref()?.started))
+            .fold(ago(longest_request), Timestamp::min),
         at_most: retention.max_entities.map(|max| max - max / 10),
     };
     loop {

@@ -23,6 +23,9 @@ pub(super) type SharedResponse = Shared<LocalBoxFuture<'static, Result<Rc<dyn An
 /// A read request on its way.
 pub(super) struct InFlight {
     pub id: u64,
+    /// When it started: a deletion it may undo stays marked till it
+    /// lands, however long it takes.
+    pub started: Timestamp,
     pub response: SharedResponse,
     /// How many callers wait on it; none left cancels it.
     pub waiters: usize,
@@ -111,6 +114,11 @@ impl Keys {
             edit(state);
             !state.is_empty()
         });
+    }
+
+    /// What is kept of each key.
+    pub fn values(&self) -> impl Iterator<Item = &KeyState> {
+        self.0.values()
     }
 
     /// The keys whose state `has`.

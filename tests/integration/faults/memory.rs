@@ -419,6 +419,58 @@ async fn a_deletion_marker_outlives_the_requests_that_started_before_it() {
     list.assert_async().await;
 }
 
+#[tokio::test]
+async fn a_deletion_marker_outlives_a_request_allowed_longer_than_the_clients_timeout() {
+    let mut server = mockito::Server::new_async().await;
+    let bound = Retention {
+        max_entities: Some(1),
+        ..Retention::default()
+    };
+    let client = Client::new(server.url()).with_timeout(Duration::from_millis(100));
+    let ctrl = Controller::builder(client)
+        .retry(restcache::Retry::NONE)
+        .retention(bound)
+        .build();
+    let list = crate::common::mock::once_after(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(400),
+        crate::common::controller::LIST.replace("\"id\": 2", "\"id\": 5"),
+    )
+    .await;
+    let _delete = server
+        .mock("DELETE", "/todos/5")
+        .with_status(204)
+        .create_async()
+        .await;
+    // The list may take 2 s, longer than the client's own limit.
+    let slow = Options {
+        timeout: Some(Duration::from_secs(2)),
+        ..Options::default()
+    };
+    let get_list = TodoResource::get_list().with_options(slow);
+    let (listed, ()) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
+        let five = TodoResourceParams { id: 5 };
+        ctrl.fetch(&TodoResource::delete(), &five, None)
+            .await
+            .unwrap();
+        // The marker is older than the client's limit when the cache
+        // goes over its bound, the list still on its way.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        for id in [7, 8] {
+            let todo = Todo {
+                id,
+                ..Todo::default()
+            };
+            let params = TodoResourceParams { id };
+            ctrl.set_response(&TodoResource::update(), &params, Rc::new(todo))
+                .unwrap();
+        }
+    });
+    let ids: Vec<u64> = listed.unwrap().iter().map(|t| t.id).collect();
+    assert_eq!(ids, [1], "todo 5 was deleted after the list started");
+    list.assert_async().await;
+}
+
 #[test]
 fn an_optimistic_write_under_way_pauses_record_collection_not_the_cache() {
     let bound = Retention {
