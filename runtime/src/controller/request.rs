@@ -170,7 +170,8 @@ impl Controller {
         let meta = Meta::fetched(started, arrived, expiry);
         let result_key = (E::ACTION == Action::Read).then_some(key);
         let written = state.store.write(result_key, value, meta, layered)?;
-        if !layered {
+        let turned_down = result_key.is_some_and(|key| newer_stored(state, key, started));
+        if !layered && !turned_down {
             self.emit(|| Event::ResponseStored {
                 key: key.to_owned(),
             });
@@ -273,6 +274,16 @@ struct KeptError {
     data_expiry: Duration,
 }
 
+/// Whether the store holds, under `key`, a result of a request that
+/// started after `started` (or a write made since): it turns down an
+/// answer to the earlier one.
+fn newer_stored(state: &State, key: &str, started: Timestamp) -> bool {
+    state
+        .store
+        .result_meta(key)
+        .is_some_and(|meta| meta.fetched_at > started)
+}
+
 /// Keeps `error` as the outcome of the read `delivery.key`, as `kept`
 /// says, unless a response that started later is stored.
 fn keep_error(state: &mut State, error: Error, delivery: Delivery<'_>, kept: KeptError) {
@@ -282,11 +293,7 @@ fn keep_error(state: &mut State, error: Error, delivery: Delivery<'_>, kept: Kep
         arrived,
         ..
     } = delivery;
-    if state
-        .store
-        .result_meta(key)
-        .is_some_and(|meta| meta.fetched_at > started)
-    {
+    if newer_stored(state, key, started) {
         return;
     }
     let serial = state.next_serial();
@@ -492,11 +499,15 @@ where
                 // request started is left out), even if the result goes
                 // before a caller looks.
                 Ok((value, _)) => {
-                    let recorded = recorded.map(|mut recorded| {
-                        recorded.private = endpoint.is_private();
-                        recorded
-                    });
-                    ctrl.stored_fresh(&mut state, delivery, recorded);
+                    // An answer the store turned down (it holds a newer
+                    // one) is neither handed on nor kept for a handoff.
+                    if !newer_stored(&state, &key, started.at) {
+                        let recorded = recorded.map(|mut recorded| {
+                            recorded.private = endpoint.is_private();
+                            recorded
+                        });
+                        ctrl.stored_fresh(&mut state, delivery, recorded);
+                    }
                     let State { store, memo, .. } = &mut *state;
                     Ok(match memo.read::<S>(store, &key) {
                         Lookup::Found(current, _) => current as Rc<dyn Any>,

@@ -537,3 +537,36 @@ async fn a_second_link_on_one_controller_sends_no_saved_mutation_again() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_response_the_cache_turned_down_does_not_cross_to_the_page() {
+    let mut server = mockito::Server::new_async().await;
+    let slow = crate::common::mock::once_after(
+        server.mock("GET", "/todos/1"),
+        std::time::Duration::from_millis(200),
+        r#"{"id": 1, "title": "older"}"#.into(),
+    )
+    .await;
+    let on_server = Controller::new(Client::new(server.url()));
+    on_server.record_for_handoff();
+    let (get, one) = (TodoResource::get(), TodoResourceParams { id: 1 });
+    let (fetched, ()) = tokio::join!(on_server.fetch(&get, &one, None), async {
+        // A newer write lands while the read is on its way.
+        let newer = Rc::new(crate::common::todo(1, "newer"));
+        on_server
+            .set_response(&TodoResource::get(), &one, newer)
+            .unwrap();
+    });
+    assert_eq!(fetched.unwrap().title, "newer", "the cache keeps the newer");
+    slow.assert_async().await;
+
+    let page = Controller::new(Client::new(server.url()));
+    page.import_handoff(&on_server.export_handoff()).unwrap();
+    let shown = page.read(&TodoResource::get(), &one).data;
+    let title = shown.map(|todo| todo.title.clone());
+    assert_ne!(
+        title.as_deref(),
+        Some("older"),
+        "the page never shows what the server's cache turned down"
+    );
+}
