@@ -158,3 +158,30 @@ async fn a_url_prefix_beats_the_clients_base_address() {
     get.assert_async().await;
     drop(client);
 }
+
+/// GraphQL variables written in the order given, as a map whose order is
+/// its own (a `HashMap`) writes them.
+struct InOrder(Vec<(&'static str, u64)>);
+
+impl serde::Serialize for InOrder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
+}
+
+#[test]
+fn graphql_variables_in_another_order_name_the_same_read() {
+    use restcache::rest::{Part, PathTemplate};
+    const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+    let search = Endpoint::<InOrder, serde_json::Value>::new(Method::Post, GRAPHQL).graphql(
+        "query Search($first: Int!, $after: Int!) { search(first: $first, after: $after) { id } }",
+    );
+    let key = |variables: &[(&'static str, u64)]| {
+        search
+            .key("http://127.0.0.1:9", &InOrder(variables.to_vec()))
+            .unwrap()
+    };
+    let one = key(&[("first", 10), ("after", 20)]);
+    assert_eq!(one, key(&[("after", 20), ("first", 10)]));
+    assert_ne!(one, key(&[("first", 10), ("after", 21)]), "other values");
+}

@@ -123,10 +123,52 @@ static OPS: Ops = Ops {
     split: crate::http::split_graphql,
 };
 
-/// One request per operation and variables.
+/// One request per operation and variables: the same variables name the
+/// same read, whatever order their type writes them in (a `HashMap`'s
+/// order is its own).
 fn key(endpoint_key: &str, document: &str, variables: &str) -> String {
     let document = document.split_whitespace().collect::<Vec<_>>().join(" ");
+    let variables = match serde_json::from_str::<serde_json::Value>(variables) {
+        Ok(value) => {
+            let mut sorted = String::with_capacity(variables.len());
+            write_sorted(&value, &mut sorted);
+            sorted
+        }
+        Err(_) => variables.to_owned(),
+    };
     format!("{endpoint_key} {document} {variables}")
+}
+
+/// Writes `value` as JSON with each object's members sorted by name.
+fn write_sorted(value: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match value {
+        Value::Object(members) => {
+            let mut members: Vec<_> = members.iter().collect();
+            members.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (at, (name, member)) in members.into_iter().enumerate() {
+                if at > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::from(name.as_str()).to_string());
+                out.push(':');
+                write_sorted(member, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (at, item) in items.iter().enumerate() {
+                if at > 0 {
+                    out.push(',');
+                }
+                write_sorted(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
 }
 
 fn body(document: &str, variables: &str) -> Body {
