@@ -285,38 +285,19 @@ impl Drop for Paging {
     }
 }
 
-/// The URL of a `Link` target `target`, read against `list`, the URL of
-/// the list it came with (RFC 3986 references: absolute, `/path`,
-/// `?query`, or a path relative to the list's); `None` when it is on
-/// another origin (the client's headers are not sent there).
+/// The URL of a next page's link `target`, read against `list`, the URL
+/// of the list it came with, when it is relative still (a page fetched
+/// names its next one as read against its own URL); `None` when it is
+/// on another origin (the client's headers are not sent there).
 fn link_target(list: &str, target: &str) -> Option<String> {
-    let origin_end = list.find("://").map_or(0, |scheme| {
-        let after = scheme + 3;
-        list[after..]
-            .find('/')
-            .map_or(list.len(), |slash| after + slash)
-    });
-    let (origin, rest) = list.split_at(origin_end);
-    let path = rest.split(['?', '#']).next().unwrap_or("");
-    if target.contains("://") {
-        let same = target.starts_with(origin)
-            && matches!(
-                target.as_bytes().get(origin.len()),
-                None | Some(b'/' | b'?' | b'#')
-            );
-        return same.then(|| target.to_owned());
-    }
-    if target.starts_with("//") {
-        return None; // another origin, named without a scheme
-    }
-    Some(if target.starts_with('/') {
-        format!("{origin}{target}")
-    } else if target.starts_with('?') {
-        format!("{origin}{path}{target}")
-    } else {
-        let dir = path.rfind('/').map_or("/", |slash| &path[..=slash]);
-        format!("{origin}{dir}{target}")
-    })
+    let (origin, _) = crate::http::split_origin(list);
+    let target = crate::http::resolve_link(list, target);
+    let same = target.starts_with(origin)
+        && matches!(
+            target.as_bytes().get(origin.len()),
+            None | Some(b'/' | b'?' | b'#')
+        );
+    same.then_some(target)
 }
 
 #[cfg(test)]
@@ -346,5 +327,10 @@ mod tests {
         assert_eq!(at("https://elsewhere.example/v1/todos?_page=2"), None);
         assert_eq!(at("https://api.example.evil/x"), None);
         assert_eq!(at("//elsewhere.example/x"), None);
+        // An address in a relative link's query leaves it relative.
+        assert_eq!(
+            at("?_page=2&from=https://elsewhere.example/").as_deref(),
+            Some("https://api.example/v1/todos?_page=2&from=https://elsewhere.example/")
+        );
     }
 }

@@ -406,3 +406,44 @@ pub fn resolve(base: &str, url: &str) -> String {
         None => format!("{base}/{url}"),
     }
 }
+
+/// The origin of the absolute URL `url` (`https://api.example:8080`),
+/// and the rest of it.
+pub(crate) fn split_origin(url: &str) -> (&str, &str) {
+    let host = url.find("://").map_or(0, |scheme| scheme + 3);
+    let end = url[host..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |at| host + at);
+    url.split_at(end)
+}
+
+/// Where `target`, a link in the response to `base` (a `Link` header's
+/// target), leads, as links are read on the web: an absolute URL as it
+/// is; `//host/…` on `base`'s scheme; `/path` on its origin; `?query`
+/// on its path; any other path beside its last segment.
+pub(crate) fn resolve_link(base: &str, target: &str) -> String {
+    let scheme = target.split_once("://").map(|(scheme, _)| scheme);
+    let absolute = scheme.is_some_and(|scheme| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    if absolute {
+        return target.to_owned();
+    }
+    let (origin, rest) = split_origin(base);
+    if let Some(elsewhere) = target.strip_prefix("//") {
+        let scheme = base.find("://").map_or("", |end| &base[..end + 3]);
+        return format!("{scheme}{elsewhere}");
+    }
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    if target.starts_with('/') {
+        format!("{origin}{target}")
+    } else if target.starts_with('?') {
+        format!("{origin}{path}{target}")
+    } else {
+        let dir = path.rfind('/').map_or("/", |slash| &path[..=slash]);
+        format!("{origin}{dir}{target}")
+    }
+}

@@ -262,9 +262,13 @@ impl<E: Entity + DeserializeOwned> Page<E> {
         Ok(items.map(|items| Page {
             items,
             total: response.total_count(),
-            next: response
-                .link("next")
-                .map(|link| NextPage::Url(link.to_owned())),
+            // Read against the page's own URL, when the client sent it.
+            next: response.link("next").map(|link| {
+                NextPage::Url(match &response.sent {
+                    Some(sent) => crate::http::resolve_link(&sent.url, link),
+                    None => link.to_owned(),
+                })
+            }),
         }))
     }
 }

@@ -307,3 +307,49 @@ async fn a_next_page_that_lands_after_its_list_was_refetched_is_dropped() {
     assert_eq!(ids(&list), [1, 2], "page 3 after page 1 would skip 3 and 4");
     assert!(ctrl.has_next_page(&pages, &first));
 }
+
+endpoint!(feed { path: "/feed", schema: Page<Todo>, decode: Page::from_headers });
+
+#[tokio::test]
+async fn a_relative_next_link_is_read_against_the_page_that_sent_it() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let page = |server: &mut mockito::ServerGuard, path: &str, body: &str, next: Option<&str>| {
+        let mut mock = server
+            .mock("GET", path)
+            .match_query(mockito::Matcher::Any)
+            .with_header("content-type", "application/json")
+            .with_body(body)
+            .expect(1);
+        if let Some(next) = next {
+            mock = mock.with_header("link", &format!(r#"<{next}>; rel="next""#));
+        }
+        mock
+    };
+    let first = page(&mut server, "/feed", r#"[{"id": 1}]"#, Some("/feed/p/2"))
+        .create_async()
+        .await;
+    // Relative to /feed/p/2, with an address in its query.
+    let second = page(
+        &mut server,
+        "/feed/p/2",
+        r#"[{"id": 2}]"#,
+        Some("3?from=https://elsewhere.example/x"),
+    )
+    .create_async()
+    .await;
+    let third = page(&mut server, "/feed/p/3", r#"[{"id": 3}]"#, None)
+        .match_query(mockito::Matcher::UrlEncoded(
+            "from".into(),
+            "https://elsewhere.example/x".into(),
+        ))
+        .create_async()
+        .await;
+    let ctrl = Controller::new(client);
+    ctrl.fetch(&feed(), &(), None).await.unwrap();
+    assert!(ctrl.fetch_next_page(&feed(), &()).await.unwrap());
+    assert!(!ctrl.fetch_next_page(&feed(), &()).await.unwrap());
+    assert_eq!(ids(&ctrl.read(&feed(), &()).data.unwrap()), [1, 2, 3]);
+    for mock in [first, second, third] {
+        mock.assert_async().await;
+    }
+}
