@@ -251,7 +251,8 @@ impl Controller {
             state.store = Store::sharing(state.store.shares_equal_copies());
             state.memo.clear();
             // A next page's fetch on its way keeps its entry: it removes
-            // it as it ends.
+            // it as it ends, and no later call joins it (it grows the
+            // list of an older generation).
             state.keys.edit_all(|kept| {
                 kept.error = None;
                 kept.used = None;

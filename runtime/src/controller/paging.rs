@@ -9,6 +9,7 @@ use futures_util::FutureExt;
 use serde::Serialize;
 
 use super::events::Event;
+use super::state::NextPageFetch;
 use super::{Controller, Inner};
 use crate::cache::schema::Schema;
 use crate::cache::store::Lookup;
@@ -70,10 +71,17 @@ impl Controller {
         E: Readable,
     {
         let (key, url) = self.locate(endpoint, params)?;
-        // This list's next page is on its way: wait for it.
+        // This list's next page is on its way: wait for it (not for one
+        // of the list from before a reset).
         let on_its_way = {
             let state = self.inner.state.borrow();
-            state.keys.get(&key).and_then(|kept| kept.next_page.clone())
+            let next_page = state
+                .keys
+                .get(&key)
+                .and_then(|kept| kept.next_page.as_ref());
+            next_page
+                .filter(|page| page.generation == state.generation)
+                .map(|page| page.fetch.clone())
         };
         if let Some(page) = on_its_way {
             return page.await;
@@ -102,13 +110,21 @@ impl Controller {
             async move { ctrl.append_page(&endpoint, &params, &key, next_url).await }
         };
         let page = page.boxed_local().shared();
-        {
+        let id = {
             let mut state = self.inner.state.borrow_mut();
-            state.keys.state_mut(&key).next_page = Some(page.clone());
-        }
+            let (id, generation) = (state.next_serial(), state.generation);
+            let fetch = page.clone();
+            state.keys.state_mut(&key).next_page = Some(NextPageFetch {
+                id,
+                generation,
+                fetch,
+            });
+            id
+        };
         let _paging = Paging {
             inner: Rc::downgrade(&self.inner),
             key,
+            id,
         };
         page.await
     }
@@ -273,6 +289,8 @@ impl Controller {
 struct Paging {
     inner: Weak<Inner>,
     key: String,
+    /// Its fetch's number: a later one for the same list stays.
+    id: u64,
 }
 
 impl Drop for Paging {
@@ -280,7 +298,15 @@ impl Drop for Paging {
         if let Some(inner) = self.inner.upgrade()
             && let Ok(mut state) = inner.state.try_borrow_mut()
         {
-            state.keys.edit(&self.key, |kept| kept.next_page = None);
+            state.keys.edit(&self.key, |kept| {
+                if kept
+                    .next_page
+                    .as_ref()
+                    .is_some_and(|page| page.id == self.id)
+                {
+                    kept.next_page = None;
+                }
+            });
         }
     }
 }

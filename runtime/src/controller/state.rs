@@ -35,6 +35,14 @@ pub(super) struct InFlight {
 /// that asks for it meanwhile.
 pub(super) type PageFetch = Shared<LocalBoxFuture<'static, Result<bool, Error>>>;
 
+/// A list's next page on its way: its number, the cache's generation it
+/// grows (a reset starts another), and the fetch.
+pub(super) struct NextPageFetch {
+    pub id: u64,
+    pub generation: u64,
+    pub fetch: PageFetch,
+}
+
 /// What a controller keeps of one read key besides its result: its last
 /// error, its request on the way, when it was last used, how its list
 /// pages and the fetch of its next page. One map holds them ([`Keys`]),
@@ -51,7 +59,7 @@ pub(crate) struct KeyState {
     /// How the cached list pages (its page params filter nothing).
     pub(crate) pages: Option<crate::rest::Pagination>,
     /// The fetch of the list's next page, on its way.
-    pub(super) next_page: Option<PageFetch>,
+    pub(super) next_page: Option<NextPageFetch>,
 }
 
 impl KeyState {

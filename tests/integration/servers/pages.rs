@@ -353,3 +353,51 @@ async fn a_relative_next_link_is_read_against_the_page_that_sent_it() {
         mock.assert_async().await;
     }
 }
+
+#[tokio::test]
+async fn a_next_page_asked_after_a_reset_is_fetched_for_the_new_list() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let first = server
+        .mock("GET", "/todos?_limit=2&_page=1")
+        .with_header("content-type", "application/json")
+        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
+        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
+        .expect(2)
+        .create_async()
+        .await;
+    // Page 2 comes slowly the first time (for the list from before the
+    // reset) and at once the second.
+    let slow_second = crate::common::mock::once_after(
+        server.mock("GET", "/todos?_page=2&_limit=2"),
+        std::time::Duration::from_millis(300),
+        r#"[{"id": 3}, {"id": 4}]"#.into(),
+    )
+    .await;
+    let ctrl = Controller::new(client);
+    let (pages, params) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &params, None).await.unwrap();
+    let before_reset = ctrl.fetch_next_page(&pages, &params);
+    let after_reset = async {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        // Another user signs in: the cache starts over, and the list is
+        // fetched again.
+        ctrl.reset();
+        ctrl.fetch(&pages, &params, None).await.unwrap();
+        slow_second.remove_async().await;
+        let _quick = server
+            .mock("GET", "/todos?_page=2&_limit=2")
+            .with_header("content-type", "application/json")
+            .with_body(r#"[{"id": 5}, {"id": 6}]"#)
+            .expect(1)
+            .create_async()
+            .await;
+        ctrl.fetch_next_page(&pages, &params).await.unwrap();
+        ids(&ctrl.read(&pages, &params).data.unwrap())
+    };
+    let (_, shown) = join(before_reset, after_reset).await;
+    assert_eq!(shown, [1, 2, 5, 6], "the new list's own next page");
+    first.assert_async().await;
+}
