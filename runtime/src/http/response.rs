@@ -112,7 +112,8 @@ impl Response {
         self.headers
             .get_all("link")
             .iter()
-            .filter_map(|value| value.to_str().ok())
+            // UTF-8 text (a title may hold any), not only visible ASCII.
+            .filter_map(|value| std::str::from_utf8(value.as_bytes()).ok())
             .flat_map(links)
             .find(|(_, rels)| {
                 rels.split_ascii_whitespace()
@@ -122,10 +123,24 @@ impl Response {
     }
 }
 
+/// `text` up to its first `stop` outside double quotes, and the rest
+/// (from that `stop`).
+fn split_unquoted(text: &str, stop: char) -> (&str, &str) {
+    let mut quoted = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c == stop && !quoted => return text.split_at(at),
+            _ => {}
+        }
+    }
+    (text, "")
+}
+
 /// The links of one `Link` header value: each target with its `rel`
 /// (space-separated relations). A target is read whole between `<` and
 /// `>` (it may hold commas); its params run to the next `,` outside
-/// quotes.
+/// quotes, and each to the next `;` outside quotes.
 fn links(value: &str) -> impl Iterator<Item = (&str, &str)> {
     let mut rest = value;
     std::iter::from_fn(move || {
@@ -133,22 +148,15 @@ fn links(value: &str) -> impl Iterator<Item = (&str, &str)> {
             let open = rest.find('<')?;
             let close = open + rest[open..].find('>')?;
             let target = &rest[open + 1..close];
-            let params_start = close + 1;
-            let mut end = rest.len();
-            let mut quoted = false;
-            for (i, c) in rest[params_start..].char_indices() {
-                match c {
-                    '"' => quoted = !quoted,
-                    ',' if !quoted => {
-                        end = params_start + i;
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            let params = &rest[params_start..end];
-            rest = &rest[end..];
-            let rel = params.split(';').find_map(|param| {
+            let (params, after) = split_unquoted(&rest[close + 1..], ',');
+            rest = after;
+            let mut unread = params;
+            let mut params = std::iter::from_fn(|| {
+                let (param, after) = split_unquoted(unread.trim_start().strip_prefix(';')?, ';');
+                unread = after;
+                Some(param)
+            });
+            let rel = params.find_map(|param| {
                 let (name, value) = param.split_once('=')?;
                 name.trim()
                     .eq_ignore_ascii_case("rel")
@@ -214,6 +222,16 @@ mod tests {
             response.link("last"),
             Some("https://api/x?sort=-created,id&page=9")
         );
+    }
+
+    #[test]
+    fn quoted_params_and_text_beyond_ascii_leave_the_links_readable() {
+        let mut response = with_links(&[r#"<a> ; title="x; rel=next"; rel="prev""#]);
+        let titled = "<b>; title=\"Página 2\"; rel=\"next\"";
+        let value = HeaderValue::from_bytes(titled.as_bytes()).unwrap();
+        response.headers.append("link", value);
+        assert_eq!(response.link("prev"), Some("a"));
+        assert_eq!(response.link("next"), Some("b"));
     }
 
     #[test]
