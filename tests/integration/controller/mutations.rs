@@ -254,14 +254,7 @@ async fn a_create_invalidates_a_cached_list_it_cannot_join() {
 #[tokio::test]
 async fn an_optimistic_update_given_up_while_the_cache_is_in_use_goes_at_its_next_use() {
     let (mut server, ctrl, _) = setup().await;
-    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
-    let put = slowly(server.mock("PUT", "/todos/1"), Duration::from_secs(5), "{}")
-        .expect_at_most(1)
-        .create_async()
-        .await;
-    ctrl.fetch(&TodoResource::get_list(), &(), None)
-        .await
-        .unwrap();
+    let (list, put) = list_and_a_slow_update(&mut server, &ctrl).await;
     let ended = Rc::new(std::cell::RefCell::new(Vec::new()));
     let heard = Rc::clone(&ended);
     let _listener = ctrl.on_event(move |event, _| {
@@ -294,14 +287,7 @@ async fn an_optimistic_update_given_up_while_the_cache_is_in_use_goes_at_its_nex
 #[tokio::test]
 async fn an_optimistic_update_given_up_while_the_cache_is_in_use_tells_the_views_at_any_next_use() {
     let (mut server, ctrl, _) = setup().await;
-    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
-    let put = slowly(server.mock("PUT", "/todos/1"), Duration::from_secs(5), "{}")
-        .expect_at_most(1)
-        .create_async()
-        .await;
-    ctrl.fetch(&TodoResource::get_list(), &(), None)
-        .await
-        .unwrap();
+    let (list, put) = list_and_a_slow_update(&mut server, &ctrl).await;
     let told = Rc::new(std::cell::Cell::new(0));
     let bump = Rc::clone(&told);
     let _watching = ctrl.subscribe_entity::<Todo>(1u64, move || bump.set(bump.get() + 1));
@@ -320,6 +306,23 @@ async fn an_optimistic_update_given_up_while_the_cache_is_in_use_tells_the_views
     assert_eq!(told.get(), 2, "the view shows the confirmed data again");
     list.assert_async().await;
     put.remove_async().await;
+}
+
+/// `GET /todos` fetched once (the list of [`LIST`]) and `PUT /todos/1`
+/// answering in 5 s, at most once: the mocks.
+async fn list_and_a_slow_update(
+    server: &mut mockito::ServerGuard,
+    ctrl: &Controller,
+) -> (mockito::Mock, mockito::Mock) {
+    let list = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let put = slowly(server.mock("PUT", "/todos/1"), Duration::from_secs(5), "{}")
+        .expect_at_most(1)
+        .create_async()
+        .await;
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    (list, put)
 }
 
 /// Todo 1 retitled "oat milk" and done, with its body: the guess the

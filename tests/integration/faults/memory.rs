@@ -375,65 +375,33 @@ fn a_result_just_stored_is_not_evicted_by_the_bound_it_passes() {
     assert!(counts(&ctrl).0 <= 2);
 }
 
-#[tokio::test]
-async fn a_deletion_marker_outlives_the_requests_that_started_before_it() {
+/// The ids of the list `GET /todos` (todos 1 and 5, answered after
+/// `answer_after`) read with `options` through a controller that keeps
+/// one record (its client's timeout `client_timeout`, if given), while
+/// todo 5 is deleted and, `wait` later, two records no result holds push
+/// the cache over its bound.
+async fn list_read_across_a_deletion(
+    client_timeout: Option<Duration>,
+    options: Options,
+    answer_after: Duration,
+    wait: Duration,
+) -> Vec<u64> {
     let mut server = mockito::Server::new_async().await;
     let bound = Retention {
         max_entities: Some(1),
         ..Retention::default()
     };
-    let ctrl = Controller::builder(Client::new(server.url()))
-        .retry(restcache::Retry::NONE)
-        .retention(bound)
-        .build();
-    let list = crate::common::mock::once_after(
-        server.mock("GET", "/todos"),
-        Duration::from_millis(200),
-        crate::common::controller::LIST.replace("\"id\": 2", "\"id\": 5"),
-    )
-    .await;
-    let _delete = server
-        .mock("DELETE", "/todos/5")
-        .with_status(204)
-        .create_async()
-        .await;
-    let get_list = TodoResource::get_list();
-    let (listed, ()) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
-        let five = TodoResourceParams { id: 5 };
-        ctrl.fetch(&TodoResource::delete(), &five, None)
-            .await
-            .unwrap();
-        // Records no result holds push the cache over its bound.
-        for id in [7, 8] {
-            let todo = Todo {
-                id,
-                ..Todo::default()
-            };
-            let params = TodoResourceParams { id };
-            ctrl.set_response(&TodoResource::update(), &params, Rc::new(todo))
-                .unwrap();
-        }
-    });
-    let ids: Vec<u64> = listed.unwrap().iter().map(|t| t.id).collect();
-    assert_eq!(ids, [1], "todo 5 was deleted after the list started");
-    list.assert_async().await;
-}
-
-#[tokio::test]
-async fn a_deletion_marker_outlives_a_request_allowed_longer_than_the_clients_timeout() {
-    let mut server = mockito::Server::new_async().await;
-    let bound = Retention {
-        max_entities: Some(1),
-        ..Retention::default()
-    };
-    let client = Client::new(server.url()).with_timeout(Duration::from_millis(100));
+    let mut client = Client::new(server.url());
+    if let Some(limit) = client_timeout {
+        client = client.with_timeout(limit);
+    }
     let ctrl = Controller::builder(client)
         .retry(restcache::Retry::NONE)
         .retention(bound)
         .build();
     let list = crate::common::mock::once_after(
         server.mock("GET", "/todos"),
-        Duration::from_millis(400),
+        answer_after,
         crate::common::controller::LIST.replace("\"id\": 2", "\"id\": 5"),
     )
     .await;
@@ -442,20 +410,13 @@ async fn a_deletion_marker_outlives_a_request_allowed_longer_than_the_clients_ti
         .with_status(204)
         .create_async()
         .await;
-    // The list may take 2 s, longer than the client's own limit.
-    let slow = Options {
-        timeout: Some(Duration::from_secs(2)),
-        ..Options::default()
-    };
-    let get_list = TodoResource::get_list().with_options(slow);
+    let get_list = TodoResource::get_list().with_options(options);
     let (listed, ()) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
         let five = TodoResourceParams { id: 5 };
         ctrl.fetch(&TodoResource::delete(), &five, None)
             .await
             .unwrap();
-        // The marker is older than the client's limit when the cache
-        // goes over its bound, the list still on its way.
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(wait).await;
         for id in [7, 8] {
             let todo = Todo {
                 id,
@@ -466,9 +427,39 @@ async fn a_deletion_marker_outlives_a_request_allowed_longer_than_the_clients_ti
                 .unwrap();
         }
     });
-    let ids: Vec<u64> = listed.unwrap().iter().map(|t| t.id).collect();
-    assert_eq!(ids, [1], "todo 5 was deleted after the list started");
     list.assert_async().await;
+    listed.unwrap().iter().map(|t| t.id).collect()
+}
+
+#[tokio::test]
+async fn a_deletion_marker_outlives_the_requests_that_started_before_it() {
+    let ids = list_read_across_a_deletion(
+        None,
+        Options::default(),
+        Duration::from_millis(200),
+        Duration::ZERO,
+    )
+    .await;
+    assert_eq!(ids, [1], "todo 5 was deleted after the list started");
+}
+
+#[tokio::test]
+async fn a_deletion_marker_outlives_a_request_allowed_longer_than_the_clients_timeout() {
+    // The list may take 2 s, longer than the client's own limit; the
+    // marker is older than that limit when the cache goes over its
+    // bound, the list still on its way.
+    let slow = Options {
+        timeout: Some(Duration::from_secs(2)),
+        ..Options::default()
+    };
+    let ids = list_read_across_a_deletion(
+        Some(Duration::from_millis(100)),
+        slow,
+        Duration::from_millis(400),
+        Duration::from_millis(200),
+    )
+    .await;
+    assert_eq!(ids, [1], "todo 5 was deleted after the list started");
 }
 
 #[test]
