@@ -219,10 +219,15 @@ impl Controller {
                     touched.push(key);
                 }
             }
-            results
-                .iter()
+            let expired: Vec<String> = results
+                .into_iter()
                 .filter(|key| state.store.expire_result(key))
-                .count()
+                .collect();
+            drop(state);
+            for key in &expired {
+                self.emit(|| Event::Expired { key: key.clone() });
+            }
+            expired.len()
         };
         self.notify();
         count

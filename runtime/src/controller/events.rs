@@ -128,6 +128,13 @@ pub enum Event {
         /// The cache key.
         key: String,
     },
+    /// A read's data was marked stale by hand
+    /// ([`Controller::expire_all`]): it stays on show while a watched
+    /// read fetches it again.
+    Expired {
+        /// The cache key.
+        key: String,
+    },
     /// One record was written, deleted or invalidated outside a request
     /// ([`Controller::set_entity`] and its family, or
     /// [`Controller::invalidate_entity`]).

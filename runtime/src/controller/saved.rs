@@ -48,6 +48,7 @@ impl Controller {
     /// The last response of every read the store holds a value for, and
     /// the saved ones no read has taken yet.
     pub(crate) fn saved_responses(&self) -> Vec<SavedResponse> {
+        let now = self.now();
         let state = self.inner.state.borrow();
         let mut saved: Vec<SavedResponse> = state
             .handoff
@@ -56,11 +57,16 @@ impl Controller {
             .filter(|(_, (response, ..))| !response.private)
             .filter_map(|(key, (response, _, written))| {
                 let (version, fetched_at, gone) = state.store.result_state(key)?;
+                // Expired by hand (`expire_all`) before its time, too.
+                let expired = state
+                    .store
+                    .result_meta(key)
+                    .is_some_and(|meta| meta.expires_at < now);
                 Some(SavedResponse {
                     key: key.clone(),
                     response: response.clone(),
                     at: fetched_at.as_micros(),
-                    stale: version > *written || gone,
+                    stale: version > *written || gone || expired,
                 })
             })
             .collect();

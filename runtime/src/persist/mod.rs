@@ -456,6 +456,7 @@ fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
         | Event::MutationQueued { .. }
         | Event::Record { .. }
         | Event::Invalidated { .. }
+        | Event::Expired { .. }
         | Event::RequestFailed { .. } => {}
         _ => return,
     }

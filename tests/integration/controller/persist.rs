@@ -309,6 +309,30 @@ async fn a_response_holding_a_record_gone_since_comes_back_stale() {
 }
 
 #[tokio::test]
+async fn a_read_expired_by_hand_comes_back_stale() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let _link = ctrl.persist(&persist(&storage));
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+                // As a stream that reconnects expires what it may have missed.
+                assert_eq!(ctrl.expire_all(|_| true), 1);
+            }
+            let reloaded = Controller::new(Client::new(api.url()));
+            let _link = reloaded.persist(&persist(&storage));
+            let cached = reloaded.read(&TodoResource::get_list(), &());
+            assert!(cached.data.is_some(), "on show");
+            assert_eq!(cached.status, ExpiryStatus::Stale, "and refetched");
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn a_server_renders_handoff_wins_over_an_older_save() {
     LocalSet::new()
         .run_until(async {
