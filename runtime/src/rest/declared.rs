@@ -31,7 +31,13 @@ pub trait Declared {
 
 /// `GET` one record.
 pub fn get<R: Declared, P: Serialize, E: Entity + DeserializeOwned>() -> Endpoint<P, Rc<E>> {
-    R::settings(Endpoint::new(Method::Get, R::DETAIL))
+    let endpoint = Endpoint::new(Method::Get, R::DETAIL);
+    // The detail path's last placeholder holds the pk.
+    let endpoint = match R::DETAIL.params().last() {
+        Some(pk) => endpoint.naming_record_by(pk),
+        None => endpoint,
+    };
+    R::settings(endpoint)
 }
 
 /// `GET` the list.

@@ -331,3 +331,34 @@ async fn an_endpoint_can_replace_its_key_and_fetch_functions() {
     assert_eq!(value["title"], "milk");
     again.assert_async().await;
 }
+
+// A comment of a post: `:id` names the post, `:comment_id` the comment.
+resource!(pub PostCommentResource {
+    path: "/posts/:id/comments/:comment_id",
+    schema: crate::common::Comment,
+});
+
+#[test]
+fn a_nested_detail_is_answered_from_its_own_record_not_by_its_parents_id() {
+    use crate::common::Comment;
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    for id in [1, 2] {
+        let comment = Comment {
+            post_id: 1,
+            id,
+            name: format!("comment {id}"),
+            ..Comment::default()
+        };
+        ctrl.set_entity(comment, ctrl.write_time()).unwrap();
+    }
+    let params = PostCommentResourceParams {
+        id: "1".into(),
+        comment_id: 2,
+    };
+    let shown = ctrl.read(&PostCommentResource::get(), &params).data;
+    assert_eq!(
+        shown.map(|comment| comment.id),
+        Some(2),
+        "comment 2 of post 1"
+    );
+}

@@ -230,6 +230,7 @@ impl<P, S, E> Endpoint<P, S, E> {
             join_at: self.join_at,
             pagination: self.pagination,
             infer: self.infer,
+            record_param: self.record_param,
             error_policy: self.error_policy,
             binary: self.binary,
             private: self.private,

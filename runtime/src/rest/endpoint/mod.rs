@@ -103,6 +103,10 @@ pub struct Endpoint<P, S, E = Read> {
     /// Whether a read of a record the cache holds (its pk among the
     /// params) is answered from that record.
     infer: bool,
+    /// The param that holds the record's pk, when the endpoint names it
+    /// (a resource's detail: its path's last placeholder); else the param
+    /// named as the entity's pk field.
+    record_param: Option<&'static str>,
     error_policy: ErrorPolicyFn,
     /// Whether its answer is bytes (a [`Blob`](crate::Blob)), not JSON.
     binary: bool,
@@ -218,6 +222,7 @@ impl<P, S> Endpoint<P, S> {
             join_at: JoinAt::End,
             pagination: None,
             infer: true,
+            record_param: None,
             error_policy: ErrorPolicy::by_kind,
             binary: false,
             private: false,
@@ -479,6 +484,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             join_at: self.join_at,
             pagination: self.pagination,
             infer: self.infer,
+            record_param: self.record_param,
             error_policy: self.error_policy,
             binary: self.binary,
             private: self.private,

@@ -42,6 +42,14 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         self
     }
 
+    /// This endpoint with the record it reads named by the param `param`
+    /// (a resource's detail: its path's last placeholder, whatever the
+    /// entity calls its pk).
+    pub(crate) fn naming_record_by(mut self, param: &'static str) -> Self {
+        self.record_param = Some(param);
+        self
+    }
+
     /// This endpoint with its own error policy: `policy` decides, for each
     /// error a read of it gets, whether the data on show stays (soft) or
     /// the error takes its place (hard). By default
@@ -151,6 +159,17 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         if !self.infer || E::ACTION != Action::Read || self.method != Method::Get {
             return pks;
         }
+        let field = match (self.record_param, &self.address) {
+            (Some(param), _) => param,
+            // A placeholder before the last names a parent record
+            // (`/users/:id/posts/:post_id`), not this one.
+            (None, super::Address::Path(path))
+                if path.params().last() != Some(field) && path.params().any(|p| p == field) =>
+            {
+                return pks;
+            }
+            (None, _) => field,
+        };
         match crate::rest::fields::field_of(params, field) {
             Some(serde_json::Value::Number(n)) => pks.extend(n.as_u64().map(Pk::from)),
             Some(serde_json::Value::String(text)) => {
