@@ -60,10 +60,22 @@ pub struct Param {
     pub ty: Type,
 }
 
+/// `name` as a field can take it: a keyword (`type`) as a raw
+/// identifier (`r#type`), which serde and the wire name without `r#`.
+fn field_name(name: Ident) -> Ident {
+    let text = name.to_string();
+    let keyword = syn::parse_str::<Ident>(&text).is_err();
+    let rawable = !matches!(text.as_str(), "self" | "Self" | "super" | "crate" | "_");
+    match keyword && rawable {
+        true => Ident::new_raw(&text, name.span()),
+        false => name,
+    }
+}
+
 impl Parse for Param {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let attrs = input.call(Attribute::parse_outer)?;
-        let name = input.call(Ident::parse_any)?;
+        let name = field_name(input.call(Ident::parse_any)?);
         input.parse::<Token![:]>()?;
         Ok(Param {
             attrs,
@@ -204,7 +216,7 @@ impl Route {
         }
         let mut names: Vec<String> = self.path.params().map(|n| self.wire_name(n)).collect();
         for param in &self.params {
-            let name = param.name.to_string();
+            let name = param.name.unraw().to_string();
             if !self.path.params().any(|n| n == name) {
                 names.push(self.wire_name(&name));
             }

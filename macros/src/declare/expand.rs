@@ -4,6 +4,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Attribute, Ident, Type};
 
@@ -346,7 +347,8 @@ fn endpoint_params(route: &Route) -> (TokenStream, TokenStream) {
         }
     }
     let name = &route.name;
-    let pascal = RenameRule::Pascal.apply(&name.to_string());
+    // `r#match` names `MatchParams`.
+    let pascal = RenameRule::Pascal.apply(&name.unraw().to_string());
     let struct_name = match &route.owner {
         Some(owner) => format_ident!("{}{}Params", owner, pascal),
         None => format_ident!("{}Params", pascal),

@@ -5,6 +5,7 @@
 //! message.
 
 use proc_macro2::Span;
+use syn::ext::IdentExt as _;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Ident, LitStr, Type};
 
@@ -70,7 +71,12 @@ pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
         let params: Vec<(String, &Ident)> = route
             .params
             .iter()
-            .map(|param| (route.wire_name(&param.name.to_string()), &param.name))
+            .map(|param| {
+                (
+                    route.wire_name(&param.name.unraw().to_string()),
+                    &param.name,
+                )
+            })
             .collect();
         graphql::params_are_its_variables(operation, &params, errors);
     }
@@ -508,7 +514,7 @@ fn resource_param_is_a_placeholder(
     placeholders: &[&str],
     errors: &mut Errors,
 ) -> bool {
-    let name = param.name.to_string();
+    let name = param.name.unraw().to_string();
     if placeholders.contains(&name.as_str()) {
         return true;
     }
@@ -524,7 +530,7 @@ fn resource_param_is_a_placeholder(
 /// The pk placeholder takes the entity's pk type, so that a params struct
 /// and the record it names cannot disagree.
 fn resource_param_is_not_the_pk(param: &Param, placeholders: &[&str], errors: &mut Errors) -> bool {
-    let name = param.name.to_string();
+    let name = param.name.unraw().to_string();
     if placeholders.last() != Some(&name.as_str()) {
         return true;
     }
