@@ -96,12 +96,27 @@ impl Template {
             })
     }
 
+    /// Whether the path ends with a placeholder.
+    pub fn ends_with_param(&self) -> bool {
+        matches!(self.pieces.last(), Some(Piece::Param(_)))
+    }
+
+    /// Whether the path's last piece is a placeholder with a `/` before
+    /// it: the whole last segment.
+    pub fn last_param_fills_its_segment(&self) -> bool {
+        match self.pieces.as_slice() {
+            [.., Piece::Static(text), Piece::Param(_)] => text.ends_with('/'),
+            _ => false,
+        }
+    }
+
     /// The path without its last placeholder and the segment holding it:
     /// `/users/:user_id/posts/:id` -> `/users/:user_id/posts`. `None` when
-    /// something follows the last placeholder.
+    /// something follows the last placeholder, or shares its segment
+    /// (`/users/@:handle`).
     pub fn list(&self) -> Option<Template> {
         let (last, before) = self.pieces.split_last()?;
-        if !matches!(last, Piece::Param(_)) {
+        if !matches!(last, Piece::Param(_)) || !self.last_param_fills_its_segment() {
             return None;
         }
         let mut pieces = before.to_vec();

@@ -431,8 +431,11 @@ fn resource_path_ends_with_its_pk(lit: &LitStr, template: &Template, errors: &mu
     if template.list().is_some() {
         return;
     }
+    let ends_with_param = template.ends_with_param();
     let message = if template.params().next().is_none() {
         "a resource's path ends with the placeholder of its pk, e.g. \"/todos/:id\""
+    } else if ends_with_param {
+        "the pk placeholder must fill the last segment of a resource's path (\"/users/:handle\", not \"/users/@:handle\"): the list path drops that segment"
     } else {
         "the pk placeholder must end a resource's path (the list path drops it); declare other paths with endpoint!"
     };
