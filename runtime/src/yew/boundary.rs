@@ -215,6 +215,9 @@ fn use_error_boundary(
     } = use_scope();
     let shown = use_state(|| None::<Failure>);
     let pass = cache.as_ref().and_then(|cache| cache.pass().cloned());
+    // Above the provider, the render's own pass, as the provider finds it.
+    #[cfg(feature = "ssr")]
+    let pass = pass.or_else(super::server::current_pass);
     let hydrating = cache.as_ref().and_then(|cache| cache.hydrating().cloned());
     let context = use_memo((), {
         let show = shown.setter();

@@ -390,3 +390,36 @@ async fn a_page_without_failures_renders_as_yews_own_renderer_renders_it() {
     })
     .await;
 }
+
+/// A boundary above the provider, as an app that puts its provider deep
+/// in the page has it.
+#[component]
+fn BoundaryOutsideTheProvider(props: &AppProps) -> Html {
+    html! {
+        <AsyncBoundary error_fallback={fallback("outside")}>
+            <CacheProvider controller={props.ctrl.clone()}>
+                <Title id={1} />
+            </CacheProvider>
+        </AsyncBoundary>
+    }
+}
+
+#[tokio::test]
+async fn a_boundary_above_the_provider_shows_a_failure_on_the_server() {
+    local(async {
+        let mock = MockClient::new();
+        answering(&mock, 1, 404, r#"{"detail": "no"}"#);
+        let props = AppProps {
+            ctrl: mock.controller(),
+        };
+        let html = rendered(
+            ServerRender::<BoundaryOutsideTheProvider>::new(props.ctrl.clone(), props)
+                .hydratable(false)
+                .render(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(html, r#"<p class="outside">outside: Some(404)</p>"#);
+    })
+    .await;
+}
