@@ -64,6 +64,12 @@ pub enum Event {
         /// The cache key it answers.
         key: String,
     },
+    /// A queued mutation left the queue: answered, or given up (its call
+    /// dropped) before its answer came. A saved queue drops it too.
+    MutationDequeued {
+        /// The cache key it answers.
+        key: String,
+    },
     /// A queued mutation was sent and found no server (no response at
     /// all: the browser says online, but the server cannot be reached).
     /// It stays queued, its optimistic value on show, and is sent again

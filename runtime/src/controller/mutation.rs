@@ -98,8 +98,9 @@ impl Controller {
         };
         // Offline (or behind mutations that are): wait for the network,
         // and for the ones before it, which the queue keeps in order.
-        let turn = turn
-            .or_else(|| self.queue_mutation(false, || called(endpoint, params, &body, &started)));
+        let turn = turn.or_else(|| {
+            self.queue_mutation(&key, false, || called(endpoint, params, &body, &started))
+        });
         if let Some(turn) = &turn {
             self.emit(|| Event::MutationQueued { key: key.clone() });
             turn.wait().await;
@@ -207,7 +208,7 @@ impl Controller {
     {
         let (key, url) = self.locate(&endpoint, &params)?;
         let started = self.start_mutation(&endpoint, &params, &key, &url, optimistic)?;
-        let turn = self.queue_mutation(true, || called(&endpoint, &params, &body, &started));
+        let turn = self.queue_mutation(&key, true, || called(&endpoint, &params, &body, &started));
         let ctrl = self.clone();
         Ok(Box::pin(async move {
             ctrl.finish_mutation(&endpoint, &params, body, key, url, started, turn)

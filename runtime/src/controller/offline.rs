@@ -15,6 +15,7 @@ use std::time::Duration;
 use futures_util::future::select;
 use futures_util::pin_mut;
 
+use super::events::Event;
 use super::{Controller, Inner, Retry};
 use crate::http::Body;
 
@@ -61,6 +62,8 @@ pub(crate) struct QueuedMutation {
 /// up) lets the next one go.
 pub(super) struct Turn {
     controller: Controller,
+    /// The cache key its mutation answers.
+    key: String,
     ticket: u64,
     /// The cache's generation when it was queued: a reset ends the wait.
     generation: u64,
@@ -72,6 +75,7 @@ impl Controller {
     /// when `always`; `called` says what it was called with.
     pub(super) fn queue_mutation(
         &self,
+        key: &str,
         always: bool,
         called: impl FnOnce() -> QueuedMutation,
     ) -> Option<Turn> {
@@ -86,6 +90,7 @@ impl Controller {
         drop(queue);
         Some(Turn {
             controller: self.clone(),
+            key: key.to_owned(),
             ticket,
             generation: self.inner.state.borrow().generation,
         })
@@ -245,6 +250,8 @@ impl Drop for Turn {
         };
         if left {
             self.controller.wake_queue();
+            let key = std::mem::take(&mut self.key);
+            self.controller.emit(|| Event::MutationDequeued { key });
         }
     }
 }

@@ -454,6 +454,7 @@ fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
         }
         Event::ResponseStored { .. }
         | Event::MutationQueued { .. }
+        | Event::MutationDequeued { .. }
         | Event::Record { .. }
         | Event::Invalidated { .. }
         | Event::Expired { .. }

@@ -594,3 +594,33 @@ async fn a_response_the_cache_turned_down_does_not_cross_to_the_page() {
         "the page never shows what the server's cache turned down"
     );
 }
+
+#[tokio::test]
+async fn a_mutation_given_up_offline_is_not_sent_after_a_reload() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage).mutation(&update);
+            let one = TodoResourceParams { id: 1 };
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let _link = ctrl.persist(&saving);
+                ctrl.set_online(false);
+                let body = Some(Body::json(&json!({ "title": "never mind" })).unwrap());
+                let mut rename = Box::pin(ctrl.fetch(&update, &one, body));
+                assert!(futures_util::poll!(&mut rename).is_pending());
+                assert_eq!(ctrl.queued_mutations(), 1);
+                // The user cancels it, the page still open.
+                drop(rename);
+                assert_eq!(ctrl.queued_mutations(), 0);
+            }
+            let reloaded = Controller::new(Client::new(api.url()));
+            let link = reloaded.persist(&saving);
+            assert_eq!(link.restored().mutations, 0);
+            tokio::task::yield_now().await;
+            assert_eq!(api.hits("PATCH /todos/1"), 0);
+        })
+        .await;
+}
