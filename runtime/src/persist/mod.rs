@@ -283,6 +283,8 @@ struct Saving {
     /// How many queued mutations the controller had at the last save: a
     /// change of the queue saves at once, whatever the throttle.
     queue_saved: Cell<usize>,
+    /// Why the storage refused the last save, if it did.
+    last_error: std::cell::RefCell<Option<String>>,
 }
 
 /// Keeps a controller's cache saved while it lives; dropping it saves
@@ -330,6 +332,22 @@ impl PersistLink {
     /// ```
     pub fn restored(&self) -> Restored {
         self.restored
+    }
+
+    /// Why the storage refused the last save (a browser's quota, a full
+    /// disk), if it did; `None` once a save goes through. What it held is
+    /// saved again with the next change, or as the link goes.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::persist::{MemoryStorage, Persist};
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let link = ctrl.persist(&Persist::new("fine").to(MemoryStorage::new()));
+    /// link.save_now();
+    /// assert_eq!(link.last_error(), None);
+    /// ```
+    pub fn last_error(&self) -> Option<String> {
+        self.saving.last_error.borrow().clone()
     }
 
     /// Saves now, whatever the throttle.
@@ -381,6 +399,7 @@ impl Controller {
             scheduled: Cell::new(false),
             saved_at: Cell::new(None),
             queue_saved: Cell::new(self.queued_call_count()),
+            last_error: std::cell::RefCell::new(None),
         });
         let heard = Rc::clone(&saving);
         let listener = self.on_event(move |event, ctrl| changed(&heard, event, ctrl));
@@ -534,7 +553,14 @@ fn save(ctrl: &Controller, saving: &Saving) {
     };
     match serde_json::to_string(&saved) {
         Ok(text) if text.len() <= persist.max_bytes || keep_whatever_the_size => {
-            let _ = saving.storage.save(&persist.name, &text);
+            let refused = saving.storage.save(&persist.name, &text).err();
+            if refused.is_some() {
+                // Still to save: the next change saves at once, and so
+                // does the link as it goes.
+                saving.dirty.set(true);
+                saving.queue_saved.set(usize::MAX);
+            }
+            *saving.last_error.borrow_mut() = refused;
         }
         _ => saving.storage.remove(&persist.name),
     }

@@ -624,3 +624,51 @@ async fn a_mutation_given_up_offline_is_not_sent_after_a_reload() {
         })
         .await;
 }
+
+/// Storage whose saves fail while `full` is set (a browser's quota).
+#[derive(Clone, Default)]
+struct FullStorage {
+    saved: MemoryStorage,
+    full: Rc<std::cell::Cell<bool>>,
+}
+
+impl CacheStorage for FullStorage {
+    fn load(&self, name: &str) -> Option<String> {
+        self.saved.load(name)
+    }
+
+    fn save(&self, name: &str, text: &str) -> Result<(), String> {
+        match self.full.get() {
+            true => Err("QuotaExceededError".into()),
+            false => self.saved.save(name, text),
+        }
+    }
+
+    fn remove(&self, name: &str) {
+        self.saved.remove(name)
+    }
+}
+
+#[tokio::test]
+async fn a_save_the_storage_refuses_is_reported_and_made_again() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = FullStorage::default();
+            storage.full.set(true);
+            let ctrl = Controller::new(Client::new(api.url()));
+            let link = ctrl.persist(&Persist::new("todos").to(storage.clone()));
+            ctrl.fetch(&TodoResource::get_list(), &(), None)
+                .await
+                .unwrap();
+            assert_eq!(link.last_error().as_deref(), Some("QuotaExceededError"));
+            assert!(storage.load("todos").is_none());
+
+            // Room again: what the refused save held goes with the next.
+            storage.full.set(false);
+            drop(link);
+            let saved = storage.load("todos").expect("saved as the link goes");
+            assert!(saved.contains("delectus aut autem"), "{saved}");
+        })
+        .await;
+}
