@@ -102,6 +102,10 @@ struct Entry {
     response: Recorded,
     /// Milliseconds between the response's arrival and the export.
     age_ms: u64,
+    /// Stale on the server already (expired by hand before its time):
+    /// the page shows it, and fetches it again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    stale: bool,
 }
 
 /// A boundary that showed its fallback on the server: where it sits, the
@@ -316,11 +320,20 @@ impl Controller {
             .handoff
             .recorded
             .iter()
-            .filter(|(key, _)| state.store.result_meta(key).is_some())
+            // What the cache still shows as that response gave it: not
+            // invalidated, written over, or holding a record gone since.
+            .filter(|(key, (_, _, written))| {
+                let shown = state.store.result_state(key);
+                shown.is_some_and(|(version, _, gone)| version <= *written && !gone)
+            })
             .map(|(key, (response, arrived, _))| Entry {
                 key: key.clone(),
                 response: response.clone(),
                 age_ms: now.as_micros().saturating_sub(arrived.as_micros()) / 1000,
+                stale: state
+                    .store
+                    .result_meta(key)
+                    .is_some_and(|meta| meta.expires_at < now),
             })
             .collect();
         entries.sort_by(|a, b| a.key.cmp(&b.key));
@@ -373,7 +386,7 @@ impl Controller {
             let pending = Pending {
                 response: entry.response,
                 arrived,
-                stale: false,
+                stale: entry.stale,
             };
             state.handoff.pending.insert(entry.key, pending);
         }

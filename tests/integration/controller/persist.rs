@@ -672,3 +672,41 @@ async fn a_save_the_storage_refuses_is_reported_and_made_again() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_read_invalidated_on_the_server_does_not_cross_as_fresh() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let on_server = Controller::new(Client::new(api.url()));
+            on_server.record_for_handoff();
+            let list = TodoResource::get_list();
+            on_server.fetch(&list, &(), None).await.unwrap();
+            on_server.invalidate_all(|_| true);
+
+            let page = Controller::new(Client::new(api.url()));
+            page.import_handoff(&on_server.export_handoff()).unwrap();
+            assert_ne!(page.read(&list, &()).status, ExpiryStatus::Valid);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_read_expired_on_the_server_crosses_on_show_and_stale() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let on_server = Controller::new(Client::new(api.url()));
+            on_server.record_for_handoff();
+            let list = TodoResource::get_list();
+            on_server.fetch(&list, &(), None).await.unwrap();
+            on_server.expire_all(|_| true);
+
+            let page = Controller::new(Client::new(api.url()));
+            page.import_handoff(&on_server.export_handoff()).unwrap();
+            let cached = page.read(&list, &());
+            assert!(cached.data.is_some(), "what the server showed");
+            assert_eq!(cached.status, ExpiryStatus::Stale);
+        })
+        .await;
+}
