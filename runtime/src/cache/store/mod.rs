@@ -353,7 +353,6 @@ impl Store {
     /// The result under `key`, if it holds a value (not invalidated):
     /// the write that last changed it, when it was fetched, and whether a
     /// record it refers to is gone (deleted or invalidated since).
-    #[cfg(feature = "persist")]
     pub(crate) fn result_state(&self, key: &str) -> Option<(u64, Timestamp, bool)> {
         let slot = self.results.get(key)?;
         slot.value.as_ref()?;
