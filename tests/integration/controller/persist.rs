@@ -673,20 +673,29 @@ async fn a_save_the_storage_refuses_is_reported_and_made_again() {
         .await;
 }
 
+/// The todo list as a page reads it from a server's handoff, after the
+/// server fetched it and then did `then` to its cache.
+async fn list_handed_over_after(then: impl FnOnce(&Controller)) -> Cached<Vec<Rc<Todo>>> {
+    let api = DemoApi::start().unwrap();
+    let on_server = Controller::new(Client::new(api.url()));
+    on_server.record_for_handoff();
+    let list = TodoResource::get_list();
+    on_server.fetch(&list, &(), None).await.unwrap();
+    then(&on_server);
+    let page = Controller::new(Client::new(api.url()));
+    page.import_handoff(&on_server.export_handoff()).unwrap();
+    page.read(&list, &())
+}
+
 #[tokio::test]
 async fn a_read_invalidated_on_the_server_does_not_cross_as_fresh() {
     LocalSet::new()
         .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let on_server = Controller::new(Client::new(api.url()));
-            on_server.record_for_handoff();
-            let list = TodoResource::get_list();
-            on_server.fetch(&list, &(), None).await.unwrap();
-            on_server.invalidate_all(|_| true);
-
-            let page = Controller::new(Client::new(api.url()));
-            page.import_handoff(&on_server.export_handoff()).unwrap();
-            assert_ne!(page.read(&list, &()).status, ExpiryStatus::Valid);
+            let cached = list_handed_over_after(|ctrl| {
+                ctrl.invalidate_all(|_| true);
+            })
+            .await;
+            assert_ne!(cached.status, ExpiryStatus::Valid);
         })
         .await;
 }
@@ -695,16 +704,10 @@ async fn a_read_invalidated_on_the_server_does_not_cross_as_fresh() {
 async fn a_read_expired_on_the_server_crosses_on_show_and_stale() {
     LocalSet::new()
         .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let on_server = Controller::new(Client::new(api.url()));
-            on_server.record_for_handoff();
-            let list = TodoResource::get_list();
-            on_server.fetch(&list, &(), None).await.unwrap();
-            on_server.expire_all(|_| true);
-
-            let page = Controller::new(Client::new(api.url()));
-            page.import_handoff(&on_server.export_handoff()).unwrap();
-            let cached = page.read(&list, &());
+            let cached = list_handed_over_after(|ctrl| {
+                ctrl.expire_all(|_| true);
+            })
+            .await;
             assert!(cached.data.is_some(), "what the server showed");
             assert_eq!(cached.status, ExpiryStatus::Stale);
         })
