@@ -115,8 +115,8 @@ impl Template {
     /// something follows the last placeholder, or shares its segment
     /// (`/users/@:handle`).
     pub fn list(&self) -> Option<Template> {
-        let (last, before) = self.pieces.split_last()?;
-        if !matches!(last, Piece::Param(_)) || !self.last_param_fills_its_segment() {
+        let (_, before) = self.pieces.split_last()?;
+        if !self.last_param_fills_its_segment() {
             return None;
         }
         let mut pieces = before.to_vec();

@@ -29,12 +29,7 @@ impl Controller {
     /// ```
     pub fn query<T: PartialEq + 'static>(&self, query: &Query<T>) -> Rc<T> {
         let base = self.client().base_url().to_owned();
-        let mut state = self.state_mut();
-        let State { store, memo, .. } = &mut *state;
-        let value = query.read_with(store, memo, Some(&base));
-        drop(state);
-        self.notify_if_due();
-        value
+        self.look_through_memo(|store, memo| query.read_with(store, memo, Some(&base)))
     }
 
     /// Calls `on_change` whenever the value of `query` changes (a new

@@ -322,18 +322,14 @@ impl Controller {
             .iter()
             // What the cache still shows as that response gave it: not
             // invalidated, written over, or holding a record gone since.
-            .filter(|(key, (_, _, written))| {
-                let shown = state.store.result_state(key);
-                shown.is_some_and(|(version, _, gone)| version <= *written && !gone)
-            })
-            .map(|(key, (response, arrived, _))| Entry {
-                key: key.clone(),
-                response: response.clone(),
-                age_ms: now.as_micros().saturating_sub(arrived.as_micros()) / 1000,
-                stale: state
-                    .store
-                    .result_meta(key)
-                    .is_some_and(|meta| meta.expires_at < now),
+            .filter_map(|(key, (response, arrived, written))| {
+                let standing = state.store.recorded_standing(key, *written, now)?;
+                (!standing.changed).then(|| Entry {
+                    key: key.clone(),
+                    response: response.clone(),
+                    age_ms: now.as_micros().saturating_sub(arrived.as_micros()) / 1000,
+                    stale: standing.expired,
+                })
             })
             .collect();
         entries.sort_by(|a, b| a.key.cmp(&b.key));

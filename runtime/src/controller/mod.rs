@@ -380,6 +380,22 @@ impl Controller {
         state
     }
 
+    /// `f`'s look at the store through the controller's memo; the views
+    /// hear of what the look changed (optimistic layers given up while the
+    /// cache was borrowed go at it).
+    pub(crate) fn look_through_memo<R>(
+        &self,
+        f: impl FnOnce(&crate::cache::store::Store, &mut crate::cache::memo::Memo) -> R,
+    ) -> R {
+        let found = {
+            let mut state = self.state_mut();
+            let State { store, memo, .. } = &mut *state;
+            f(store, memo)
+        };
+        self.notify_if_due();
+        found
+    }
+
     /// The start time of something that starts now (a request, an
     /// invalidation): now, or just after the last start if that is later.
     pub(crate) fn start_now(&self) -> Timestamp {

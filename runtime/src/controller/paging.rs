@@ -272,15 +272,10 @@ impl Controller {
 
     /// The list cached under `key`, if readable.
     fn cached<S: Schema>(&self, key: &str) -> Option<Rc<S>> {
-        let mut state = self.state_mut();
-        let super::State { store, memo, .. } = &mut *state;
-        let list = match memo.read::<S>(store, key) {
+        self.look_through_memo(|store, memo| match memo.read::<S>(store, key) {
             Lookup::Found(list, _) => Some(list),
             Lookup::Invalid | Lookup::Absent => None,
-        };
-        drop(state);
-        self.notify_if_due();
-        list
+        })
     }
 }
 

@@ -122,12 +122,7 @@ impl Controller {
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn resolve<E: Entity>(&self, link: &Lazy<E>) -> Option<Rc<E>> {
-        let mut state = self.state_mut();
-        let State { store, memo, .. } = &mut *state;
-        let found = memo.entity::<E>(store, link.pk()).into_value();
-        drop(state);
-        self.notify_if_due();
-        found
+        self.look_through_memo(|store, memo| memo.entity::<E>(store, link.pk()).into_value())
     }
 
     /// The cache key of `endpoint` with `params`.

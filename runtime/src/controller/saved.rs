@@ -56,17 +56,12 @@ impl Controller {
             .iter()
             .filter(|(_, (response, ..))| !response.private)
             .filter_map(|(key, (response, _, written))| {
-                let (version, fetched_at, gone) = state.store.result_state(key)?;
-                // Expired by hand (`expire_all`) before its time, too.
-                let expired = state
-                    .store
-                    .result_meta(key)
-                    .is_some_and(|meta| meta.expires_at < now);
+                let standing = state.store.recorded_standing(key, *written, now)?;
                 Some(SavedResponse {
                     key: key.clone(),
                     response: response.clone(),
-                    at: fetched_at.as_micros(),
-                    stale: version > *written || gone || expired,
+                    at: standing.fetched_at.as_micros(),
+                    stale: standing.changed || standing.expired,
                 })
             })
             .collect();

@@ -3,8 +3,10 @@
 
 mod demo_api;
 mod derived;
+mod handoff;
 mod inference;
 mod mutations;
+mod nested_records;
 mod observers;
 mod offline;
 mod outside;

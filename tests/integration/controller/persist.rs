@@ -563,39 +563,6 @@ async fn a_second_link_on_one_controller_sends_no_saved_mutation_again() {
 }
 
 #[tokio::test]
-async fn a_response_the_cache_turned_down_does_not_cross_to_the_page() {
-    let mut server = mockito::Server::new_async().await;
-    let slow = crate::common::mock::once_after(
-        server.mock("GET", "/todos/1"),
-        std::time::Duration::from_millis(200),
-        r#"{"id": 1, "title": "older"}"#.into(),
-    )
-    .await;
-    let on_server = Controller::new(Client::new(server.url()));
-    on_server.record_for_handoff();
-    let (get, one) = (TodoResource::get(), TodoResourceParams { id: 1 });
-    let (fetched, ()) = tokio::join!(on_server.fetch(&get, &one, None), async {
-        // A newer write lands while the read is on its way.
-        let newer = Rc::new(crate::common::todo(1, "newer"));
-        on_server
-            .set_response(&TodoResource::get(), &one, newer)
-            .unwrap();
-    });
-    assert_eq!(fetched.unwrap().title, "newer", "the cache keeps the newer");
-    slow.assert_async().await;
-
-    let page = Controller::new(Client::new(server.url()));
-    page.import_handoff(&on_server.export_handoff()).unwrap();
-    let shown = page.read(&TodoResource::get(), &one).data;
-    let title = shown.map(|todo| todo.title.clone());
-    assert_ne!(
-        title.as_deref(),
-        Some("older"),
-        "the page never shows what the server's cache turned down"
-    );
-}
-
-#[tokio::test]
 async fn a_mutation_given_up_offline_is_not_sent_after_a_reload() {
     LocalSet::new()
         .run_until(async {
@@ -669,47 +636,6 @@ async fn a_save_the_storage_refuses_is_reported_and_made_again() {
             drop(link);
             let saved = storage.load("todos").expect("saved as the link goes");
             assert!(saved.contains("delectus aut autem"), "{saved}");
-        })
-        .await;
-}
-
-/// The todo list as a page reads it from a server's handoff, after the
-/// server fetched it and then did `then` to its cache.
-async fn list_handed_over_after(then: impl FnOnce(&Controller)) -> Cached<Vec<Rc<Todo>>> {
-    let api = DemoApi::start().unwrap();
-    let on_server = Controller::new(Client::new(api.url()));
-    on_server.record_for_handoff();
-    let list = TodoResource::get_list();
-    on_server.fetch(&list, &(), None).await.unwrap();
-    then(&on_server);
-    let page = Controller::new(Client::new(api.url()));
-    page.import_handoff(&on_server.export_handoff()).unwrap();
-    page.read(&list, &())
-}
-
-#[tokio::test]
-async fn a_read_invalidated_on_the_server_does_not_cross_as_fresh() {
-    LocalSet::new()
-        .run_until(async {
-            let cached = list_handed_over_after(|ctrl| {
-                ctrl.invalidate_all(|_| true);
-            })
-            .await;
-            assert_ne!(cached.status, ExpiryStatus::Valid);
-        })
-        .await;
-}
-
-#[tokio::test]
-async fn a_read_expired_on_the_server_crosses_on_show_and_stale() {
-    LocalSet::new()
-        .run_until(async {
-            let cached = list_handed_over_after(|ctrl| {
-                ctrl.expire_all(|_| true);
-            })
-            .await;
-            assert!(cached.data.is_some(), "what the server showed");
-            assert_eq!(cached.status, ExpiryStatus::Stale);
         })
         .await;
 }

@@ -100,6 +100,19 @@ impl<T> Lookup<T> {
     }
 }
 
+/// How a result stands with a response recorded for it (see
+/// `Store::recorded_standing`).
+pub(crate) struct RecordedStanding {
+    /// When the result's value was fetched (a saved response's time).
+    #[cfg_attr(not(feature = "persist"), allow(dead_code))]
+    pub fetched_at: Timestamp,
+    /// Written over since the response, or holding a record gone since
+    /// (deleted or invalidated): the response no longer gives it.
+    pub changed: bool,
+    /// Past its expiry (expired by hand, or by time).
+    pub expired: bool,
+}
+
 /// The normalized cache: every record stored once per (entity key, pk),
 /// results stored by key as references to those records, and the meta
 /// (fetch time, expiry) of each.
@@ -350,10 +363,15 @@ impl Store {
         self.writes
     }
 
-    /// The result under `key`, if it holds a value (not invalidated):
-    /// the write that last changed it, when it was fetched, and whether a
-    /// record it refers to is gone (deleted or invalidated since).
-    pub(crate) fn result_state(&self, key: &str) -> Option<(u64, Timestamp, bool)> {
+    /// How the result under `key` stands with a response recorded for it
+    /// at write `written`, as of `now`; `None` when it holds no value
+    /// (none, or invalidated).
+    pub(crate) fn recorded_standing(
+        &self,
+        key: &str,
+        written: u64,
+        now: Timestamp,
+    ) -> Option<RecordedStanding> {
         let slot = self.results.get(key)?;
         slot.value.as_ref()?;
         let gone = slot
@@ -361,7 +379,11 @@ impl Store {
             .view()
             .iter()
             .any(|at| !self.tables.any(at.table).slot_state(at.slot).1);
-        Some((slot.version, slot.meta.fetched_at, gone))
+        Some(RecordedStanding {
+            fetched_at: slot.meta.fetched_at,
+            changed: slot.version > written || gone,
+            expired: slot.meta.expires_at < now,
+        })
     }
 
     /// The records of `E` written after write `since` (see

@@ -151,7 +151,7 @@ fn write_sorted(value: &serde_json::Value, out: &mut String) {
                 if at > 0 {
                     out.push(',');
                 }
-                out.push_str(&Value::from(name.as_str()).to_string());
+                out.push_str(&serde_json::to_string(name).unwrap_or_default());
                 out.push(':');
                 write_sorted(member, out);
             }
