@@ -25,7 +25,8 @@ impl Controller {
     ///
     /// With nothing cached yet, it fetches the first page. A call while
     /// one for the same list is on its way waits for that page and
-    /// resolves to its answer (a double click fetches one page). A refetch
+    /// resolves to its answer (a double click fetches one page), and the
+    /// page keeps coming while any caller still waits on it. A refetch
     /// of the list (when it goes stale) starts over from its first page.
     ///
     /// The next page is where the cached list says ([`Paged`]): a URL (a
@@ -71,19 +72,27 @@ impl Controller {
         E: Readable,
     {
         let (key, url) = self.locate(endpoint, params)?;
-        // This list's next page is on its way: wait for it (not for one
-        // of the list from before a reset).
+        // This list's next page is on its way: wait for it too (not for
+        // one of the list from before a reset).
         let on_its_way = {
-            let state = self.inner.state.borrow();
-            let next_page = state
+            let mut state = self.inner.state.borrow_mut();
+            let generation = state.generation;
+            state
                 .keys
-                .get(&key)
-                .and_then(|kept| kept.next_page.as_ref());
-            next_page
-                .filter(|page| page.generation == state.generation)
-                .map(|page| page.fetch.clone())
+                .get_mut(&key)
+                .and_then(|kept| kept.next_page.as_mut())
+                .filter(|page| page.generation == generation)
+                .map(|page| {
+                    page.waiters += 1;
+                    (page.id, page.fetch.clone())
+                })
         };
-        if let Some(page) = on_its_way {
+        if let Some((id, page)) = on_its_way {
+            let _waiting = Paging {
+                inner: Rc::downgrade(&self.inner),
+                key,
+                id,
+            };
             return page.await;
         }
         let Some(list) = self.cached::<S>(&key) else {
@@ -104,24 +113,30 @@ impl Controller {
                 None => return Err(attempt.failed(ErrorKind::NoPageParam)),
             },
         };
+        let mut state = self.inner.state.borrow_mut();
+        let (id, generation) = (state.next_serial(), state.generation);
         let page = {
             let (ctrl, endpoint, params, key) =
                 (self.clone(), endpoint.clone(), params.clone(), key.clone());
-            async move { ctrl.append_page(&endpoint, &params, &key, next_url).await }
+            async move {
+                let grown = ctrl.append_page(&endpoint, &params, &key, next_url).await;
+                // Ended: the next call fetches the page after this one.
+                let mut state = ctrl.inner.state.borrow_mut();
+                state.keys.edit(&key, |kept| {
+                    kept.next_page.take_if(|page| page.id == id);
+                });
+                grown
+            }
         };
         let page = page.boxed_local().shared();
-        let id = {
-            let mut state = self.inner.state.borrow_mut();
-            let (id, generation) = (state.next_serial(), state.generation);
-            let fetch = page.clone();
-            state.keys.state_mut(&key).next_page = Some(NextPageFetch {
-                id,
-                generation,
-                fetch,
-            });
-            id
-        };
-        let _paging = Paging {
+        state.keys.state_mut(&key).next_page = Some(NextPageFetch {
+            id,
+            generation,
+            fetch: page.clone(),
+            waiters: 1,
+        });
+        drop(state);
+        let _waiting = Paging {
             inner: Rc::downgrade(&self.inner),
             key,
             id,
@@ -279,8 +294,9 @@ impl Controller {
     }
 }
 
-/// A next page on its way for one list; the list is free again when it
-/// ends (or the call that started it is dropped).
+/// A caller waiting on a list's next page: when the last one gives up
+/// before the page comes, the fetch is cancelled and the list is free
+/// again. The fetch frees it itself when it ends.
 struct Paging {
     inner: Weak<Inner>,
     key: String,
@@ -294,12 +310,11 @@ impl Drop for Paging {
             && let Ok(mut state) = inner.state.try_borrow_mut()
         {
             state.keys.edit(&self.key, |kept| {
-                if kept
-                    .next_page
-                    .as_ref()
-                    .is_some_and(|page| page.id == self.id)
-                {
-                    kept.next_page = None;
+                if let Some(page) = kept.next_page.as_mut().filter(|page| page.id == self.id) {
+                    page.waiters -= 1;
+                    if page.waiters == 0 {
+                        kept.next_page = None;
+                    }
                 }
             });
         }

@@ -36,11 +36,13 @@ pub(super) struct InFlight {
 pub(super) type PageFetch = Shared<LocalBoxFuture<'static, Result<bool, Error>>>;
 
 /// A list's next page on its way: its number, the cache's generation it
-/// grows (a reset starts another), and the fetch.
+/// grows (a reset starts another), the fetch, and how many callers wait
+/// on it (the last one to give up cancels it).
 pub(super) struct NextPageFetch {
     pub id: u64,
     pub generation: u64,
     pub fetch: PageFetch,
+    pub waiters: usize,
 }
 
 /// What a controller keeps of one read key besides its result: its last

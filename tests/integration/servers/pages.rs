@@ -401,3 +401,48 @@ async fn a_next_page_asked_after_a_reset_is_fetched_for_the_new_list() {
     assert_eq!(shown, [1, 2, 5, 6], "the new list's own next page");
     first.assert_async().await;
 }
+
+#[tokio::test]
+async fn a_page_fetch_outlives_the_call_that_started_it() {
+    use std::time::Duration;
+    use tokio::time::{sleep, timeout};
+    let (mut server, client) = crate::common::mock::server().await;
+    let _first = server
+        .mock("GET", "/todos?_limit=2&_page=1")
+        .with_header("content-type", "application/json")
+        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
+        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
+        .create_async()
+        .await;
+    let second = crate::common::mock::once_after(
+        server.mock("GET", "/todos?_page=2&_limit=2"),
+        Duration::from_millis(300),
+        r#"[{"id": 3}, {"id": 4}]"#.into(),
+    )
+    .await;
+    let ctrl = Controller::new(client);
+    let (pages, params) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &params, None).await.unwrap();
+    // The call that starts page 2 gives up before it comes; one that
+    // joined it still waits, and a third asks while it is on its way.
+    let started = timeout(
+        Duration::from_millis(50),
+        ctrl.fetch_next_page(&pages, &params),
+    );
+    let joined = async {
+        sleep(Duration::from_millis(10)).await;
+        ctrl.fetch_next_page(&pages, &params).await.unwrap()
+    };
+    let after_it_gave_up = async {
+        sleep(Duration::from_millis(100)).await;
+        ctrl.fetch_next_page(&pages, &params).await.unwrap()
+    };
+    let (started, (joined, after)) = join(started, join(joined, after_it_gave_up)).await;
+    assert!(started.is_err(), "the first call gave up");
+    assert_eq!((joined, after), (false, false), "page 2 is the last");
+    assert_eq!(ids(&ctrl.read(&pages, &params).data.unwrap()), [1, 2, 3, 4]);
+    second.assert_async().await;
+}
