@@ -5,6 +5,7 @@ use restcache::yew::{AsyncBoundary, Img};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use yew::prelude::*;
+use yew::{LocalServerRenderer, Renderer};
 
 use crate::harness::*;
 
@@ -110,4 +111,42 @@ async fn use_image_suspends_until_loaded_and_loads_once() {
         hits(&format!("GET {path}")).await <= 2,
         "one load for both, and the <img> from the browser's cache at most"
     );
+}
+
+#[wasm_bindgen_test]
+async fn an_img_the_server_rendered_hydrates_with_its_image_loaded_once() {
+    reset_demo().await;
+    let path = format!("/images/hydrates-{}.png", now_ms() as u64);
+    let src: AttrValue = format!("{DEMO}{path}").into();
+    let props = PictureProps { src };
+    let html = LocalServerRenderer::<Picture>::with_props(props.clone())
+        .render()
+        .await;
+    let root = gloo_document().create_element("div").unwrap();
+    gloo_document().body().unwrap().append_child(&root).unwrap();
+    root.set_inner_html(&html);
+    let shown = || -> Option<web_sys::HtmlImageElement> {
+        root.query_selector("img").unwrap()?.dyn_into().ok()
+    };
+    assert_eq!(
+        shown().expect("the server rendered the img").alt(),
+        "orange"
+    );
+
+    let handle = Renderer::<Picture>::with_root_and_props(root.clone(), props).hydrate();
+    // Once loaded, the component renders again, hydrating what the
+    // server sent (Yew puts its copy of the boundary's nodes in place).
+    until("the image loads", || {
+        shown().is_some_and(|img| img.complete())
+    })
+    .await;
+    sleep(std::time::Duration::from_millis(100)).await;
+    yew::scheduler::flush().await;
+    assert_eq!(root.query_selector_all("img").unwrap().length(), 1);
+    let image = shown().unwrap();
+    assert!(image.complete());
+    assert_eq!((image.alt(), image.natural_width()), ("orange".into(), 2));
+    assert_eq!(hits(&format!("GET {path}")).await, 1, "loaded once");
+    handle.destroy();
+    root.remove();
 }

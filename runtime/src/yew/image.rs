@@ -11,9 +11,8 @@ use yew::suspense::SuspensionResult;
 /// fallback meanwhile. An image loads once per page: a later render, in
 /// this component or another, does not suspend for it again. The `<img>`
 /// the component renders then shows it from the browser's cache, so serve
-/// images cacheable (`Cache-Control: max-age=..`), as image servers do;
-/// [`Img`] needs no cache (it shows the element that loaded). On the
-/// server it does nothing (there is no image to wait for).
+/// images cacheable (`Cache-Control: max-age=..`), as image servers do.
+/// On the server it does nothing (there is no image to wait for).
 ///
 /// ```
 /// use restcache::yew::{AsyncBoundary, use_image};
@@ -58,10 +57,10 @@ pub struct ImgProps {
     pub class: Classes,
 }
 
-/// An `<img>` that suspends until its image has loaded, and then shows
-/// the very element that loaded it: complete at its first paint, with no
-/// second request whatever the browser's cache keeps. On the server it
-/// renders a plain `<img>`.
+/// An `<img>` that suspends until its image has loaded, and then renders
+/// it: the browser shows it from the load it waited for, complete at its
+/// first paint. On the server it renders the same `<img>`, so a page
+/// the server rendered hydrates it.
 ///
 /// ```
 /// use restcache::yew::{AsyncBoundary, Img};
@@ -76,6 +75,14 @@ pub struct ImgProps {
 #[component]
 pub fn Img(props: &ImgProps) -> HtmlResult {
     loading::use_img(props)
+}
+
+/// The `<img>` that `Img` renders, on the server and in the browser
+/// alike, so that a page the server rendered hydrates it.
+fn plain(props: &ImgProps) -> Html {
+    html! {
+        <img src={props.src.clone()} alt={props.alt.clone()} class={props.class.clone()} />
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -95,7 +102,7 @@ mod loading {
         suspension: Suspension,
         loaded: Rc<Cell<bool>>,
         // Kept so that the browser keeps loading it and tells us.
-        image: web_sys::HtmlImageElement,
+        _image: web_sys::HtmlImageElement,
         _listeners: [EventListener; 2],
     }
 
@@ -120,7 +127,7 @@ mod loading {
             Some(Requested {
                 suspension,
                 loaded,
-                image,
+                _image: image,
                 _listeners: listeners,
             })
         }
@@ -133,18 +140,17 @@ mod loading {
         }
     }
 
-    /// `Img`: each one loads with an element of its own, and shows it.
+    /// `Img`: each one loads its image with an element of its own (kept
+    /// while the component shows that address), then renders the plain
+    /// `<img>`, which the browser shows from that load. Outside a page
+    /// (a server render in wasm) there is nothing to wait for.
     #[hook]
     pub fn use_img(props: &ImgProps) -> HtmlResult {
         let requested = use_memo(props.src.clone(), |src| Requested::start(src));
-        let Some(requested) = requested.as_ref() else {
-            return Ok(Html::default());
-        };
-        requested.wait()?;
-        let image = &requested.image;
-        image.set_alt(&props.alt);
-        image.set_class_name(&props.class.to_string());
-        Ok(Html::VRef(image.clone().into()))
+        if let Some(requested) = requested.as_ref() {
+            requested.wait()?;
+        }
+        Ok(super::plain(props))
     }
 
     thread_local! {
@@ -184,8 +190,6 @@ mod loading {
     /// A plain `<img>`.
     #[hook]
     pub fn use_img(props: &ImgProps) -> HtmlResult {
-        Ok(html! {
-            <img src={props.src.clone()} alt={props.alt.clone()} class={props.class.clone()} />
-        })
+        Ok(super::plain(props))
     }
 }
