@@ -113,29 +113,31 @@ impl Controller {
                 None => return Err(attempt.failed(ErrorKind::NoPageParam)),
             },
         };
-        let mut state = self.inner.state.borrow_mut();
-        let (id, generation) = (state.next_serial(), state.generation);
-        let page = {
-            let (ctrl, endpoint, params, key) =
-                (self.clone(), endpoint.clone(), params.clone(), key.clone());
-            async move {
-                let grown = ctrl.append_page(&endpoint, &params, &key, next_url).await;
-                // Ended: the next call fetches the page after this one.
-                let mut state = ctrl.inner.state.borrow_mut();
-                state.keys.edit(&key, |kept| {
-                    kept.next_page.take_if(|page| page.id == id);
-                });
-                grown
-            }
+        let (id, page) = {
+            let mut state = self.inner.state.borrow_mut();
+            let (id, generation) = (state.next_serial(), state.generation);
+            let page = {
+                let (ctrl, endpoint, params, key) =
+                    (self.clone(), endpoint.clone(), params.clone(), key.clone());
+                async move {
+                    let grown = ctrl.append_page(&endpoint, &params, &key, next_url).await;
+                    // Ended: the next call fetches the page after this one.
+                    let mut state = ctrl.inner.state.borrow_mut();
+                    state.keys.edit(&key, |kept| {
+                        kept.next_page.take_if(|page| page.id == id);
+                    });
+                    grown
+                }
+            };
+            let page = page.boxed_local().shared();
+            state.keys.state_mut(&key).next_page = Some(NextPageFetch {
+                id,
+                generation,
+                fetch: page.clone(),
+                waiters: 1,
+            });
+            (id, page)
         };
-        let page = page.boxed_local().shared();
-        state.keys.state_mut(&key).next_page = Some(NextPageFetch {
-            id,
-            generation,
-            fetch: page.clone(),
-            waiters: 1,
-        });
-        drop(state);
         let _waiting = Paging {
             inner: Rc::downgrade(&self.inner),
             key,
