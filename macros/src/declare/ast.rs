@@ -2,6 +2,7 @@
 //! [`Route`], the declaration as the expansion reads it once checked.
 
 use syn::ext::IdentExt as _;
+use syn::parse::discouraged::Speculative as _;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, LitStr, Token, Type, Visibility, braced};
@@ -39,6 +40,9 @@ pub enum Value {
     Method(Ident),
     Params(Params),
     Expr(Expr),
+    /// A value of another kind than its key takes (`path: 42`), kept to
+    /// be reported beside the declaration's other mistakes.
+    Wrong(Expr, &'static str),
 }
 
 /// `params: #[serde(...)] { ... }`, or `params: TypeOfYourOwn`.
@@ -105,14 +109,46 @@ impl Parse for Opt {
         let key = Ident::parse_any(input)?;
         input.parse::<Token![:]>()?;
         let value = match key.to_string().as_str() {
-            "path" => Value::Path(input.parse()?),
-            "schema" => Value::Type(input.parse()?),
-            "method" => Value::Method(input.parse()?),
-            "params" => Value::Params(input.parse()?),
+            "path" if input.peek(LitStr) => Value::Path(input.parse()?),
+            "path" => Value::Wrong(
+                input.parse()?,
+                "`path` takes the path template, a string: `path: \"/todos/:id\"`",
+            ),
+            "schema" => match parsed_as::<Type>(input) {
+                Some(ty) => Value::Type(ty),
+                None => Value::Wrong(input.parse()?, "`schema` takes a type: `schema: Todo`"),
+            },
+            "method" if input.peek(Ident) => Value::Method(input.parse()?),
+            "method" => Value::Wrong(
+                input.parse()?,
+                "`method` takes the method as a word: `method: POST`",
+            ),
+            "params" if input.peek(Token![#]) || input.peek(syn::token::Brace) => {
+                Value::Params(input.parse()?)
+            }
+            "params" => match parsed_as::<Type>(input) {
+                Some(ty) => Value::Params(Params::Named(ty)),
+                None => Value::Wrong(
+                    input.parse()?,
+                    "`params` takes the params' fields, `params: { page: u32 }`, or an endpoint's own params type",
+                ),
+            },
             _ => Value::Expr(input.parse()?),
         };
         Ok(Opt { key, value })
     }
+}
+
+/// A `T` parsed from `input` when what comes reads as one up to the
+/// option's end; else `None`, with `input` left as it was.
+fn parsed_as<T: Parse>(input: ParseStream) -> Option<T> {
+    let fork = input.fork();
+    let parsed = fork.parse::<T>().ok()?;
+    if !(fork.is_empty() || fork.peek(Token![,])) {
+        return None;
+    }
+    input.advance_to(&fork);
+    Some(parsed)
 }
 
 impl Parse for Decl {

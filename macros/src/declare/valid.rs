@@ -50,6 +50,8 @@ struct Options {
     params_attrs: Vec<Attribute>,
     params_type: Option<Type>,
     exprs: Vec<(String, Expr)>,
+    /// The options given a value of the wrong kind (reported already).
+    wrong: Vec<String>,
 }
 
 impl Options {
@@ -122,14 +124,19 @@ fn read(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
     resource_has_no_owner(&decl, which, errors);
     let mut options = sort_options(decl.options, which, errors);
     let call = decl.name.span();
-    let path = options
-        .path
-        .take()
-        .or_else(|| missing(call, "missing `path: \"/...\"`", errors));
-    let schema = options
-        .schema
-        .take()
-        .or_else(|| missing(call, "missing `schema: Type`", errors));
+    let given = |key: &str| options.wrong.iter().any(|wrong| wrong == key);
+    let (path_given, schema_given) = (given("path"), given("schema"));
+    let path = options.path.take().or_else(|| match path_given {
+        // An endpoint whose path is not a string still expands, at `/`,
+        // so that the code calling it adds no error of its own.
+        true if which == Which::Endpoint => Some(LitStr::new("/", call)),
+        true => None,
+        false => missing(call, "missing `path: \"/...\"`", errors),
+    });
+    let schema = options.schema.take().or_else(|| match schema_given {
+        true => None,
+        false => missing(call, "missing `schema: Type`", errors),
+    });
     let template = path.as_ref().map(|lit| Template::parse(lit, errors));
     let graphql = options
         .take("graphql")
@@ -335,6 +342,10 @@ fn sort_options(
                 }
             }
             Value::Expr(expr) => options.exprs.push((key, expr)),
+            Value::Wrong(expr, message) => {
+                errors.at(&expr, message);
+                options.wrong.push(key);
+            }
         }
     }
     options
