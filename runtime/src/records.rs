@@ -101,6 +101,15 @@ impl Codecs {
             .and_then(|codec| (codec.apply_layer)(ctrl, record))
     }
 
+    /// The key of the entity type named `entity`, when it is one of these.
+    #[cfg(all(feature = "tabs", feature = "persist"))]
+    pub fn key_of(&self, entity: &str) -> Option<&'static str> {
+        self.0
+            .iter()
+            .find(|codec| codec.key == entity)
+            .map(|codec| codec.key)
+    }
+
     fn codec(&self, record: &Record) -> Option<&Codec> {
         self.0.iter().find(|codec| codec.key == record.entity)
     }

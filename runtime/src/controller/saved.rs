@@ -5,8 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use rustc_hash::FxHashSet;
+
 use super::Controller;
 use super::handoff::{Pending, Recorded};
+use crate::cache::store::Store;
+use crate::cache::store::table::EntityRef;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
 use crate::records::Record;
@@ -95,27 +99,40 @@ impl Controller {
         responses: &mut Vec<SavedResponse>,
     ) {
         let state = self.inner.state.borrow();
-        let (handoff, store) = (&state.handoff, &state.store);
-        let recorded = handoff.recorded.iter().map(|(key, (r, ..))| (key, r));
-        let pending = handoff.pending.iter().map(|(key, p)| (key, &p.response));
-        let private = recorded
-            .chain(pending)
-            .filter(|(_, response)| response.private)
-            .map(|(key, _)| key.as_str());
-        let mut held = store.records_reached_from(private);
-        let marked = handoff.private_records.iter();
-        held.extend(marked.filter_map(|(key, pk)| store.record_ref(key, pk)));
+        let store = &state.store;
+        let held = privately_held(&state);
         if held.is_empty() {
             return;
         }
-        records.retain(|record| {
-            let at = Pk::parse(&record.pk).and_then(|pk| store.record_ref(&record.entity, &pk));
-            at.is_none_or(|at| !held.contains(&at))
-        });
+        records.retain(|record| !held_here(store, &held, record));
         responses.retain(|saved| {
             let holds = store.records_reached_from(std::iter::once(saved.key.as_str()));
             holds.is_disjoint(&held)
         });
+    }
+
+    /// Splits `records` (as they travel to another tab) into those no
+    /// private endpoint brought and those one did, which the other tab
+    /// shows but leaves out of its own save.
+    #[cfg(feature = "tabs")]
+    pub(crate) fn split_private(&self, records: Vec<Record>) -> (Vec<Record>, Vec<Record>) {
+        let state = self.inner.state.borrow();
+        let held = privately_held(&state);
+        if held.is_empty() {
+            return (records, Vec::new());
+        }
+        let store = &state.store;
+        records
+            .into_iter()
+            .partition(|record| !held_here(store, &held, record))
+    }
+
+    /// Marks the record `pk` of the entity `key` as a private endpoint's
+    /// (one another tab's private read brought): a save leaves it out.
+    #[cfg(feature = "tabs")]
+    pub(crate) fn mark_private(&self, key: &'static str, pk: Pk) {
+        let mut state = self.inner.state.borrow_mut();
+        state.handoff.private_records.insert((key, pk));
     }
 
     /// Takes saved responses back: each waits for its first typed read,
@@ -136,4 +153,27 @@ impl Controller {
             state.handoff.pending.entry(entry.key).or_insert(pending);
         }
     }
+}
+
+/// The records a private endpoint brought: each one a private answer
+/// held (at any depth, since the last reset) or a private read's result
+/// holds now.
+fn privately_held(state: &super::state::State) -> FxHashSet<EntityRef> {
+    let (handoff, store) = (&state.handoff, &state.store);
+    let recorded = handoff.recorded.iter().map(|(key, (r, ..))| (key, r));
+    let pending = handoff.pending.iter().map(|(key, p)| (key, &p.response));
+    let private = recorded
+        .chain(pending)
+        .filter(|(_, response)| response.private)
+        .map(|(key, _)| key.as_str());
+    let mut held = store.records_reached_from(private);
+    let marked = handoff.private_records.iter();
+    held.extend(marked.filter_map(|(key, pk)| store.record_ref(key, pk)));
+    held
+}
+
+/// Whether `record` is one of `held`, in `store`.
+fn held_here(store: &Store, held: &FxHashSet<EntityRef>, record: &Record) -> bool {
+    let at = Pk::parse(&record.pk).and_then(|pk| store.record_ref(&record.entity, &pk));
+    at.is_some_and(|at| held.contains(&at))
 }

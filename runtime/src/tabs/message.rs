@@ -16,8 +16,14 @@ pub(super) struct Sent {
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(super) enum Message {
-    /// Records written (or dropped: `data` null) since the last message.
-    Records { records: Vec<Record> },
+    /// Records written (or dropped: `data` null) since the last message;
+    /// `private`: a private endpoint brought them (the tab that hears
+    /// them shows them, and leaves them out of its save).
+    Records {
+        records: Vec<Record>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        private: bool,
+    },
     /// A read was invalidated in tab `tab`; `refetching`: a view there
     /// shows it, so that tab reads it again at once (the others wait for
     /// its answer).

@@ -17,6 +17,10 @@
 //! request started earlier does not bring it back, whether or not this
 //! tab held it.
 //!
+//! Records a private endpoint brought travel marked as such: the other
+//! tabs show them, and a saved cache there leaves them out as it does
+//! in the tab that read them.
+//!
 //! An optimistic value shows in every tab while its mutation runs: its
 //! records travel as a layer that the other tabs show over their
 //! confirmed copies, and take away when the mutation ends (after its
@@ -291,8 +295,14 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     let since = link.sent_up_to.get();
     let records = ctrl.with_store(|store| link.codecs.collect(store, since));
     link.sent_up_to.set(writes);
-    if !records.is_empty() {
-        link.post(Message::Records { records });
+    #[cfg(feature = "persist")]
+    let (records, private) = ctrl.split_private(records);
+    #[cfg(not(feature = "persist"))]
+    let private = Vec::new();
+    for (records, private) in [(records, false), (private, true)] {
+        if !records.is_empty() {
+            link.post(Message::Records { records, private });
+        }
     }
     match event {
         Event::ResponseStored { key } => reads::tell_answer(link, key, ctrl),
@@ -308,6 +318,22 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
         _ => optimistic::tell(link, event, ctrl),
     }
 }
+
+/// Marks `records`, which another tab's private read brought, so that a
+/// save here leaves them out (before they are written: a write may save).
+#[cfg(feature = "persist")]
+fn mark_private(link: &Link, records: &[crate::records::Record], ctrl: &Controller) {
+    for record in records {
+        let key = link.codecs.key_of(&record.entity);
+        if let (Some(key), Some(pk)) = (key, crate::pk::Pk::parse(&record.pk)) {
+            ctrl.mark_private(key, pk);
+        }
+    }
+}
+
+/// With nothing saved, there is nothing to leave out.
+#[cfg(not(feature = "persist"))]
+fn mark_private(_: &Link, _: &[crate::records::Record], _: &Controller) {}
 
 /// Writes another tab's message here.
 fn hear(link: &Link, text: &str, ctrl: &Controller) {
@@ -347,7 +373,10 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
             };
             ctrl.invalidate_all_at(|stored| stored == key, at);
         }
-        Message::Records { records } => {
+        Message::Records { records, private } => {
+            if private {
+                mark_private(link, &records, ctrl);
+            }
             ctrl.batch(|| {
                 for record in &records {
                     link.codecs.apply(ctrl, record);

@@ -462,3 +462,45 @@ fn a_tab_on_a_manual_clock() -> (DemoApi, restcache::ManualClock, Controller, Ta
     };
     (api, clock, ctrl, tab)
 }
+
+#[tokio::test]
+async fn a_private_reads_records_show_in_another_tab_but_stay_out_of_its_save() {
+    use restcache::persist::{CacheStorage, MemoryStorage, Persist};
+    tokio::task::LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let (one, two, _links) = two_tabs_on(api.url());
+            let storage = MemoryStorage::new();
+            let saving = two.persist(
+                &Persist::new("todos")
+                    .version(1)
+                    .entity::<Todo>()
+                    .to(storage.clone()),
+            );
+            let private = TodoResource::get().private();
+            one.fetch(&private, &TodoResourceParams { id: 1 }, None)
+                .await
+                .unwrap();
+            one.fetch(&TodoResource::get(), &TodoResourceParams { id: 2 }, None)
+                .await
+                .unwrap();
+            let shown = |pk: u64| {
+                two.with_store(|store| {
+                    store
+                        .get_entity::<Todo>(pk)
+                        .value()
+                        .map(|t| t.title.clone())
+                })
+            };
+            assert_eq!(shown(1).as_deref(), Some("delectus aut autem"));
+            assert_eq!(
+                shown(2).as_deref(),
+                Some("quis ut nam facilis et officia qui")
+            );
+            saving.save_now();
+            let saved = storage.load("todos").unwrap();
+            assert!(saved.contains("quis ut nam facilis"), "{saved}");
+            assert!(!saved.contains("delectus aut autem"), "{saved}");
+        })
+        .await;
+}

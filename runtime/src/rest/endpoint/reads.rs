@@ -112,7 +112,9 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// load (see [`persist`](crate::persist), feature `persist`) keeps
     /// none of its responses, nor any record one of them holds (even one
     /// another read holds too). What it answers still shows, is shared
-    /// by the reads that hold it, and reaches the page a server renders.
+    /// by the reads that hold it, reaches the page a server renders and
+    /// the app's other tabs ([`tabs`](crate::tabs)), which keep it out of
+    /// their own saves too.
     /// In `resource!` and `endpoint!`, `private: true`.
     ///
     /// ```
