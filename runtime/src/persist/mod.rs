@@ -264,6 +264,11 @@ pub struct Restored {
     /// Mutations made offline before the reload, called again (sent once
     /// the network is back).
     pub mutations: usize,
+    /// Saved mutations that could not be called again, dropped: their
+    /// endpoint is no longer named ([`Persist::mutation`]), or their
+    /// params or optimistic value no longer fit its types (the app
+    /// changed them since). The next save leaves them out.
+    pub dropped_mutations: usize,
     /// Whether a saved cache was there but discarded whole (another
     /// schema version, or not a saved cache this version reads).
     pub discarded: bool,
@@ -457,7 +462,7 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
     });
     ctrl.adopt_saved(saved.responses);
     if replay {
-        restored.mutations = persist.replay(ctrl, saved.mutations);
+        (restored.mutations, restored.dropped_mutations) = persist.replay(ctrl, saved.mutations);
     }
     restored
 }

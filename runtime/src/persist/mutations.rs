@@ -194,21 +194,24 @@ impl Persist {
     }
 
     /// Calls the saved mutations again on `ctrl`, in their order; returns
-    /// how many (one of an endpoint no longer named, or that no longer
-    /// fits its types, is dropped).
-    pub(super) fn replay(&self, ctrl: &Controller, saved: Vec<SavedMutation>) -> usize {
-        let mut replayed = 0;
+    /// how many, and how many were dropped (of an endpoint no longer
+    /// named, or no longer fitting its types).
+    pub(super) fn replay(&self, ctrl: &Controller, saved: Vec<SavedMutation>) -> (usize, usize) {
+        let (mut replayed, mut dropped) = (0, 0);
         for mutation in saved {
             let codec = self
                 .mutations
                 .iter()
                 .find(|codec| codec.name == mutation.endpoint);
-            if let Some(sending) = codec.and_then(|codec| (codec.replay)(ctrl, mutation)) {
-                ctrl.spawn(sending);
-                replayed += 1;
+            match codec.and_then(|codec| (codec.replay)(ctrl, mutation)) {
+                Some(sending) => {
+                    ctrl.spawn(sending);
+                    replayed += 1;
+                }
+                None => dropped += 1,
             }
         }
-        replayed
+        (replayed, dropped)
     }
 }
 

@@ -639,3 +639,44 @@ async fn a_save_the_storage_refuses_is_reported_and_made_again() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_saved_mutation_that_no_longer_fits_is_dropped_and_counted() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage).mutation(&update);
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&saving);
+                ctrl.set_online(false);
+                let (one, two) = (TodoResourceParams { id: 1 }, TodoResourceParams { id: 2 });
+                let rename = |params| {
+                    let body = Some(Body::json(&json!({ "title": "renamed" })).unwrap());
+                    Box::pin(ctrl.fetch(&update, params, body))
+                };
+                let (mut first, mut second) = (rename(&one), rename(&two));
+                assert!(futures_util::poll!(&mut first).is_pending());
+                assert!(futures_util::poll!(&mut second).is_pending());
+                // The page goes before the network is back.
+                drop(link);
+                drop((first, second));
+            }
+            // The app changed its params since: the first no longer reads.
+            let mut saved: serde_json::Value =
+                serde_json::from_str(&storage.load("todos").unwrap()).unwrap();
+            assert_eq!(saved["mutations"].as_array().unwrap().len(), 2);
+            saved["mutations"][0]["params"] = json!({ "id": "one" });
+            storage.save("todos", &saved.to_string()).unwrap();
+
+            let reloaded = Controller::new(Client::new(api.url()));
+            let link = reloaded.persist(&saving);
+            assert_eq!(link.restored().mutations, 1);
+            assert_eq!(link.restored().dropped_mutations, 1);
+            crate::common::until(|| api.hits("PATCH /todos/2") == 1).await;
+            assert_eq!(api.hits("PATCH /todos/1"), 0);
+        })
+        .await;
+}
