@@ -17,6 +17,7 @@ use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Layer, Store};
 use crate::http::Method;
+use crate::meta::Timestamp;
 use crate::rest::{Effect, Endpoint, JoinAt};
 
 /// A cached list under a create's URL: its key, and its filters.
@@ -67,7 +68,9 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
 /// matches and does not hold yet, and leaves every one it holds but no
 /// longer matches. A list whose filters cannot be judged goes stale,
 /// unless the write is an optimistic `layer` (the real response will
-/// judge it).
+/// judge it). A list the write changed is dated `at`, when its request
+/// started: an answer to a read of it that started before (and so knows
+/// nothing of the write) is turned down.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     store: &mut Store,
@@ -77,35 +80,52 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     collection: &str,
     item: &Rc<S>,
     refs: &[EntityRef],
+    at: Timestamp,
     mut layer: Option<&mut Layer>,
 ) {
     let at_start = endpoint.joins_at() == JoinAt::Start;
     let record = refs.first().copied().filter(|_| S::IS_RECORD);
     for list in lists_under(store, keys, endpoint, params, collection) {
-        let holds = |record: EntityRef| store.result_refs(&list.key).contains(record);
+        // A confirmed write edits the list beneath any optimistic value on
+        // show (an optimistic move of the record elsewhere does not hide
+        // it there); an optimistic one, the list as shown.
+        let holds = |record: EntityRef| match layer.is_none() {
+            true => store
+                .confirmed_result(&list.key)
+                .is_some_and(|slot| slot.refs.view().contains(record)),
+            false => store.result_refs(&list.key).contains(record),
+        };
         let held = record.filter(|&record| holds(record));
         let holds_it = held.is_some();
-        match judge(|field| item.field_text(field), &list.filters) {
-            Verdict::Joins if !holds_it => store.append(
-                &list.key,
-                Rc::clone(item) as Rc<dyn std::any::Any>,
-                refs.to_vec(),
-                at_start,
-                layer.as_deref_mut(),
-            ),
-            Verdict::Joins => {}
-            Verdict::Stays => {
-                if let Some(record) = held
-                    && !store.leave(&list.key, record, layer.as_deref_mut())
-                    && layer.is_none()
-                {
-                    store.expire_result(&list.key);
-                }
+        let changed = match judge(|field| item.field_text(field), &list.filters) {
+            Verdict::Joins if !holds_it => {
+                store.append(
+                    &list.key,
+                    Rc::clone(item) as Rc<dyn std::any::Any>,
+                    refs.to_vec(),
+                    at_start,
+                    layer.as_deref_mut(),
+                );
+                true
             }
+            Verdict::Joins => false,
+            Verdict::Stays => match held {
+                Some(record) => {
+                    if !store.leave(&list.key, record, layer.as_deref_mut()) && layer.is_none() {
+                        store.expire_result(&list.key);
+                    }
+                    true
+                }
+                None => false,
+            },
             Verdict::Unknown if layer.is_none() => {
                 store.expire_result(&list.key);
+                true
             }
-            Verdict::Unknown => {}
+            Verdict::Unknown => false,
+        };
+        if changed && layer.is_none() {
+            store.date_result(&list.key, at);
         }
     }
 }

@@ -203,6 +203,7 @@ impl Controller {
                         collection,
                         item,
                         refs,
+                        started,
                         layer.as_mut(),
                     );
                 }

@@ -225,6 +225,34 @@ async fn a_response_that_started_before_a_delete_does_not_bring_the_record_back(
 }
 
 #[tokio::test]
+async fn a_list_read_that_started_before_a_create_does_not_take_the_record_out() {
+    let (mut server, ctrl, clock) = setup().await;
+    let get_list = TodoResource::get_list();
+    let cached: Vec<Todo> = serde_json::from_str(LIST).unwrap();
+    ctrl.set_response(&get_list, &(), cached.into_iter().map(Rc::new).collect())
+        .unwrap();
+    clock.advance(Duration::from_millis(10));
+    // A refetch of the list starts, then a create answers before it.
+    let list = list_once_after(&mut server, Duration::from_millis(150)).await;
+    let post = once(server.mock("POST", "/todos"), 201, &todo_json(3, "bread")).await;
+    let (listed, created) = tokio::join!(ctrl.fetch(&get_list, &(), None), async {
+        clock.advance(Duration::from_millis(10));
+        let body = Body::json(&json!({"title": "bread"})).unwrap();
+        ctrl.fetch(&TodoResource::create(), &(), Some(body)).await
+    });
+    listed.unwrap();
+    created.unwrap();
+    let shown = ctrl.read(&get_list, &()).data.unwrap();
+    assert_eq!(
+        titles(&shown),
+        ["milk", "eggs", "bread"],
+        "the list's answer left before the create"
+    );
+    list.assert_async().await;
+    post.assert_async().await;
+}
+
+#[tokio::test]
 async fn a_create_invalidates_a_cached_list_it_cannot_join() {
     // `{data: [Todo]}` under the key of `GET /todos`: not a plain list.
     endpoint!(pub wrapped_todos { path: "/todos", schema: crate::common::TodoList });

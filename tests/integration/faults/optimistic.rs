@@ -176,35 +176,56 @@ async fn an_optimistic_create_stays_in_a_list_refetched_before_it_ends() {
     create.assert_async().await;
 }
 
-#[tokio::test]
-async fn an_optimistic_update_moves_a_record_between_filtered_lists_until_it_fails() {
-    use crate::common::TodoResourceForUserParams as ForUser;
-    let (mut server, ctrl, _clock) = setup().await;
+use crate::common::TodoResourceForUserParams as ForUser;
+
+/// The todos of users 1 (milk and eggs) and 2 (none), fetched.
+async fn lists_of_two_users(server: &mut mockito::ServerGuard, ctrl: &Controller) -> [ForUser; 2] {
     let _one = once(server.mock("GET", "/todos?userId=1"), 200, LIST).await;
     let _two = once(server.mock("GET", "/todos?userId=2"), 200, "[]").await;
-    let (first, second) = (ForUser { user_id: 1 }, ForUser { user_id: 2 });
-    for params in [&first, &second] {
+    let users = [ForUser { user_id: 1 }, ForUser { user_id: 2 }];
+    for params in &users {
         ctrl.fetch(&TodoResource::for_user(), params, None)
             .await
             .unwrap();
     }
-    let patch = failing(server.mock("PATCH", "/todos/1"), Duration::from_millis(100))
-        .create_async()
-        .await;
+    users
+}
 
+/// The titles of the todos of a user, as `ctrl` shows them.
+fn listed(ctrl: &Controller, user: &ForUser) -> String {
+    let read = ctrl.read(&TodoResource::for_user(), user);
+    assert_eq!(read.status, ExpiryStatus::Valid);
+    titles(&read.data.unwrap()).join(",")
+}
+
+/// Milk, moved optimistically to user 2 by a `PATCH` that fails after
+/// `delay`.
+fn move_milk_to_user_two(
+    ctrl: &Controller,
+) -> impl std::future::Future<Output = Result<Rc<Todo>, restcache::http::Error>> + '_ {
     let moved = Todo {
         user_id: 2,
         ..todo(1, "milk")
     };
     let body = Body::json(&serde_json::json!({"userId": 2})).unwrap();
-    let endpoint = TodoResource::partial_update();
-    let id = one(1);
-    let request = ctrl.fetch_optimistic(&endpoint, &id, Some(body), Rc::new(moved));
-    let list = |params| {
-        let read = ctrl.read(&TodoResource::for_user(), params);
-        assert_eq!(read.status, ExpiryStatus::Valid);
-        titles(&read.data.unwrap()).join(",")
-    };
+    let (endpoint, id) = (TodoResource::partial_update(), one(1));
+    async move {
+        ctrl.fetch_optimistic(&endpoint, &id, Some(body), Rc::new(moved))
+            .await
+    }
+}
+
+#[tokio::test]
+async fn an_optimistic_update_moves_a_record_between_filtered_lists_until_it_fails() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let [first, second] = lists_of_two_users(&mut server, &ctrl).await;
+    let patch = failing(server.mock("PATCH", "/todos/1"), Duration::from_millis(100))
+        .create_async()
+        .await;
+
+    let mut request = Box::pin(move_milk_to_user_two(&ctrl));
+    assert!(futures_util::poll!(&mut request).is_pending());
+    let list = |params| listed(&ctrl, params);
     assert_eq!(
         (list(&first), list(&second)),
         ("eggs".into(), "milk".into())
@@ -216,6 +237,49 @@ async fn an_optimistic_update_moves_a_record_between_filtered_lists_until_it_fai
         "back where it was when the update fails"
     );
     patch.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_answer_landing_beneath_an_optimistic_move_does_not_list_the_record_twice() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let [first, second] = lists_of_two_users(&mut server, &ctrl).await;
+    let moving = failing(
+        server
+            .mock("PATCH", "/todos/1")
+            .match_body(mockito::Matcher::PartialJson(
+                serde_json::json!({"userId": 2}),
+            )),
+        Duration::from_millis(100),
+    )
+    .create_async()
+    .await;
+    let completing = server
+        .mock("PATCH", "/todos/1")
+        .match_body(mockito::Matcher::PartialJson(
+            serde_json::json!({"completed": true}),
+        ))
+        .with_body(todo_json(1, "milk"))
+        .expect(1)
+        .create_async()
+        .await;
+
+    let mut moved = Box::pin(move_milk_to_user_two(&ctrl));
+    assert!(futures_util::poll!(&mut moved).is_pending());
+    // Another change to milk answers while the move is on show: milk,
+    // still user 1's beneath it, stays where it is there.
+    let body = Body::json(&serde_json::json!({"completed": true})).unwrap();
+    ctrl.fetch(&TodoResource::partial_update(), &one(1), Some(body))
+        .await
+        .unwrap();
+    assert_eq!(listed(&ctrl, &first), "eggs");
+    assert!(moved.await.is_err());
+    assert_eq!(
+        (listed(&ctrl, &first), listed(&ctrl, &second)),
+        ("milk,eggs".into(), String::new()),
+        "once the move fails, milk shows once, where the server has it"
+    );
+    moving.assert_async().await;
+    completing.assert_async().await;
 }
 
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -209,6 +209,19 @@ impl Store {
         true
     }
 
+    /// Dates the result under `key` as fetched at `at` at least (a write
+    /// changed it as of then): a response to a request that started
+    /// before is turned down.
+    pub(crate) fn date_result(&mut self, key: &str, at: Timestamp) {
+        let raise = |slot: &mut ResultSlot| slot.meta.fetched_at = slot.meta.fetched_at.max(at);
+        if let Some(under) = self.result_layers.get_mut(key) {
+            raise(&mut under.confirmed);
+        }
+        if let Some(slot) = self.results.get_mut(key) {
+            raise(slot);
+        }
+    }
+
     /// The keys of the results that hold the record `item` as one of
     /// their own items (not nested in another record).
     pub(crate) fn results_holding(&self, item: EntityRef) -> Vec<String> {
