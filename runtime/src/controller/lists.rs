@@ -15,9 +15,10 @@ use super::state::Keys;
 use crate::cache::filter::{Verdict, judge};
 use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
-use crate::cache::store::{Layer, Store};
+use crate::cache::store::{Joining, Layer, Store};
 use crate::http::Method;
 use crate::meta::Timestamp;
+use crate::rest::effect::Action;
 use crate::rest::{Effect, Endpoint, JoinAt};
 
 /// A cached list under a create's URL: its key, and its filters.
@@ -83,7 +84,10 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     at: Timestamp,
     mut layer: Option<&mut Layer>,
 ) {
-    let at_start = endpoint.joins_at() == JoinAt::Start;
+    let joining = Joining {
+        at_start: endpoint.joins_at() == JoinAt::Start,
+        new: E::ACTION == Action::Create,
+    };
     let record = refs.first().copied().filter(|_| S::IS_RECORD);
     for list in lists_under(store, keys, endpoint, params, collection) {
         // A confirmed write edits the list beneath any optimistic value on
@@ -98,16 +102,13 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
         let held = record.filter(|&record| holds(record));
         let holds_it = held.is_some();
         let changed = match judge(|field| item.field_text(field), &list.filters) {
-            Verdict::Joins if !holds_it => {
-                store.append(
-                    &list.key,
-                    Rc::clone(item) as Rc<dyn std::any::Any>,
-                    refs.to_vec(),
-                    at_start,
-                    layer.as_deref_mut(),
-                );
-                true
-            }
+            Verdict::Joins if !holds_it => store.append(
+                &list.key,
+                Rc::clone(item) as Rc<dyn std::any::Any>,
+                refs.to_vec(),
+                joining,
+                layer.as_deref_mut(),
+            ),
             Verdict::Joins => false,
             Verdict::Stays => match held {
                 Some(record) => {

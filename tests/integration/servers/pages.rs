@@ -3,7 +3,7 @@
 //! (a page number or a cursor) join one cached list, in order.
 
 use futures_util::future::join;
-use restcache::http::Client;
+use restcache::http::{Body, Client};
 use restcache::prelude::*;
 use restcache::rest::Page;
 use restcache::rest::{NextPage, Paged};
@@ -445,4 +445,27 @@ async fn a_page_fetch_outlives_the_call_that_started_it() {
     assert_eq!((joined, after), (false, false), "page 2 is the last");
     assert_eq!(ids(&ctrl.read(&pages, &params).data.unwrap()), [1, 2, 3, 4]);
     second.assert_async().await;
+}
+
+#[tokio::test]
+async fn an_update_to_a_record_on_a_page_not_loaded_leaves_the_total_alone() {
+    let (api, ctrl, pages, first) = first_page().await;
+    for title in ["renamed", "renamed again"] {
+        let body = Body::json(&json!({ "title": title })).unwrap();
+        ctrl.fetch(
+            &TodoResource::partial_update(),
+            &TodoResourceParams { id: 3 },
+            Some(body),
+        )
+        .await
+        .unwrap();
+        let shown = ctrl.read(&pages, &first).data.unwrap();
+        assert_eq!((ids(&shown), shown.total), (vec![1, 2], Some(5)), "{title}");
+    }
+    assert_eq!(api.hits("PATCH /todos/3"), 2);
+    // Its page brings it, once, as the server has it.
+    assert!(ctrl.fetch_next_page(&pages, &first).await.unwrap());
+    let shown = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!((ids(&shown), shown.total), (vec![1, 2, 3, 4], Some(5)));
+    assert_eq!(shown.items[2].title, "renamed again");
 }

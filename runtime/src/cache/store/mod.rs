@@ -39,7 +39,7 @@ use table::EntityRef;
 pub(crate) use collect::Unreached;
 pub(crate) use layer::Layer;
 pub(crate) use result_refs::Refs;
-pub(crate) use results::{Joined, ListEdit, ResultSlot};
+pub(crate) use results::{Joined, Joining, ListEdit, ResultSlot};
 
 /// What changed in a store over a span of writes (see
 /// [`Store::take_changes`]).

@@ -115,25 +115,34 @@ impl Store {
     /// optimistic create), the record joins as part of that layer: it
     /// stays in the list when a refetch of the list lands beneath, and
     /// leaves with the layer.
+    ///
+    /// A record that is not `new` to the collection (an update's) joins
+    /// only a list that then shows it: a paged list with pages left to
+    /// load keeps it for its page, and its total counts it already.
+    /// Returns whether the list changed.
     pub(crate) fn append(
         &mut self,
         key: &str,
         item: Rc<dyn Any>,
         item_refs: Vec<EntityRef>,
-        at_start: bool,
+        joining: Joining,
         layer: Option<&mut Layer>,
-    ) {
-        let edit = move |list: &ResultSlot| appended(list, &*item, &item_refs, at_start);
+    ) -> bool {
+        let edit = move |list: &ResultSlot| appended(list, &*item, &item_refs, joining);
         match layer {
-            Some(layer) => self.layer_result(key, layer, Rc::new(edit)),
+            Some(layer) => {
+                let edit = move |list: &ResultSlot| edit(list).unwrap_or_else(|| list.clone());
+                self.layer_result(key, layer, Rc::new(edit));
+                true
+            }
             None => {
                 let version = self.tick();
-                let Some(old) = self.confirmed_result(key) else {
-                    return;
+                let Some(mut slot) = self.confirmed_result(key).and_then(edit) else {
+                    return false;
                 };
-                let mut slot = edit(old);
                 slot.version = version;
                 self.put_result(key, slot);
+                true
             }
         }
     }
@@ -298,16 +307,18 @@ fn appended(
     list: &ResultSlot,
     item: &dyn Any,
     item_refs: &[EntityRef],
-    at_start: bool,
-) -> ResultSlot {
+    joining: Joining,
+) -> Option<ResultSlot> {
     let Some(value) = list.value.as_deref() else {
-        return list.clone(); // already invalid: its next read fetches
+        return Some(list.clone()); // already invalid: its next read fetches
     };
+    let at_start = joining.at_start;
     let edit = ListEdit::Join {
         record: item,
         at_start,
     };
     match (list.join)(value, edit) {
+        Some(joined) if !joined.holds_it && !joining.new => None,
         Some(joined) => {
             let item_refs = if joined.holds_it { item_refs } else { &[] };
             let mut refs = Vec::with_capacity(list.refs.view().len() + item_refs.len());
@@ -318,16 +329,29 @@ fn appended(
             if !at_start {
                 refs.extend_from_slice(item_refs);
             }
-            ResultSlot {
+            Some(ResultSlot {
                 value: Some(joined.list),
                 refs: refs.into(),
                 meta: list.meta,
                 version: list.version,
                 join: list.join,
-            }
+            })
         }
-        None => ResultSlot::invalidated(list.meta, list.meta.fetched_at, list.version, list.join),
+        None => Some(ResultSlot::invalidated(
+            list.meta,
+            list.meta.fetched_at,
+            list.version,
+            list.join,
+        )),
     }
+}
+
+/// How a record joins a list: at its start or end, and whether it is
+/// new to the collection (a create's) or was in it already (an update's).
+#[derive(Clone, Copy)]
+pub(crate) struct Joining {
+    pub at_start: bool,
+    pub new: bool,
 }
 
 /// `list` without the record `item`: `None` when it does not hold it as
