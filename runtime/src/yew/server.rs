@@ -63,6 +63,9 @@ struct PassShared {
     controller: RefCell<Option<Controller>>,
     /// The boundaries that show their fallback in this pass.
     fallbacks: RefCell<FxHashMap<BoundaryId, Error>>,
+    /// Those of them that rendered (a boundary inside one that shows its
+    /// fallback renders not at all).
+    shown: RefCell<Vec<BoundaryId>>,
     /// The next place among the boundaries at the root.
     root_children: Cell<u32>,
     /// The failures met in this pass, by the boundary that catches them.
@@ -93,6 +96,7 @@ impl ServerPass {
         ServerPass(Rc::new(PassShared {
             controller: RefCell::new(Some(controller)),
             fallbacks: RefCell::new(fallbacks),
+            shown: RefCell::default(),
             root_children: Cell::new(0),
             failed: RefCell::default(),
             waiting: RefCell::default(),
@@ -123,7 +127,18 @@ impl ServerPass {
 
     /// The error whose fallback the boundary `id` shows in this pass.
     pub fn fallback_of(&self, id: &BoundaryId) -> Option<Error> {
-        self.0.fallbacks.borrow().get(id).cloned()
+        let error = self.0.fallbacks.borrow().get(id).cloned()?;
+        let mut shown = self.0.shown.borrow_mut();
+        if !shown.contains(id) {
+            shown.push(Rc::clone(id));
+        }
+        Some(error)
+    }
+
+    /// Whether the boundary `id` showed its fallback in this pass.
+    #[cfg(feature = "ssr")]
+    pub fn showed(&self, id: &BoundaryId) -> bool {
+        self.0.shown.borrow().contains(id)
     }
 
     /// Resumes a component whose read the fetch's task ended, outside the
@@ -405,11 +420,14 @@ mod render {
                 let render = LocalServerRenderer::<COMP>::with_props(self.props.clone())
                     .hydratable(self.hydratable)
                     .render();
-                let failed = match render_pass(pass, render).await {
+                let failed = match render_pass(pass.clone(), render).await {
                     Ok(html) => {
                         // What the page shows in place of failed reads,
-                        // for the browser to show again as it hydrates.
-                        let shown = fallbacks.into_iter().map(|(boundary, error)| {
+                        // for the browser to show again as it hydrates
+                        // (not a failure inside a boundary that shows its
+                        // own fallback: the page does not show it).
+                        let on_page = fallbacks.into_iter().filter(|(id, _)| pass.showed(id));
+                        let shown = on_page.map(|(boundary, error)| {
                             let keys = keys.remove(&boundary).unwrap_or_default();
                             (boundary.to_vec(), error, keys)
                         });

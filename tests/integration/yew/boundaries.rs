@@ -423,3 +423,42 @@ async fn a_boundary_above_the_provider_shows_a_failure_on_the_server() {
     })
     .await;
 }
+
+/// Todo 3 read in an outer boundary, todo 1 in a boundary inside it.
+#[component]
+fn FailingInAndOut(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={fallback("outer")}>
+                <Title id={3} />
+                <AsyncBoundary error_fallback={fallback("inner")}><Title id={1} /></AsyncBoundary>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn only_the_fallbacks_the_page_shows_are_handed_to_the_browser() {
+    local(async {
+        let mock = MockClient::new();
+        answering(&mock, 1, 404, r#"{"detail": "no"}"#);
+        answering(&mock, 3, 404, r#"{"detail": "no"}"#);
+        let ctrl = mock.controller();
+        let props = AppProps { ctrl: ctrl.clone() };
+        let page = ServerRender::<FailingInAndOut>::new(ctrl.clone(), props).hydratable(false);
+        let html = rendered(page.render()).await.unwrap();
+        assert_eq!(html, r#"<p class="outer">outer: Some(404)</p>"#);
+        // The inner boundary failed in an earlier pass, but the page does
+        // not show it: a browser that hydrates the page, and later shows
+        // the outer boundary's children again, reads todo 1 afresh.
+        let handoff: serde_json::Value = serde_json::from_str(&ctrl.export_handoff()).unwrap();
+        let boundaries: Vec<_> = handoff["fallbacks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|fallback| fallback["boundary"].clone())
+            .collect();
+        assert_eq!(boundaries, [serde_json::json!([0])]);
+    })
+    .await;
+}
