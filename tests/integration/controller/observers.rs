@@ -249,6 +249,41 @@ async fn polls_follow_the_controllers_clock_and_stop_with_the_last_observer() {
 }
 
 #[tokio::test]
+async fn an_observer_polls_as_the_endpoint_it_was_set_to_last_says() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let polls = server
+                .mock("GET", "/todos/1")
+                .with_body(todo_json(1, "polled"))
+                .expect(1)
+                .create_async()
+                .await;
+            let still = TodoResource::get();
+            let polled = still.clone().with_options(restcache::rest::Options {
+                poll_frequency: Some(Duration::from_secs(10)),
+                ..still.options()
+            });
+            store_todo(&ctrl, 1, "one");
+            let mut view = ReadObserver::new(&ctrl, Observe::new().changes().poll());
+            view.set(&still, &one(1));
+            view.subscribe(|| {});
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            // The same read, now polled (a view's "live" switch turned on).
+            assert!(!view.set(&polled, &one(1)), "the same read");
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            // And switched off again.
+            view.set(&still, &one(1));
+            clock.advance(Duration::from_secs(30));
+            settle(&ctrl).await;
+            polls.assert_async().await;
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn a_write_tells_only_the_observers_of_what_it_touched() {
     let (_server, ctrl, _clock) = setup().await;
     store_todo(&ctrl, 1, "one");

@@ -227,7 +227,8 @@ where
     /// Follows `endpoint` with `params`; returns whether that is another
     /// read than the one followed (the same endpoint's keys and equal
     /// params are the same read). While subscribed, the new read is
-    /// watched in place of the old one.
+    /// watched in place of the old one; the same read given other options
+    /// (`poll_frequency`, the expiries) is watched as they now say.
     ///
     /// ```
     /// # use restcache::prelude::*;
@@ -242,10 +243,18 @@ where
     /// assert_eq!(observer.key(), Some("GET http://127.0.0.1:8080/todos/1"));
     /// ```
     pub fn set<E: Readable>(&mut self, endpoint: &Endpoint<P, S, E>, params: &P) -> bool {
-        if let Some(current) = &self.current
+        if let Some(current) = &mut self.current
             && current.params == *params
             && current.endpoint.keys_like(endpoint)
         {
+            // The same read with other options (a poll switched on or
+            // off, another expiry): watched as they now say.
+            if current.endpoint.options() != endpoint.options() {
+                current.endpoint = endpoint.clone().with_effect();
+                if self.on_change.is_some() {
+                    self.attach();
+                }
+            }
             return false;
         }
         self.current = Some(Current {
