@@ -271,15 +271,20 @@ thread_local! {
 }
 
 /// The server render pass a provider created now renders in, if any: the
-/// one being polled (Yew's scheduler creates components as the render is
-/// polled, natively and on a wasm32 runtime without a browser), else the
-/// only one under way on this thread (a browser's scheduler creates them
-/// later, on its own).
+/// one being polled. Natively a render is polled together with the tasks
+/// of its reads, which render the components they resume, so a component
+/// is always created inside its own render's poll (another request's
+/// page, rendered on the same thread meanwhile, is not). In a browser,
+/// whose scheduler creates components later on its own, it is the only
+/// pass under way.
 #[cfg(feature = "ssr")]
 pub(crate) fn current_pass() -> Option<ServerPass> {
     if let Some(pass) = POLLING.with(|polling| polling.borrow().last().cloned()) {
         return Some(pass);
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    return None;
+    #[cfg(target_arch = "wasm32")]
     ACTIVE.with(|active| match active.borrow().as_slice() {
         [only] => Some(only.clone()),
         _ => None,
@@ -400,23 +405,39 @@ mod render {
         /// (a fallback that fails in turn, pass after pass) gives the
         /// first failure's error.
         pub async fn render(self) -> Result<String, Error> {
+            let current = Rc::new(std::cell::RefCell::new(None));
             #[cfg(not(target_arch = "wasm32"))]
             {
+                // The reads' tasks run inside the render's poll, with its
+                // pass current: a component they resume renders in it.
                 let local = tokio::task::LocalSet::new();
-                local.run_until(self.passes()).await
+                let mut passes = pin!(local.run_until(self.passes(Rc::clone(&current))));
+                std::future::poll_fn(|cx| {
+                    let pass: Option<ServerPass> = current.borrow().clone();
+                    match pass {
+                        Some(pass) => polled_in(&pass, passes.as_mut(), cx),
+                        None => passes.as_mut().poll(cx),
+                    }
+                })
+                .await
             }
             #[cfg(target_arch = "wasm32")]
             {
-                self.passes().await
+                self.passes(current).await
             }
         }
 
-        async fn passes(self) -> Result<String, Error> {
+        /// Renders pass after pass, each one `current` while it renders.
+        async fn passes(
+            self,
+            current: Rc<std::cell::RefCell<Option<ServerPass>>>,
+        ) -> Result<String, Error> {
             let mut fallbacks = rustc_hash::FxHashMap::default();
             let mut first_failure = None;
             let mut keys: rustc_hash::FxHashMap<BoundaryId, Vec<String>> = Default::default();
             for pass_number in 0..MAX_PASSES {
                 let pass = ServerPass::new(self.controller.clone(), fallbacks.clone());
+                *current.borrow_mut() = Some(pass.clone());
                 let render = LocalServerRenderer::<COMP>::with_props(self.props.clone())
                     .hydratable(self.hydratable)
                     .render();

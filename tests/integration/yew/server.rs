@@ -291,3 +291,47 @@ async fn a_component_that_panics_leaves_no_controller_and_no_pass_behind() {
     })
     .await;
 }
+
+/// Names the API its provider's controller reads.
+#[component]
+fn ApiName() -> Html {
+    let ctrl = restcache::yew::use_controller();
+    html! { <p>{ ctrl.client().base_url().to_owned() }</p> }
+}
+
+/// A page of its own API, rendered by Yew's renderer.
+#[component]
+fn OtherApp() -> Html {
+    html! { <CacheProvider base_url="http://other.invalid"><ApiName /></CacheProvider> }
+}
+
+#[tokio::test]
+async fn a_page_rendered_beside_a_server_render_keeps_its_own_cache() {
+    local(async {
+        let mut server = mockito::Server::new_async().await;
+        let _slow = slowly(
+            server.mock("GET", "/todos/7"),
+            Duration::from_millis(200),
+            todo_json(7, "slow"),
+        )
+        .create_async()
+        .await;
+        let ctrl = Controller::new(Client::new(server.url()));
+        // Another request's page, rendered on the same thread while the
+        // first one waits on its read.
+        let other = async {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            rendered(
+                yew::LocalServerRenderer::<OtherApp>::new()
+                    .hydratable(false)
+                    .render(),
+            )
+            .await
+        };
+        let page = ServerRender::<Page>::new(ctrl, PageProps { id: 7 }).hydratable(false);
+        let (page, other) = tokio::join!(rendered(page.render()), other);
+        assert_eq!(page.unwrap(), "<h1>slow</h1>");
+        assert_eq!(other, "<p>http://other.invalid</p>");
+    })
+    .await;
+}
