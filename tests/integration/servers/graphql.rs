@@ -68,6 +68,16 @@ endpoint!(pub complete_todo {
     params: { id: u64, completed: bool },
 });
 
+endpoint!(pub complete_todo_by_fragment {
+    graphql: "fragment Fields on Todo { id userId title completed }
+    mutation Complete($id: Int!, $completed: Boolean!) {
+        updateTodo(id: $id, completed: $completed) { ...Fields }
+    }",
+    path: "/graphql",
+    schema: Updated,
+    params: { id: u64, completed: bool },
+});
+
 resource!(pub UserResource { path: "/users/:id", schema: User });
 
 fn ids(todos: &[Rc<Todo>]) -> Vec<u64> {
@@ -254,6 +264,24 @@ async fn an_answer_with_neither_data_nor_errors_is_read_whole() {
     assert!(list.todos.is_empty());
 }
 
+#[tokio::test]
+async fn a_mutation_whose_fragments_come_first_is_a_mutation() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let params = CompleteTodoByFragmentParams {
+        id: 5,
+        completed: true,
+    };
+    let complete = complete_todo_by_fragment();
+    let done = ctrl.fetch(&complete, &params, None).await.unwrap();
+    assert!(done.update_todo.completed);
+    // A mutation is never answered from the cache.
+    ctrl.fetch(&complete, &params, None).await.unwrap();
+    assert_eq!(api.hits("POST /graphql"), 2);
+    let stored = ctrl.read(&TodoResource::get(), &TodoResourceParams { id: 5 });
+    assert!(stored.data.unwrap().completed);
+}
+
 #[test]
 #[should_panic(expected = "a GraphQL mutation needs an endpoint of a mutation's effect")]
 fn a_mutation_built_as_a_read_is_refused() {
@@ -261,4 +289,14 @@ fn a_mutation_built_as_a_read_is_refused() {
     const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
     let _ = Endpoint::<(), serde_json::Value>::new(Method::Post, GRAPHQL)
         .graphql("# resets\nmutation { reset }");
+}
+
+#[test]
+#[should_panic(expected = "a GraphQL mutation needs an endpoint of a mutation's effect")]
+fn a_mutation_after_its_fragments_built_as_a_read_is_refused() {
+    use restcache::rest::{Part, PathTemplate};
+    const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+    let _ = Endpoint::<(), serde_json::Value>::new(Method::Post, GRAPHQL).graphql(
+        "fragment T on Todo { id title } # a \"quoted\" { comment\nmutation { reset { ...T } }",
+    );
 }

@@ -91,18 +91,59 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     }
 }
 
-/// Whether `document`'s operation is a `mutation` (comments before it
+/// Whether `document`'s operation is a `mutation`: its first definition
+/// that is not a fragment (comments, strings and fragments before it
 /// skipped).
 fn is_mutation(document: &str) -> bool {
-    let mut rest = document.trim_start();
-    while let Some(comment) = rest.strip_prefix('#') {
-        rest = comment
-            .split_once('\n')
-            .map_or("", |(_, after)| after)
-            .trim_start();
+    let bytes = document.as_bytes();
+    let (mut i, mut depth, mut in_fragment) = (0, 0usize, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' if document[i..].starts_with("\"\"\"") => {
+                i += 3;
+                while i < bytes.len() && !document[i..].starts_with("\"\"\"") {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 2;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => {
+                if depth == 0 && !in_fragment {
+                    return false; // a bare `{ .. }` is a query
+                }
+                depth += 1;
+            }
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                in_fragment &= depth > 0;
+            }
+            c if depth == 0 && (c.is_ascii_alphabetic() || c == b'_') => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                match &document[start..i] {
+                    "fragment" => in_fragment = true,
+                    _ if in_fragment => {}
+                    word => return word == "mutation",
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
     }
-    rest.strip_prefix("mutation")
-        .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    false
 }
 
 /// What only GraphQL operations do, as functions an operation's endpoint
