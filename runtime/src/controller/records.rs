@@ -46,12 +46,24 @@ impl Controller {
         record: E,
         fetched_at: Timestamp,
     ) -> Result<Rc<E>, WriteError> {
+        self.set_decoded_entity(Decoded::from(Rc::new(record)), fetched_at)
+    }
+
+    /// [`set_entity`](Self::set_entity) of a record decoded from JSON,
+    /// which knows the fields the JSON left out: they keep their stored
+    /// values, as a response's would.
+    pub(crate) fn set_decoded_entity<E: Entity>(
+        &self,
+        record: Decoded<Rc<E>>,
+        fetched_at: Timestamp,
+    ) -> Result<Rc<E>, WriteError> {
         let meta = Meta::fetched(fetched_at, fetched_at, self.inner.data_expiry);
-        let stored = self
+        let written = self
             .state_mut()
             .store
-            .set_entity(record, meta)
+            .write(None, record, meta, false)
             .map_err(WriteError::Schema)?;
+        let stored = Rc::unwrap_or_clone(written.value);
         if let Some(pk) = stored.pk() {
             self.emit(|| Event::Record {
                 entity: E::KEY,

@@ -2,6 +2,7 @@
 //! on its own: a record set or deleted, named by its entity key.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -213,10 +214,11 @@ fn apply<E: Entity + DeserializeOwned>(
             let data = message
                 .data
                 .ok_or_else(|| format!("a `set` of {} has no `data`", E::KEY))?;
-            let record: E = serde_json::from_str(data.get())
+            // Fields the message leaves out keep their stored values.
+            let record = crate::cache::schema::from_json::<Rc<E>>(data.get())
                 .map_err(|e| format!("a `set` of {}: {e}", E::KEY))?;
             controller
-                .set_entity(record, at)
+                .set_decoded_entity(record, at)
                 .map(drop)
                 .map_err(|e| e.to_string())
         }

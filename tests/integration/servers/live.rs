@@ -216,6 +216,28 @@ async fn a_message_older_than_the_stored_record_does_not_win() {
 }
 
 #[tokio::test]
+async fn a_message_with_some_fields_merges_into_the_stored_record() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        ctrl.fetch(&TodoResource::get_list(), &(), None)
+            .await
+            .unwrap();
+        let _hold = open_and_wait(&ctrl, &sse()).await;
+        // The server pushes what changed, as a PATCH answer may.
+        api.publish(json!({"entity": "Todo", "op": "set", "data": {"id": 4, "title": "renamed"}}));
+        eventually("the push shows", || {
+            title_of(&ctrl, 4).as_deref() == Some("renamed")
+        })
+        .await;
+        let four = ctrl.with_store(|store| store.get_entity::<Todo>(4u64).value().cloned());
+        let four = four.unwrap();
+        assert_eq!((four.user_id, four.completed), (2, true), "kept: {four:?}");
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_message_not_understood_is_reported_and_the_stream_goes_on() {
     in_local_set(async {
         let (api, ctrl) = reading_todos().await;
