@@ -266,7 +266,10 @@ impl Live {
     /// How long to wait before reconnecting: `first` after a drop,
     /// doubled after each failed attempt, at most `max`, each wait
     /// jittered into its upper half so that many clients do not come
-    /// back at once (default: [`FIRST_RECONNECT`], at most 30 s).
+    /// back at once (default: [`FIRST_RECONNECT`], at most 30 s). A
+    /// connection that worked (a message came, or it stayed open for
+    /// `max` or longer, as a quiet one a proxy closes now and then) starts
+    /// the waits over.
     ///
     /// ```
     /// use restcache::live::Live;

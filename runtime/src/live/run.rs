@@ -13,8 +13,8 @@ use crate::controller::{Controller, StreamStatus, StreamTicket};
 
 /// How one connection ended.
 enum Ended {
-    /// The server closed it, or it broke; `read` tells whether a message
-    /// came first (the connection worked).
+    /// The server closed it, or it broke; `read` tells whether it worked:
+    /// a message came first, or it stayed open a while.
     Dropped { read: bool },
     /// The page went offline or out of view: closed on purpose.
     Paused,
@@ -49,7 +49,19 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
                     live.catch_up(&controller);
                 }
                 behind = true;
-                read(&controller, &live, &ticket, &mut connection, &mut last_id).await
+                let opened = controller.now();
+                let ended = read(&controller, &live, &ticket, &mut connection, &mut last_id).await;
+                // Open for as long as the longest wait, a quiet connection
+                // worked too (a proxy closes an idle one now and then).
+                let lived = controller
+                    .now()
+                    .as_micros()
+                    .saturating_sub(opened.as_micros());
+                let long = lived >= live.retry.max_delay.as_micros() as u64;
+                match ended {
+                    Ended::Dropped { read } => Ended::Dropped { read: read || long },
+                    paused => paused,
+                }
             }
             Err(error) => {
                 controller.stream_error(&ticket, || format!("cannot connect: {error}"));

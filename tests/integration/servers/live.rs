@@ -216,6 +216,41 @@ async fn a_message_older_than_the_stored_record_does_not_win() {
 }
 
 #[tokio::test]
+async fn a_quiet_stream_the_server_closes_now_and_then_reconnects_at_once_each_time() {
+    in_local_set(async {
+        // Closed after a while with no message, as a proxy closes an idle
+        // connection: each time it is the first retry again.
+        let live = sse().retry(Duration::from_millis(50), Duration::from_millis(200));
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let statuses = Rc::new(RefCell::new(Vec::new()));
+        let heard = Rc::clone(&statuses);
+        let _listener = ctrl.on_event(move |event, _| {
+            if let Event::StreamChanged {
+                status: StreamStatus::Retrying { attempt },
+                ..
+            } = event
+            {
+                heard.borrow_mut().push(*attempt);
+            }
+        });
+        let _hold = open_and_wait(&ctrl, &live).await;
+        for round in 1..=3 {
+            eventually("the server has it", || api.streams_open() == 1).await;
+            // Open longer than the longest wait between attempts.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            api.drop_streams();
+            eventually("the client sees the drop", || {
+                statuses.borrow().len() == round
+            })
+            .await;
+        }
+        assert_eq!(*statuses.borrow(), [1, 1, 1]);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_message_with_some_fields_merges_into_the_stored_record() {
     in_local_set(async {
         let api = DemoApi::start().unwrap();
