@@ -30,6 +30,7 @@ pub use response::Response;
 pub use transport::{Incoming, Outgoing, Transport, TransportError, TransportFuture};
 
 pub(crate) use error::Attempt;
+use futures_util::future::{Either, select};
 pub(crate) use response::Sent;
 use transport::Reqwest;
 
@@ -240,6 +241,8 @@ impl Client {
 
     /// Sends `request`, with its own headers beside the client's:
     /// [`request`](Self::request) for a fetch function that adds headers.
+    /// Within the client's time limit ([`with_timeout`](Self::with_timeout)),
+    /// as every request it sends.
     ///
     /// ```
     /// use restcache::http::{Client, HeaderName, HeaderValue, Method, Request};
@@ -254,6 +257,22 @@ impl Client {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn send(&self, request: Request) -> ResponseFuture {
+        let (method, url) = (request.method, resolve(&self.base_url, &request.url));
+        let limit = self.timeout;
+        let answer = self.send_untimed(request);
+        Box::pin(async move {
+            match select(answer, futures_timer::Delay::new(limit)).await {
+                Either::Left((answer, _)) => answer,
+                Either::Right(((), _)) => {
+                    Err(Attempt::new(method, &url).failed(ErrorKind::Timeout(limit)))
+                }
+            }
+        })
+    }
+
+    /// [`send`](Self::send) with no time limit: an endpoint's call sets
+    /// its own, around the whole exchange.
+    pub(crate) fn send_untimed(&self, request: Request) -> ResponseFuture {
         let Request {
             method,
             url,

@@ -130,6 +130,24 @@ async fn a_transport_that_never_answers_meets_the_time_limit() {
 }
 
 #[tokio::test]
+async fn a_request_of_its_own_meets_the_clients_time_limit() {
+    let silent = Client::new("http://api.test")
+        .with_timeout(Duration::from_millis(20))
+        .with_transport(|_: Outgoing| std::future::pending::<Result<Incoming, TransportError>>());
+    let waited = tokio::time::timeout(
+        Duration::from_secs(5),
+        silent.request(Method::Get, "/todos/1", None),
+    )
+    .await;
+    let failed = waited.expect("the client's limit ends it").unwrap_err();
+    assert!(matches!(failed.kind(), ErrorKind::Timeout(_)), "{failed:?}");
+    assert!(
+        failed.to_string().contains("http://api.test/todos/1"),
+        "{failed}"
+    );
+}
+
+#[tokio::test]
 async fn a_requests_own_content_type_is_sent_as_it_is() {
     let (client, sent) = answering(Incoming::new(200, "{}"));
     let body = restcache::http::Body::json(&serde_json::json!({"title": "x"})).unwrap();

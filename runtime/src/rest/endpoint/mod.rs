@@ -429,7 +429,8 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         }
         match &self.fetch {
             Some(fetch) => fetch(client, params, request),
-            None => client.send(request),
+            // The call's own time limit holds the whole exchange.
+            None => client.send_untimed(request),
         }
     }
 
