@@ -171,3 +171,33 @@ async fn a_server_render_shows_a_plain_img() {
         .unwrap();
     assert_eq!(html, r#"<img src="/images/a.png" alt="A" class="wide">"#);
 }
+
+#[tokio::test]
+async fn an_endpoint_given_another_schema_reads_as_that_schema_says() {
+    let (mut server, client) = server().await;
+    let json = server
+        .mock("GET", "/files/1")
+        .match_header("accept", "application/json")
+        .with_header("content-type", "application/json")
+        .with_body(r#"{"a": 1}"#)
+        .expect(1)
+        .create_async()
+        .await;
+    let bytes = server
+        .mock("GET", "/todos/1")
+        .match_header("accept", "*/*")
+        .with_header("content-type", "image/png")
+        .with_body(awkward_bytes())
+        .expect(1)
+        .create_async()
+        .await;
+    let as_json = file().with_schema::<serde_json::Value>();
+    let read = client.call(&as_json, &FileParams { id: 1 }, None).await;
+    assert_eq!(read.unwrap(), serde_json::json!({"a": 1}));
+    let as_bytes = crate::common::TodoResource::get().with_schema::<Blob>();
+    let params = crate::common::TodoResourceParams { id: 1 };
+    let blob = client.call(&as_bytes, &params, None).await.unwrap();
+    assert_eq!(blob.bytes(), awkward_bytes());
+    json.assert_async().await;
+    bytes.assert_async().await;
+}

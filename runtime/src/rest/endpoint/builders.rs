@@ -162,8 +162,9 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         self
     }
 
-    /// This endpoint with another schema, decoded as JSON; everything else
-    /// is kept.
+    /// This endpoint with another schema, decoded as that schema is (as
+    /// JSON, or as bytes for a [`Blob`](crate::Blob)); everything else is
+    /// kept.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -174,7 +175,10 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// # let _ = raw;
     /// ```
     pub fn with_schema<T: Schema + DeserializeOwned>(self) -> Endpoint<P, T, E> {
-        self.with_decoder(decode_json::<P, T>)
+        let mut endpoint = self.with_decoder(decode_json::<P, T>);
+        // Bytes or JSON, as the new schema is.
+        endpoint.binary = T::BINARY;
+        endpoint
     }
 
     /// This endpoint with another schema, which `decode` builds from the
