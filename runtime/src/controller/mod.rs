@@ -488,7 +488,9 @@ impl Controller {
     /// Makes `endpoint`'s request for `params` (and `body`) and stores the
     /// response; resolves to the result as the cache now shows it.
     ///
-    /// - A read ([`Read`](crate::rest::Read)) is stored under its key. While one is on its
+    /// - A read ([`Read`](crate::rest::Read)) is stored under its key (with
+    ///   `body`, a key of that body's: a `POST` search sent with another
+    ///   query is another read). While one is on its
     ///   way, every other read of the same key waits for it instead of
     ///   making its own request. A failure is kept beside the cached data
     ///   for the error expiry; the data stays.
@@ -537,9 +539,16 @@ impl Controller {
         // mutation's future (nor a mutation's a read's): with both in one
         // state machine, every read linked the mutation path's drop glue.
         let fetched: LocalBoxFuture<'_, Result<Rc<S>, Error>> = match E::ACTION {
-            Action::Read => self
-                .fetch_read(endpoint, params, body, (key, url), false)
-                .boxed_local(),
+            Action::Read => {
+                // A body is part of what is asked (a search's query): two
+                // bodies, two reads.
+                let key = match &body {
+                    Some(body) => request::key_with_body(key, body),
+                    None => key,
+                };
+                self.fetch_read(endpoint, params, body, (key, url), false)
+                    .boxed_local()
+            }
             Action::Mutate | Action::Create | Action::Delete => {
                 let started = self.start_mutation(endpoint, params, &key, &url, None)?;
                 self.finish_mutation(endpoint, params, body, key, url, started, None)

@@ -620,3 +620,13 @@ impl Controller {
 fn wanted_elsewhere(inner: &Inner, key: &str) -> bool {
     inner.shared.wanted(key)
 }
+
+/// The key of a read of `key` sent with `body`: the body's content type
+/// and bytes, hashed, follow the key.
+pub(super) fn key_with_body(key: String, body: &Body) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    body.content_type().hash(&mut hasher);
+    body.as_bytes().hash(&mut hasher);
+    format!("{key} body:{:016x}", hasher.finish())
+}

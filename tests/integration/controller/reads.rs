@@ -12,7 +12,7 @@ use crate::common::mock::*;
 use crate::common::{Found, Todo, TodoResource};
 use futures_util::future::join_all;
 use mockito::Server;
-use restcache::http::{Client, Error};
+use restcache::http::{Body, Client, Error};
 use restcache::prelude::*;
 use serde_json::json;
 
@@ -478,4 +478,42 @@ async fn a_predicate_of_invalidate_all_and_expire_all_may_call_the_controller() 
         key.ends_with("/todos/3")
     });
     assert_eq!(writes, 1);
+}
+
+endpoint!(pub search {
+    method: POST,
+    path: "/search",
+    schema: Vec<Rc<Todo>>,
+    side_effect: false,
+});
+
+#[tokio::test]
+async fn reads_sent_with_other_bodies_are_other_reads() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let mut asked = Vec::new();
+    for (id, query, title) in [(1, "milk", "found milk"), (2, "eggs", "found eggs")] {
+        let answer = format!("[{}]", todo_json(id, title));
+        let mock = slowly(
+            server
+                .mock("POST", "/search")
+                .match_body(mockito::Matcher::Json(json!({ "q": query }))),
+            Duration::from_millis(50),
+            answer,
+        )
+        .expect(1)
+        .create_async()
+        .await;
+        asked.push(mock);
+    }
+    let body = |query: &str| Some(Body::json(&json!({ "q": query })).unwrap());
+    let search = search();
+    let (milk, eggs) = tokio::join!(
+        ctrl.fetch(&search, &(), body("milk")),
+        ctrl.fetch(&search, &(), body("eggs")),
+    );
+    assert_eq!(titles(&milk.unwrap()), ["found milk"]);
+    assert_eq!(titles(&eggs.unwrap()), ["found eggs"]);
+    for mock in asked {
+        mock.assert_async().await;
+    }
 }
