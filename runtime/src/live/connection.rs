@@ -50,6 +50,20 @@ pub(crate) async fn connect(
             if !status.is_success() {
                 return Err(format!("the server answered {status}"));
             }
+            // 204 (the server has no stream to give), or another kind of
+            // body (a page, JSON): no stream of events.
+            let kind = response.headers().get(reqwest::header::CONTENT_TYPE);
+            let events = kind
+                .and_then(|kind| kind.to_str().ok())
+                .is_some_and(|kind| kind.trim_start().starts_with("text/event-stream"));
+            if status == reqwest::StatusCode::NO_CONTENT || !events {
+                let kind = kind
+                    .and_then(|kind| kind.to_str().ok())
+                    .unwrap_or("no body");
+                return Err(format!(
+                    "the server answered {status} with {kind}, not a stream of events"
+                ));
+            }
             let events = response
                 .bytes_stream()
                 .eventsource()

@@ -471,3 +471,35 @@ async fn a_server_render_opens_no_stream() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn an_answer_that_is_no_event_stream_is_no_open_stream() {
+    in_local_set(async {
+        let (mut server, client) = crate::common::mock::server().await;
+        let no_content = server
+            .mock("GET", "/events")
+            .with_status(204)
+            .expect_at_least(2)
+            .create_async()
+            .await;
+        let ctrl = Controller::new(client);
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let heard = Rc::clone(&seen);
+        let _listener = ctrl.on_event(move |event, _| match event {
+            Event::StreamChanged { status, .. } => heard.borrow_mut().push(format!("{status:?}")),
+            Event::StreamError { message, .. } => heard.borrow_mut().push(message.clone()),
+            _ => {}
+        });
+        let live = sse().retry(Duration::from_millis(20), Duration::from_millis(40));
+        let _hold = ctrl.open_stream(&live);
+        eventually("a second try", || {
+            seen.borrow().iter().any(|s| s.contains("attempt: 2"))
+        })
+        .await;
+        let seen = seen.borrow();
+        assert!(!seen.iter().any(|s| s == "Open"), "{seen:?}");
+        assert!(seen.iter().any(|s| s.contains("204")), "{seen:?}");
+        no_content.assert_async().await;
+    })
+    .await;
+}
