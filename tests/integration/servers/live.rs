@@ -496,7 +496,7 @@ async fn an_answer_that_is_no_event_stream_is_no_open_stream() {
             seen.borrow().iter().any(|s| s.contains("attempt: 2"))
         })
         .await;
-        let seen = seen.borrow();
+        let seen = seen.borrow().clone();
         assert!(!seen.iter().any(|s| s == "Open"), "{seen:?}");
         assert!(seen.iter().any(|s| s.contains("204")), "{seen:?}");
         no_content.assert_async().await;
