@@ -47,6 +47,9 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
         .result_keys()
         .filter_map(|key| {
             let rest = key.strip_prefix(prefix.as_str())?;
+            // The collection's URL may end in `/` (`/todos/?done=1`, as the
+            // older API's lists are keyed).
+            let rest = rest.strip_prefix('/').unwrap_or(rest);
             let query = match rest {
                 "" => "",
                 _ => rest.strip_prefix('?')?,

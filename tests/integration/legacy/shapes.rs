@@ -255,3 +255,58 @@ async fn make_manager_posts_with_or_without_a_body() {
         .unwrap();
     with_note.assert_async().await;
 }
+
+#[tokio::test]
+async fn an_update_shapes_answer_replaces_the_record_whole() {
+    let (mut server, client) = server().await;
+    let ctrl = Controller::new(client);
+    let one = "1".to_owned();
+    let with_image =
+        r#"{"id": "1", "name": "Ada", "image": "ada.png", "date": "2026-12-10T00:00:00Z"}"#;
+    let _get = once(server.mock("GET", "/api/birthdays/1"), 200, with_image).await;
+    Birthday::detail_shape()
+        .call(&ctrl, &one, None)
+        .await
+        .unwrap();
+    // The server replaced it whole: no image any more.
+    let put = once(server.mock("PUT", "/api/birthdays/1"), 200, ADA).await;
+    let body = Body::json(&json!({"name": "Ada", "date": "2026-12-10T00:00:00Z"})).unwrap();
+    Birthday::update_shape()
+        .call(&ctrl, &one, Some(body))
+        .await
+        .unwrap();
+    put.assert_async().await;
+    let shown = Birthday::detail_shape().read(&ctrl, &one).data.unwrap();
+    assert_eq!(shown.image, "", "the answer left the image out");
+}
+
+#[tokio::test]
+async fn an_update_shape_judges_the_filtered_lists_under_its_url_root() {
+    let (mut server, client) = server().await;
+    let ctrl = Controller::new(client);
+    let december = Query::from([("month".to_owned(), "12".to_owned())]);
+    let _list = once(
+        server
+            .mock("GET", "/api/birthdays/")
+            .match_query(Matcher::UrlEncoded("month".into(), "12".into())),
+        200,
+        &format!("[{ADA}]"),
+    )
+    .await;
+    Birthday::list_shape()
+        .call(&ctrl, &december, None)
+        .await
+        .unwrap();
+    let moved = r#"{"id": "1", "name": "Ada", "date": "2026-11-10T00:00:00Z"}"#;
+    let patch = once(server.mock("PATCH", "/api/birthdays/1"), 200, moved).await;
+    let body = Body::json(&json!({"date": "2026-11-10T00:00:00Z"})).unwrap();
+    Birthday::partial_update_shape()
+        .call(&ctrl, &"1".to_owned(), Some(body))
+        .await
+        .unwrap();
+    patch.assert_async().await;
+    // "month" is no field of the record: the list cannot be judged, so
+    // it goes stale (it is fetched again, and stays on show meanwhile).
+    let list = Birthday::list_shape().read(&ctrl, &december);
+    assert_ne!(list.status, ExpiryStatus::Valid);
+}
