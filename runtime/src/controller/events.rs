@@ -114,8 +114,9 @@ pub enum Event {
         error: Error,
     },
     /// A request ended with its answer unused: every component waiting
-    /// for a read went away before it came, or the list a next page was
-    /// for was fetched again meanwhile.
+    /// for a read went away before it came, the cache holds a newer answer
+    /// for its key (written after the request started), or the list a
+    /// next page was for was fetched again meanwhile.
     RequestCancelled {
         /// The cache key it would have answered.
         key: String,

@@ -171,9 +171,12 @@ impl Controller {
         let result_key = (E::ACTION == Action::Read).then_some(key);
         let written = state.store.write(result_key, value, meta, layered)?;
         let turned_down = result_key.is_some_and(|key| newer_stored(state, key, started));
-        if !layered && !turned_down {
-            self.emit(|| Event::ResponseStored {
-                key: key.to_owned(),
+        if !layered {
+            // An answer older than what its key holds ends unused.
+            let key = key.to_owned();
+            self.emit(|| match turned_down {
+                false => Event::ResponseStored { key },
+                true => Event::RequestCancelled { key },
             });
         }
         let mut layer = written.layer;

@@ -354,6 +354,36 @@ async fn a_read_another_tab_is_fetching_waits_for_its_answer() {
 }
 
 #[tokio::test]
+async fn a_read_whose_other_tabs_answer_is_turned_down_fetches_for_itself() {
+    let api = DemoApi::start().unwrap();
+    let (one, two, _links) = two_tabs_on(api.url());
+    let list = TodoResource::get_list();
+    one.fetch(&list, &(), None).await.unwrap();
+    let held = api.hold();
+    let first = one.fetch(&list, &(), None);
+    let second = async {
+        until(|| api.hits("GET /todos") == 2).await;
+        let read = two.fetch(&list, &(), None);
+        let steer = async {
+            until(|| two.in_flight() == 1).await;
+            tokio::task::yield_now().await;
+            // Tab one's list changes after its request started: the
+            // answer, older, is turned down there.
+            one.invalidate(&list, &());
+            drop(held);
+        };
+        futures_util::join!(read, steer).0
+    };
+    let both = futures_util::future::join(first, second);
+    let (first, second) = tokio::time::timeout(std::time::Duration::from_secs(10), both)
+        .await
+        .expect("tab two stops waiting for an answer tab one turned down");
+    first.unwrap();
+    assert_eq!(second.unwrap().len(), 5);
+    assert_eq!(api.hits("GET /todos"), 3, "tab two fetched for itself");
+}
+
+#[tokio::test]
 async fn a_read_whose_other_tab_gives_up_fetches_for_itself() {
     let api = DemoApi::start().unwrap();
     let (one, two, _links) = two_tabs_on(api.url());
