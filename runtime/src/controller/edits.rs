@@ -75,7 +75,10 @@ impl Controller {
             state.keys.edit(&key, |kept| kept.error = None);
             state.touch(&key);
             state.memo.forget(&key);
-            state.store.invalidate_result(&key, now)
+            // A response handed over or restored, not read yet, goes: the
+            // read fetches.
+            let handed = state.handoff.pending.remove(&key).is_some();
+            state.store.invalidate_result(&key, now) || handed
         };
         self.emit(|| Event::Invalidated { key });
         self.notify();
@@ -161,7 +164,10 @@ impl Controller {
             }
             results
                 .into_iter()
-                .filter(|key| state.store.invalidate_result(key, now))
+                .filter(|key| {
+                    let handed = state.handoff.pending.remove(key).is_some();
+                    state.store.invalidate_result(key, now) || handed
+                })
                 .collect()
         };
         for key in &invalidated {
@@ -179,10 +185,16 @@ impl Controller {
             let state = self.inner.state.borrow();
             let errors = state.keys.having(|kept| kept.error.is_some());
             let errors = errors.cloned().collect();
-            (
-                errors,
-                state.store.result_keys().map(str::to_owned).collect(),
-            )
+            // The results, and the responses handed over or restored that
+            // no read has taken yet.
+            let mut results: Vec<String> = state.store.result_keys().map(str::to_owned).collect();
+            let handed = state.handoff.pending.keys();
+            results.extend(
+                handed
+                    .filter(|key| state.store.result_meta(key).is_none())
+                    .cloned(),
+            );
+            (errors, results)
         };
         let keep = |keys: Vec<String>| keys.into_iter().filter(|key| matches(key)).collect();
         (keep(errors), keep(results))
@@ -221,7 +233,13 @@ impl Controller {
             }
             let expired: Vec<String> = results
                 .into_iter()
-                .filter(|key| state.store.expire_result(key))
+                .filter(|key| {
+                    // One handed over or restored, not read yet, shows
+                    // stale when it is read.
+                    let handed = state.handoff.pending.get_mut(key);
+                    let handed = handed.map(|pending| pending.stale = true).is_some();
+                    state.store.expire_result(key) || handed
+                })
                 .collect();
             drop(state);
             for key in &expired {

@@ -333,6 +333,47 @@ async fn a_read_expired_by_hand_comes_back_stale() {
 }
 
 #[tokio::test]
+async fn a_restored_read_invalidated_or_expired_before_its_first_read_is_not_fresh() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let _link = ctrl.persist(&persist(&storage));
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+            }
+            let list = TodoResource::get_list();
+            let reloaded = || {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&persist(&storage));
+                (ctrl, link)
+            };
+            // Expired (a stream reconnected) before any view read it.
+            let (ctrl, _link) = reloaded();
+            assert_eq!(ctrl.expire_all(|_| true), 1);
+            let cached = ctrl.read(&list, &());
+            assert_eq!(
+                (cached.data.is_some(), cached.status),
+                (true, ExpiryStatus::Stale)
+            );
+            drop((ctrl, _link));
+            // Invalidated (another tab changed it) before any view read it.
+            let (ctrl, link) = reloaded();
+            assert!(ctrl.invalidate(&list, &()));
+            assert_eq!(ctrl.read(&list, &()).status, ExpiryStatus::Invalid);
+            drop(link);
+            // And it stays so across the next reload.
+            let (ctrl, _link) = reloaded();
+            assert_ne!(ctrl.read(&list, &()).status, ExpiryStatus::Valid);
+            assert_eq!(api.hits("GET /todos"), 1);
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn a_server_renders_handoff_wins_over_an_older_save() {
     LocalSet::new()
         .run_until(async {
