@@ -454,9 +454,10 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
     };
     ctrl.batch(|| {
         for record in &saved.records {
-            match persist.codecs.apply(ctrl, record) {
-                true => restored.records += 1,
-                false => restored.dropped_records += 1,
+            match (persist.codecs.apply(ctrl, record), record.data.is_some()) {
+                (true, true) => restored.records += 1,
+                (true, false) => {} // gone as of its time: nothing to show
+                (false, _) => restored.dropped_records += 1,
             }
         }
     });
@@ -528,8 +529,9 @@ fn later(_: &Rc<Saving>, _: &Controller) {}
 /// oldest records, are left out until the text fits.
 fn save(ctrl: &Controller, saving: &Saving) {
     let persist = &saving.persist;
+    // Records gone (deleted) stay too, with when: a saved response not
+    // read yet that holds one does not bring it back after a reload.
     let mut records: Vec<Record> = ctrl.with_store(|store| persist.codecs.collect(store, 0));
-    records.retain(|record| record.data.is_some());
     let mut responses = ctrl.saved_responses();
     ctrl.drop_privately_held(&mut records, &mut responses);
     // Newest last, so that the oldest go first when over the limit.

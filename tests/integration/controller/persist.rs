@@ -309,6 +309,38 @@ async fn a_response_holding_a_record_gone_since_comes_back_stale() {
 }
 
 #[tokio::test]
+async fn a_record_deleted_after_a_reload_stays_gone_after_the_next() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let session = || {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&persist(&storage));
+                (ctrl, link)
+            };
+            {
+                let (ctrl, _link) = session();
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+            }
+            {
+                // The list's page is not shown this time; todo 5 is
+                // deleted (by a stream, another tab).
+                let (ctrl, _link) = session();
+                ctrl.delete_entity::<Todo>(5u64, ctrl.write_time());
+            }
+            let (ctrl, _link) = session();
+            let list = ctrl.read(&TodoResource::get_list(), &());
+            let ids: Vec<u64> = list.data.unwrap().iter().map(|todo| todo.id).collect();
+            assert!(!ids.contains(&5), "{ids:?}");
+            assert_eq!(api.hits("GET /todos"), 1);
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn a_read_expired_by_hand_comes_back_stale() {
     LocalSet::new()
         .run_until(async {
