@@ -216,9 +216,14 @@ fn collect<'h>(
     let reading = state.keys.having(|kept| kept.in_flight.is_some());
     let mut keys: FxHashSet<String> = reading.cloned().collect();
     let mut roots: Vec<(&str, &Pk)> = Vec::new();
+    let mut whole_tables: Vec<&str> = Vec::new();
     for holds in held {
         match holds {
             Holds::Result(key) => drop(keys.insert(key.clone())),
+            Holds::ResultAndTable(key, entity) => {
+                keys.insert(key.clone());
+                whole_tables.push(entity);
+            }
             Holds::ResultAndRecord(key, entity, pk) => {
                 keys.insert(key.clone());
                 roots.push((entity, pk));
@@ -275,7 +280,7 @@ fn collect<'h>(
         at_most: retention.max_entities.map(|max| max - max / 10),
     };
     loop {
-        let dropped = state.store.collect_records(&roots, rule);
+        let dropped = state.store.collect_records(&roots, &whole_tables, rule);
         collected.records += dropped.records;
         let over = rule
             .at_most

@@ -224,6 +224,27 @@ fn an_entity_subscription_holds_its_record() {
 }
 
 #[test]
+fn a_watched_read_of_every_record_holds_them_all() {
+    restcache::endpoint!(every_todo { path: "/todos\\?all=1", schema: restcache::All<Todo> });
+    let (ctrl, clock) = controller(Retention::default());
+    let first = Rc::new(Todo {
+        id: 4,
+        ..Todo::default()
+    });
+    ctrl.set_response(&every_todo(), &(), restcache::All::from(vec![first]))
+        .unwrap();
+    store_todo(&ctrl, 1);
+    let _shown = ctrl.subscribe(&every_todo(), &(), || {});
+    clock.advance(Duration::from_secs(121));
+    // Todo 1's own read goes; the view of them all still shows it.
+    assert_eq!(ctrl.collect_garbage().records, 0);
+    let every = ctrl.read(&every_todo(), &()).data.unwrap();
+    let mut ids: Vec<u64> = every.iter().map(|todo| todo.id).collect();
+    ids.sort();
+    assert_eq!(ids, [1, 4]);
+}
+
+#[test]
 fn keep_all_collects_nothing() {
     let (ctrl, clock) = controller(Retention::KEEP_ALL);
     store_todo(&ctrl, 1);

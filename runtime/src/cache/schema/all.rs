@@ -103,6 +103,8 @@ impl<E: Entity> Schema for All<E> {
 }
 
 impl<E: Entity> SchemaParts for All<E> {
+    const EVERY_OF: Option<&'static str> = Some(E::KEY);
+
     fn stand_in() -> Option<Self> {
         Some(All(Vec::new()))
     }

@@ -261,6 +261,10 @@ pub trait SchemaParts: Clone + 'static {
     /// read whose params hold that field may be answered from the record.
     const RECORD: Option<(&'static str, &'static str)> = None;
 
+    /// For a schema that shows every record of one entity type (`All<E>`):
+    /// that type's key. A read of it holds every record of the type.
+    const EVERY_OF: Option<&'static str> = None;
+
     /// For a record schema: the record `pk` as a value of this schema,
     /// read through `reader`; `None` for other schemas.
     fn read_record(reader: &mut Reader<'_>, pk: &Pk) -> Option<Lookup<Self>>

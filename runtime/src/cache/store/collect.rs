@@ -80,7 +80,12 @@ impl Store {
     /// record that a kept record points at is kept. Nothing is dropped
     /// while an optimistic layer is on (the layer's records are numbered
     /// by slot).
-    pub(crate) fn collect_records(&mut self, roots: &[(&str, &Pk)], rule: Unreached) -> Dropped {
+    pub(crate) fn collect_records(
+        &mut self,
+        roots: &[(&str, &Pk)],
+        whole_tables: &[&str],
+        rule: Unreached,
+    ) -> Dropped {
         let tables = self.tables.len() as u32;
         let layered =
             !self.result_layers.is_empty() || (0..tables).any(|t| self.tables.any(t).has_layers());
@@ -90,7 +95,7 @@ impl Store {
                 skipped: true,
             };
         }
-        let mut keep = self.reached(roots);
+        let mut keep = self.reached(roots, whole_tables);
         let mut candidates = Vec::new();
         for (table, keep) in keep.iter_mut().enumerate() {
             let records = self.tables.any(table as u32);
@@ -128,9 +133,9 @@ impl Store {
         }
     }
 
-    /// Which slots of each table a result, a nested reference or a root
-    /// reaches.
-    fn reached(&self, roots: &[(&str, &Pk)]) -> Vec<Vec<bool>> {
+    /// Which slots of each table a result, a nested reference, a root or
+    /// a table held whole reaches.
+    fn reached(&self, roots: &[(&str, &Pk)], whole_tables: &[&str]) -> Vec<Vec<bool>> {
         let tables = self.tables.len() as u32;
         let mut reached: Vec<Vec<bool>> = (0..tables)
             .map(|t| vec![false; self.tables.any(t).slot_count()])
@@ -145,6 +150,14 @@ impl Store {
                 && let Some(slot) = self.tables.any(table).slot_index(pk)
             {
                 pending.push(EntityRef { table, slot });
+            }
+        }
+        for key in whole_tables {
+            if let Some(table) = self.tables.by_key(key) {
+                let records = self.tables.any(table);
+                let slots = 0..records.slot_count() as u32;
+                let live = slots.filter(|&slot| records.slot_state(slot).1);
+                pending.extend(live.map(|slot| EntityRef { table, slot }));
             }
         }
         self.mark(&mut reached, pending);
@@ -320,7 +333,7 @@ mod tests {
         result(&mut store, "list", &[2, 5]);
         let root = Pk::from(4_u64);
         let layout = store.layout();
-        let dropped = store.collect_records(&[("Note", &root)], EVERYTHING_OLD);
+        let dropped = store.collect_records(&[("Note", &root)], &[], EVERYTHING_OLD);
         assert_eq!(dropped.records, 1);
         assert_eq!(held(&mut store), [1, 2, 4, 5]);
         assert_ne!(store.layout(), layout, "slots were renumbered");
@@ -336,7 +349,7 @@ mod tests {
             note(&mut store, pk, 10, &[]);
         }
         result(&mut store, "list", &[3, 4, 5]);
-        let dropped = store.collect_records(&[], EVERYTHING_OLD);
+        let dropped = store.collect_records(&[], &[], EVERYTHING_OLD);
         assert_eq!(dropped.records, 2);
         assert_eq!(held(&mut store), [3, 4, 5]);
         let slots: Vec<u32> = [3_u64, 4, 5]
@@ -355,7 +368,7 @@ mod tests {
         note(&mut store, 2, 2_000, &[]);
         notes(&mut store).delete(&Pk::from(3_u64), fetched(2_000), 3, false);
         notes(&mut store).delete(&Pk::from(4_u64), fetched(10), 4, false);
-        let dropped = store.collect_records(&[], EVERYTHING_OLD);
+        let dropped = store.collect_records(&[], &[], EVERYTHING_OLD);
         assert_eq!(dropped.records, 2, "the old record and the old marker");
         assert_eq!(held(&mut store), [2, 3]);
     }
@@ -370,7 +383,7 @@ mod tests {
             at_most: Some(2),
             ..EVERYTHING_OLD
         };
-        store.collect_records(&[], rule);
+        store.collect_records(&[], &[], rule);
         assert_eq!(held(&mut store), [3, 4]);
     }
 
@@ -392,7 +405,7 @@ mod tests {
             |_, _| false,
         );
         crate::cache::store::table::AnyTable::commit_layer(table, 9, 1);
-        let dropped = store.collect_records(&[], EVERYTHING_OLD);
+        let dropped = store.collect_records(&[], &[], EVERYTHING_OLD);
         assert!(dropped.skipped);
         assert_eq!(held(&mut store), [1]);
     }

@@ -58,6 +58,9 @@ pub(crate) enum Holds {
     /// The result under this key, and the record it names (the read is
     /// answered from that record while the key holds no result).
     ResultAndRecord(String, &'static str, crate::pk::Pk),
+    /// The result under this key, and every record of this entity type
+    /// (a read that shows them all).
+    ResultAndTable(String, &'static str),
 }
 
 impl Holds {
@@ -68,6 +71,10 @@ impl Holds {
         named: &crate::controller::Named,
     ) -> Holds {
         let record = <S as crate::cache::schema::SchemaParts>::RECORD;
+        if let (Some(key), Some(entity)) = (key, <S as crate::cache::schema::SchemaParts>::EVERY_OF)
+        {
+            return Holds::ResultAndTable(key.to_owned(), entity);
+        }
         match (key, record, named.first()) {
             (Some(key), Some((entity, _)), Some(pk)) => {
                 Holds::ResultAndRecord(key.to_owned(), entity, pk.clone())
