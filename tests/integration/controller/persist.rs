@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use restcache::persist::{CacheStorage, FileStorage, MemoryStorage, Persist};
+use restcache::persist::{CacheStorage, FileStorage, MemoryStorage, Persist, PersistLink};
 use restcache::prelude::*;
 use restcache::{ExpiryStatus, ManualClock, Timestamp};
 use restcache_demo::DemoApi;
@@ -33,6 +33,21 @@ fn persist(storage: &MemoryStorage) -> Persist {
         .version(1)
         .entity::<Todo>()
         .to(storage.clone())
+}
+
+/// A page load: a controller on `api` that saves to `storage`, and its link.
+fn page_load(api: &DemoApi, storage: &MemoryStorage) -> (Controller, PersistLink) {
+    let ctrl = Controller::new(Client::new(api.url()));
+    let link = ctrl.persist(&persist(storage));
+    (ctrl, link)
+}
+
+/// A page load that fetches the todo list, then goes.
+async fn list_saved(api: &DemoApi, storage: &MemoryStorage) {
+    let (ctrl, _link) = page_load(api, storage);
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
@@ -314,24 +329,14 @@ async fn a_record_deleted_after_a_reload_stays_gone_after_the_next() {
         .run_until(async {
             let api = DemoApi::start().unwrap();
             let storage = MemoryStorage::new();
-            let session = || {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let link = ctrl.persist(&persist(&storage));
-                (ctrl, link)
-            };
-            {
-                let (ctrl, _link) = session();
-                ctrl.fetch(&TodoResource::get_list(), &(), None)
-                    .await
-                    .unwrap();
-            }
+            list_saved(&api, &storage).await;
             {
                 // The list's page is not shown this time; todo 5 is
                 // deleted (by a stream, another tab).
-                let (ctrl, _link) = session();
+                let (ctrl, _link) = page_load(&api, &storage);
                 ctrl.delete_entity::<Todo>(5u64, ctrl.write_time());
             }
-            let (ctrl, _link) = session();
+            let (ctrl, _link) = page_load(&api, &storage);
             let list = ctrl.read(&TodoResource::get_list(), &());
             let ids: Vec<u64> = list.data.unwrap().iter().map(|todo| todo.id).collect();
             assert!(!ids.contains(&5), "{ids:?}");
@@ -370,19 +375,9 @@ async fn a_restored_read_invalidated_or_expired_before_its_first_read_is_not_fre
         .run_until(async {
             let api = DemoApi::start().unwrap();
             let storage = MemoryStorage::new();
-            {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let _link = ctrl.persist(&persist(&storage));
-                ctrl.fetch(&TodoResource::get_list(), &(), None)
-                    .await
-                    .unwrap();
-            }
+            list_saved(&api, &storage).await;
             let list = TodoResource::get_list();
-            let reloaded = || {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let link = ctrl.persist(&persist(&storage));
-                (ctrl, link)
-            };
+            let reloaded = || page_load(&api, &storage);
             // Expired (a stream reconnected) before any view read it.
             let (ctrl, _link) = reloaded();
             assert_eq!(ctrl.expire_all(|_| true), 1);

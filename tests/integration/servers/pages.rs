@@ -32,6 +32,18 @@ async fn first_page() -> (
     (api, ctrl, pages, first)
 }
 
+/// Page 1 of the todos, two a page (todos 1 and 2), naming page 2 in
+/// its `Link` header.
+async fn first_of_two_pages(server: &mut mockito::ServerGuard) -> mockito::Mock {
+    server
+        .mock("GET", "/todos?_limit=2&_page=1")
+        .with_header("content-type", "application/json")
+        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
+        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
+        .create_async()
+        .await
+}
+
 fn ids(page: &Page<Todo>) -> Vec<u64> {
     page.items.iter().map(|t| t.id).collect()
 }
@@ -190,13 +202,7 @@ async fn a_record_created_while_pages_are_left_to_load_comes_with_its_page() {
 #[tokio::test]
 async fn a_page_that_repeats_a_record_the_list_holds_adds_it_once() {
     let (mut server, client) = crate::common::mock::server().await;
-    let _first = server
-        .mock("GET", "/todos?_limit=2&_page=1")
-        .with_header("content-type", "application/json")
-        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
-        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
-        .create_async()
-        .await;
+    let _first = first_of_two_pages(&mut server).await;
     // The collection shifted: page 2 starts with a record page 1 held.
     let _second = server
         .mock("GET", "/todos?_page=2&_limit=2")
@@ -407,13 +413,7 @@ async fn a_page_fetch_outlives_the_call_that_started_it() {
     use std::time::Duration;
     use tokio::time::{sleep, timeout};
     let (mut server, client) = crate::common::mock::server().await;
-    let _first = server
-        .mock("GET", "/todos?_limit=2&_page=1")
-        .with_header("content-type", "application/json")
-        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
-        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
-        .create_async()
-        .await;
+    let _first = first_of_two_pages(&mut server).await;
     let second = crate::common::mock::once_after(
         server.mock("GET", "/todos?_page=2&_limit=2"),
         Duration::from_millis(300),
