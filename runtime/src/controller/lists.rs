@@ -134,20 +134,44 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     }
 }
 
-/// After a delete of the record `entity` `pk`: it leaves every stored list
-/// that holds it as an item (a paged list's total counts one less). Any
-/// other read of it drops it when read, as the record is invalid.
-pub(super) fn leave_lists(
+/// After a delete of the record `entity` `pk` (at `url`): it leaves every
+/// stored list that holds it as an item (a paged list's total counts one
+/// less). A paged list of its collection with pages left to load, which
+/// does not hold it, may count it on a page it has not loaded: with no
+/// filters it counts one less; with filters that may not have matched
+/// it, it goes stale (unless the delete is an optimistic `layer`). Any
+/// other read of the record drops it when read, as the record is invalid.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn leave_lists<P: Serialize, S, E: Effect>(
     store: &mut Store,
+    keys: &Keys,
+    endpoint: &Endpoint<P, S, E>,
+    params: &P,
+    url: &str,
     entity: &str,
     pk: &crate::pk::Pk,
     mut layer: Option<&mut Layer>,
 ) {
-    let Some(record) = store.record_ref(entity, pk) else {
+    let record = store.record_ref(entity, pk);
+    let holding = record.map_or_else(Vec::new, |record| store.results_holding(record));
+    if let Some(record) = record {
+        for key in &holding {
+            store.leave(key, record, layer.as_deref_mut());
+        }
+    }
+    let Some(collection) = collection_of(url, pk) else {
         return;
     };
-    for key in store.results_holding(record) {
-        store.leave(&key, record, layer.as_deref_mut());
+    for list in lists_under(store, keys, endpoint, params, collection) {
+        let paged = keys.get(&list.key).is_some_and(|kept| kept.pages.is_some());
+        if holding.contains(&list.key) {
+            continue;
+        }
+        if list.filters.is_empty() {
+            store.uncount(&list.key, layer.as_deref_mut());
+        } else if paged && layer.is_none() {
+            store.expire_result(&list.key);
+        }
     }
 }
 

@@ -215,7 +215,18 @@ impl Controller {
                 if let Some(target) = endpoint.target()
                     && let Some(pk) = (target.pk)(params)
                 {
-                    leave_lists(&mut state.store, target.entity, &pk, layer.as_mut());
+                    let State { store, keys, .. } = &mut *state;
+                    let entity = target.entity;
+                    leave_lists(
+                        store,
+                        keys,
+                        endpoint,
+                        params,
+                        url,
+                        entity,
+                        &pk,
+                        layer.as_mut(),
+                    );
                 }
             }
         }

@@ -171,6 +171,15 @@ impl<E: Entity> SchemaParts for Page<E> {
         })
     }
 
+    /// One record less on the pages left to load: the total counts it.
+    fn uncount(&self) -> Option<Self> {
+        self.next.as_ref()?;
+        Some(Page {
+            total: Some(self.total?.saturating_sub(1)),
+            ..self.clone()
+        })
+    }
+
     /// A record leaves the loaded items; the total counts one less.
     fn leave(&self, index: usize) -> Option<Self> {
         Some(Page {

@@ -469,3 +469,31 @@ async fn an_update_to_a_record_on_a_page_not_loaded_leaves_the_total_alone() {
     assert_eq!((ids(&shown), shown.total), (vec![1, 2, 3, 4], Some(5)));
     assert_eq!(shown.items[2].title, "renamed again");
 }
+
+#[tokio::test]
+async fn a_record_deleted_from_a_page_not_loaded_leaves_the_total() {
+    let (api, ctrl, pages, first) = first_page().await;
+    let total = |ctrl: &Controller| ctrl.read(&pages, &first).data.unwrap().total;
+    // Created, then deleted before its page was loaded: counted, then
+    // not.
+    let body = Body::json(&json!({ "title": "tea" })).unwrap();
+    let created = ctrl
+        .fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    assert_eq!(total(&ctrl), Some(6));
+    let created = TodoResourceParams { id: created.id };
+    ctrl.fetch(&TodoResource::delete(), &created, None)
+        .await
+        .unwrap();
+    assert_eq!(total(&ctrl), Some(5));
+    // One the server counted, on page 3.
+    let fifth = TodoResourceParams { id: 5 };
+    ctrl.fetch(&TodoResource::delete(), &fifth, None)
+        .await
+        .unwrap();
+    assert_eq!(total(&ctrl), Some(4));
+    let server = ctrl.fetch(&pages, &first, None).await.unwrap();
+    assert_eq!(server.total, Some(4), "as the server counts");
+    assert_eq!(api.hits("DELETE /todos/5"), 1);
+}

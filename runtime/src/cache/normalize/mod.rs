@@ -487,6 +487,10 @@ fn join_as<S: Schema>(list: &dyn Any, edit: ListEdit<'_>) -> Option<Joined> {
             list: Rc::new(list.leave(index)?),
             holds_it: false,
         }),
+        ListEdit::Uncount => Some(Joined {
+            list: Rc::new(list.uncount()?),
+            holds_it: false,
+        }),
     }
 }
 

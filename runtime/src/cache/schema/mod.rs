@@ -184,6 +184,13 @@ pub trait SchemaParts: Clone + 'static {
         None
     }
 
+    /// `self` (a stored list grown by pages, with pages left to load)
+    /// counting one record less: one of the collection's, on a page it
+    /// has not loaded, was deleted. `None` when it counts nothing.
+    fn uncount(&self) -> Option<Self> {
+        None
+    }
+
     /// `self` (a stored page of a list) followed by `next`, the page after
     /// it, as one value: when this schema is a list that grows by pages
     /// (`Vec`, `Page`, an envelope whose one nested field is such a list);

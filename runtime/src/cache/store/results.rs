@@ -32,6 +32,8 @@ pub(crate) enum ListEdit<'a> {
     Join { record: &'a dyn Any, at_start: bool },
     /// The item at `index` (one store reference an item) leaves.
     Leave { index: usize },
+    /// One record less on the pages a paged list has not loaded.
+    Uncount,
 }
 
 /// Makes `edit` to `list` (a stored result): the list it gives, or
@@ -229,6 +231,35 @@ impl Store {
         if let Some(slot) = self.results.get_mut(key) {
             raise(slot);
         }
+    }
+
+    /// Counts one record less in the paged list stored under `key` (one
+    /// on a page it has not loaded was deleted), keeping its items and
+    /// meta; with a `layer`, as part of that optimistic layer. Returns
+    /// whether the list counted it.
+    pub(crate) fn uncount(&mut self, key: &str, layer: Option<&mut Layer>) -> bool {
+        let uncounted = |list: &ResultSlot| -> Option<ResultSlot> {
+            let value = list.value.as_deref()?;
+            let joined = (list.join)(value, ListEdit::Uncount)?;
+            Some(ResultSlot {
+                value: Some(joined.list),
+                ..list.clone()
+            })
+        };
+        let Some(fewer) = self.confirmed_result(key).and_then(uncounted) else {
+            return false;
+        };
+        match layer {
+            Some(layer) => {
+                let edit = move |list: &ResultSlot| uncounted(list).unwrap_or_else(|| list.clone());
+                self.layer_result(key, layer, Rc::new(edit));
+            }
+            None => {
+                let version = self.tick();
+                self.put_result(key, ResultSlot { version, ..fewer });
+            }
+        }
+        true
     }
 
     /// The keys of the results that hold the record `item` as one of
