@@ -28,7 +28,10 @@ pub enum Part {
 /// placeholders take their param's value, percent-encoded so a value can
 /// never change the path, and params that are not in the path go into the
 /// query string, sorted by name, so one set of params always makes the
-/// same URL.
+/// same URL. A list param repeats its name once a value, in the list's
+/// order: give a set as a `Vec` or a `BTreeSet`, not a `HashSet` (whose
+/// order differs between equal sets, and so would the URL and the cache
+/// key).
 ///
 /// ```
 /// use restcache::rest::{Part, PathTemplate};
