@@ -300,6 +300,18 @@ impl<T: PartialEq + 'static> Query<T> {
         self.read_with(store, memo, None)
     }
 
+    /// What its last answer read as a whole: the entity types it listed
+    /// every record of, and the results it read (by key).
+    pub(crate) fn read_last(&self) -> (Vec<&'static str>, Vec<String>) {
+        match &*self.last.borrow() {
+            Some(answer) => (
+                answer.tables.clone(),
+                answer.results.iter().map(|(key, _)| key.clone()).collect(),
+            ),
+            None => Default::default(),
+        }
+    }
+
     /// [`read`](Self::read), with the base URL that reads by endpoint
     /// name their keys with.
     pub(crate) fn read_with(&self, store: &Store, memo: &mut Memo, base: Option<&str>) -> Rc<T> {

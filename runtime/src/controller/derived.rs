@@ -1,6 +1,7 @@
 //! Derived views through the controller: a [`Query`] read over its
 //! store, and watched.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::observe::{Entry, Holds, Look, Watching};
@@ -61,10 +62,16 @@ impl Controller {
         on_change: impl Fn() + 'static,
     ) -> Subscription {
         let base = self.client().base_url().to_owned();
+        // What it read last stays while it is watched (the records it
+        // lists, the results it reads).
+        self.query(query);
+        let read = Rc::new(RefCell::new(query.read_last()));
+        let holds = Holds::Derived(Rc::clone(&read));
         let (query, mut last) = (query.clone(), None::<Rc<T>>);
         let check = Box::new(move |state: &mut State| {
             let State { store, memo, .. } = state;
             let value = query.read_with(store, memo, Some(&base));
+            *read.borrow_mut() = query.read_last();
             let changed = last.as_ref().is_none_or(|last| !Rc::ptr_eq(last, &value));
             last = Some(value);
             Look {
@@ -73,7 +80,7 @@ impl Controller {
                 expires_at: None,
             }
         });
-        let entry = Entry::new(None, Holds::Nothing, check, Rc::new(on_change));
+        let entry = Entry::new(None, holds, check, Rc::new(on_change));
         self.add_observer(entry, None).0
     }
 }

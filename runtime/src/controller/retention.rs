@@ -224,6 +224,11 @@ fn collect<'h>(
                 keys.insert(key.clone());
                 whole_tables.push(entity);
             }
+            Holds::Derived(read) => {
+                let (tables, results) = &*read.borrow();
+                keys.extend(results.iter().cloned());
+                whole_tables.extend(tables.iter().copied());
+            }
             Holds::ResultAndRecord(key, entity, pk) => {
                 keys.insert(key.clone());
                 roots.push((entity, pk));

@@ -245,6 +245,24 @@ fn a_watched_read_of_every_record_holds_them_all() {
 }
 
 #[test]
+fn a_watched_query_holds_the_records_it_lists() {
+    let (ctrl, clock) = controller(Retention::default());
+    store_todo(&ctrl, 1);
+    let titles = restcache::Query::new(|q| {
+        let todos = q.all::<Todo>();
+        todos
+            .iter()
+            .map(|todo| todo.title.clone())
+            .collect::<Vec<_>>()
+    });
+    let _shown = ctrl.subscribe_query(&titles, || {});
+    clock.advance(Duration::from_secs(121));
+    // Todo 1's own read goes; the view that lists every todo still shows it.
+    assert_eq!(ctrl.collect_garbage().records, 0);
+    assert_eq!(*ctrl.query(&titles), ["todo 1"]);
+}
+
+#[test]
 fn keep_all_collects_nothing() {
     let (ctrl, clock) = controller(Retention::KEEP_ALL);
     store_todo(&ctrl, 1);

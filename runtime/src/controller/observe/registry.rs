@@ -2,7 +2,7 @@
 //! re-checks only the observers of the result keys and records it
 //! touched.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -61,6 +61,9 @@ pub(crate) enum Holds {
     /// The result under this key, and every record of this entity type
     /// (a read that shows them all).
     ResultAndTable(String, &'static str),
+    /// What a derived query read last: the entity types it listed every
+    /// record of, and the results it read.
+    Derived(Rc<RefCell<(Vec<&'static str>, Vec<String>)>>),
 }
 
 impl Holds {
