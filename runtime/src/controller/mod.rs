@@ -489,8 +489,9 @@ impl Controller {
     /// response; resolves to the result as the cache now shows it.
     ///
     /// - A read ([`Read`](crate::rest::Read)) is stored under its key (with
-    ///   `body`, a key of that body's: a `POST` search sent with another
-    ///   query is another read). While one is on its
+    ///   `body`, a key of that body's, unless the endpoint has a key
+    ///   function of its own: a `POST` search sent with another query is
+    ///   another read). While one is on its
     ///   way, every other read of the same key waits for it instead of
     ///   making its own request. A failure is kept beside the cached data
     ///   for the error expiry; the data stays.
@@ -541,10 +542,11 @@ impl Controller {
         let fetched: LocalBoxFuture<'_, Result<Rc<S>, Error>> = match E::ACTION {
             Action::Read => {
                 // A body is part of what is asked (a search's query): two
-                // bodies, two reads.
+                // bodies, two reads; an endpoint's own key function
+                // names its reads as it says.
                 let key = match &body {
-                    Some(body) => request::key_with_body(key, body),
-                    None => key,
+                    Some(body) if !endpoint.has_own_key() => request::key_with_body(key, body),
+                    _ => key,
                 };
                 self.fetch_read(endpoint, params, body, (key, url), false)
                     .boxed_local()

@@ -310,3 +310,27 @@ async fn an_update_shape_judges_the_filtered_lists_under_its_url_root() {
     let list = Birthday::list_shape().read(&ctrl, &december);
     assert_ne!(list.status, ExpiryStatus::Valid);
 }
+
+#[tokio::test]
+async fn a_read_shape_sent_with_a_body_is_keyed_as_its_shape_says() {
+    let (mut server, client) = server().await;
+    let ctrl = Controller::new(client);
+    let body = json!({"days": 30});
+    let upcoming = once_sent(
+        json_response(
+            server.mock("POST", "/api/birthdays/upcoming/"),
+            200,
+            &format!(r#"{{"withinSevenDays": [{ADA}], "withinThirtyDays": []}}"#),
+        ),
+        &body,
+    )
+    .await;
+    upcoming_shape()
+        .call(&ctrl, &Query::new(), Some(Body::json(&body).unwrap()))
+        .await
+        .unwrap();
+    upcoming.assert_async().await;
+    // Its fetch key names it, whatever body it went with.
+    let cached = upcoming_shape().read(&ctrl, &Query::new());
+    assert_eq!(cached.status, ExpiryStatus::Valid);
+}

@@ -94,7 +94,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// # Ok::<(), restcache::rest::UrlError>(())
     /// ```
     pub fn with_key(mut self, key: KeyFn<P>) -> Self {
-        self.key = key;
+        self.key = Some(key);
         self
     }
 

@@ -87,7 +87,9 @@ pub struct Endpoint<P, S, E = Read> {
     address: Address<P>,
     url_prefix: Option<Cow<'static, str>>,
     options: Options,
-    key: KeyFn<P>,
+    /// `None`: the default key (the method and the URL, with a read's
+    /// body when it is sent with one).
+    key: Option<KeyFn<P>>,
     /// `None`: the client's shared helper, as the endpoint made the request.
     fetch: Option<FetchFn<P>>,
     /// A GraphQL operation: its params are its variables, sent in the
@@ -214,7 +216,7 @@ impl<P, S> Endpoint<P, S> {
             address,
             url_prefix: None,
             options: Options::default(),
-            key: default_key::<P>,
+            key: None,
             fetch: None,
             graphql: None,
             decode,
@@ -356,7 +358,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
             }
             None => url,
         };
-        let key = (self.key)(&KeyArgs {
+        let key = self.key.unwrap_or(default_key::<P>)(&KeyArgs {
             method: self.method,
             url,
             params,
@@ -370,6 +372,12 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         }
     }
 
+    /// Whether its key is its own function's ([`with_key`](Self::with_key)),
+    /// which names a read whatever body it is sent with.
+    pub(crate) fn has_own_key(&self) -> bool {
+        self.key.is_some()
+    }
+
     /// Whether `other` names its requests as this endpoint does: the same
     /// method, address, prefix, key function and page param, so that equal
     /// params give equal keys. (A view asks, render after render, whether
@@ -378,7 +386,10 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         self.method == other.method
             && self.address == other.address
             && self.url_prefix == other.url_prefix
-            && std::ptr::fn_addr_eq(self.key, other.key)
+            && match (self.key, other.key) {
+                (Some(mine), Some(theirs)) => std::ptr::fn_addr_eq(mine, theirs),
+                (mine, theirs) => mine.is_none() && theirs.is_none(),
+            }
             && self.pagination.map(|p| p.field) == other.pagination.map(|p| p.field)
             && self.graphql == other.graphql
     }
