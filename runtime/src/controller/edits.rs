@@ -75,10 +75,7 @@ impl Controller {
             state.keys.edit(&key, |kept| kept.error = None);
             state.touch(&key);
             state.memo.forget(&key);
-            // A response handed over or restored, not read yet, goes: the
-            // read fetches.
-            let handed = state.handoff.pending.remove(&key).is_some();
-            state.store.invalidate_result(&key, now) || handed
+            invalidate_key(&mut state, &key, now)
         };
         self.emit(|| Event::Invalidated { key });
         self.notify();
@@ -164,10 +161,7 @@ impl Controller {
             }
             results
                 .into_iter()
-                .filter(|key| {
-                    let handed = state.handoff.pending.remove(key).is_some();
-                    state.store.invalidate_result(key, now) || handed
-                })
+                .filter(|key| invalidate_key(&mut state, key, now))
                 .collect()
         };
         for key in &invalidated {
@@ -400,4 +394,12 @@ impl Controller {
         self.emit(|| Event::ErrorStored { key, error });
         self.notify();
     }
+}
+
+/// Invalidates the read `key` as of `now`: its stored result, and a
+/// response handed over or restored that no read has taken yet (it goes:
+/// the read fetches). Returns whether there was either.
+fn invalidate_key(state: &mut State, key: &str, now: Timestamp) -> bool {
+    let handed = state.handoff.pending.remove(key).is_some();
+    state.store.invalidate_result(key, now) || handed
 }

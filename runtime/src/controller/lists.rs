@@ -163,13 +163,12 @@ pub(super) fn leave_lists<P: Serialize, S, E: Effect>(
         return;
     };
     for list in lists_under(store, keys, endpoint, params, collection) {
-        let paged = keys.get(&list.key).is_some_and(|kept| kept.pages.is_some());
         if holding.contains(&list.key) {
             continue;
         }
         if list.filters.is_empty() {
             store.uncount(&list.key, layer.as_deref_mut());
-        } else if paged && layer.is_none() {
+        } else if layer.is_none() && keys.get(&list.key).is_some_and(|kept| kept.pages.is_some()) {
             store.expire_result(&list.key);
         }
     }

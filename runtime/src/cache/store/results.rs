@@ -203,18 +203,30 @@ impl Store {
     /// part of that optimistic layer. Returns whether the list held it and
     /// let it go (a list of another shape keeps it).
     pub(crate) fn leave(&mut self, key: &str, item: EntityRef, layer: Option<&mut Layer>) -> bool {
-        let Some(shorter) = self.confirmed_result(key).and_then(|old| left(old, item)) else {
+        self.edit_list(key, layer, move |list| left(list, item))
+    }
+
+    /// Makes `edit` to the list stored under `key`, when the confirmed
+    /// list takes it: at once, or, with a `layer`, as part of that
+    /// optimistic layer (made again over whatever lies beneath it).
+    /// Returns whether the confirmed list took it.
+    fn edit_list(
+        &mut self,
+        key: &str,
+        layer: Option<&mut Layer>,
+        edit: impl Fn(&ResultSlot) -> Option<ResultSlot> + 'static,
+    ) -> bool {
+        let Some(edited) = self.confirmed_result(key).and_then(&edit) else {
             return false;
         };
         match layer {
             Some(layer) => {
-                let edit =
-                    move |list: &ResultSlot| left(list, item).unwrap_or_else(|| list.clone());
+                let edit = move |list: &ResultSlot| edit(list).unwrap_or_else(|| list.clone());
                 self.layer_result(key, layer, Rc::new(edit));
             }
             None => {
                 let version = self.tick();
-                self.put_result(key, ResultSlot { version, ..shorter });
+                self.put_result(key, ResultSlot { version, ..edited });
             }
         }
         true
@@ -238,28 +250,14 @@ impl Store {
     /// meta; with a `layer`, as part of that optimistic layer. Returns
     /// whether the list counted it.
     pub(crate) fn uncount(&mut self, key: &str, layer: Option<&mut Layer>) -> bool {
-        let uncounted = |list: &ResultSlot| -> Option<ResultSlot> {
+        self.edit_list(key, layer, |list| {
             let value = list.value.as_deref()?;
             let joined = (list.join)(value, ListEdit::Uncount)?;
             Some(ResultSlot {
                 value: Some(joined.list),
                 ..list.clone()
             })
-        };
-        let Some(fewer) = self.confirmed_result(key).and_then(uncounted) else {
-            return false;
-        };
-        match layer {
-            Some(layer) => {
-                let edit = move |list: &ResultSlot| uncounted(list).unwrap_or_else(|| list.clone());
-                self.layer_result(key, layer, Rc::new(edit));
-            }
-            None => {
-                let version = self.tick();
-                self.put_result(key, ResultSlot { version, ..fewer });
-            }
-        }
-        true
+        })
     }
 
     /// The keys of the results that hold the record `item` as one of
