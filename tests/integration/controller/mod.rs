@@ -11,6 +11,8 @@ mod observers;
 mod offline;
 mod outside;
 mod persist;
+mod polls;
 mod reads;
+mod saved_mutations;
 mod tabs;
 mod updaters;

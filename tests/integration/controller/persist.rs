@@ -1,6 +1,5 @@
 //! A cache that survives a reload, natively: a controller saves, a new
-//! one (the next load) takes it back and reads with no request; a
-//! mutation made before the reload shows after it; another schema
+//! one (the next load) takes it back and reads with no request; another schema
 //! version discards the saved cache, a record or response that no longer
 //! fits is dropped alone; a reset forgets it; the size limit holds; a
 //! file survives a crash mid-write. Saves run on the controller's
@@ -28,7 +27,7 @@ fn saved_with_one_todo() -> MemoryStorage {
     storage
 }
 
-fn persist(storage: &MemoryStorage) -> Persist {
+pub(super) fn persist(storage: &MemoryStorage) -> Persist {
     Persist::new("todos")
         .version(1)
         .entity::<Todo>()
@@ -61,8 +60,7 @@ async fn a_reload_shows_the_saved_data_with_no_request_mutations_included_here()
     let api = DemoApi::start().unwrap();
     let storage = MemoryStorage::new();
     {
-        let ctrl = Controller::new(Client::new(api.url()));
-        let _link = ctrl.persist(&persist(&storage));
+        let (ctrl, _link) = page_load(&api, &storage);
         ctrl.fetch(&TodoResource::get_list(), &(), None)
             .await
             .unwrap();
@@ -76,8 +74,7 @@ async fn a_reload_shows_the_saved_data_with_no_request_mutations_included_here()
         .unwrap();
     } // the page goes away: the link saves
 
-    let reloaded = Controller::new(Client::new(api.url()));
-    let link = reloaded.persist(&persist(&storage));
+    let (reloaded, link) = page_load(&api, &storage);
     assert_eq!(link.restored().records, 5);
     assert_eq!(link.restored().responses, 1);
     let cached = reloaded.read(&TodoResource::get_list(), &());
@@ -307,16 +304,14 @@ async fn a_response_holding_a_record_gone_since_comes_back_stale() {
             let api = DemoApi::start().unwrap();
             let storage = MemoryStorage::new();
             {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let _link = ctrl.persist(&persist(&storage));
+                let (ctrl, _link) = page_load(&api, &storage);
                 ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 5 }, None)
                     .await
                     .unwrap();
                 // Deleted from outside a request (a stream, another tab).
                 ctrl.delete_entity::<Todo>(5u64, ctrl.write_time());
             }
-            let reloaded = Controller::new(Client::new(api.url()));
-            let _link = reloaded.persist(&persist(&storage));
+            let (reloaded, _link) = page_load(&api, &storage);
             let cached = reloaded.read(&TodoResource::get(), &TodoResourceParams { id: 5 });
             assert_ne!(cached.status, ExpiryStatus::Valid, "never shown as fresh");
         })
@@ -352,16 +347,14 @@ async fn a_read_expired_by_hand_comes_back_stale() {
             let api = DemoApi::start().unwrap();
             let storage = MemoryStorage::new();
             {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let _link = ctrl.persist(&persist(&storage));
+                let (ctrl, _link) = page_load(&api, &storage);
                 ctrl.fetch(&TodoResource::get_list(), &(), None)
                     .await
                     .unwrap();
                 // As a stream that reconnects expires what it may have missed.
                 assert_eq!(ctrl.expire_all(|_| true), 1);
             }
-            let reloaded = Controller::new(Client::new(api.url()));
-            let _link = reloaded.persist(&persist(&storage));
+            let (reloaded, _link) = page_load(&api, &storage);
             let cached = reloaded.read(&TodoResource::get_list(), &());
             assert!(cached.data.is_some(), "on show");
             assert_eq!(cached.status, ExpiryStatus::Stale, "and refetched");
@@ -406,13 +399,7 @@ async fn a_server_renders_handoff_wins_over_an_older_save() {
         .run_until(async {
             let api = DemoApi::start().unwrap();
             let storage = MemoryStorage::new();
-            {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let _link = ctrl.persist(&persist(&storage));
-                ctrl.fetch(&TodoResource::get_list(), &(), None)
-                    .await
-                    .unwrap();
-            }
+            list_saved(&api, &storage).await;
             Client::new(api.url())
                 .request(
                     restcache::http::Method::Patch,
@@ -446,8 +433,7 @@ async fn a_private_read_leaves_its_records_and_every_response_holding_them_unsav
             let storage = MemoryStorage::new();
             let private = TodoResource::get().private();
             {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let _link = ctrl.persist(&persist(&storage));
+                let (ctrl, _link) = page_load(&api, &storage);
                 ctrl.fetch(&TodoResource::get_list(), &(), None)
                     .await
                     .unwrap();
@@ -462,8 +448,7 @@ async fn a_private_read_leaves_its_records_and_every_response_holding_them_unsav
             assert!(!saved.contains("delectus aut autem"), "{saved}");
             assert!(saved.contains("quis ut nam facilis"), "{saved}");
 
-            let reloaded = Controller::new(Client::new(api.url()));
-            let link = reloaded.persist(&persist(&storage));
+            let (reloaded, link) = page_load(&api, &storage);
             // Todos 2 to 5, and the public read of todo 2; the list held
             // todo 1, so it is not saved either.
             assert_eq!(link.restored().records, 4);
@@ -481,90 +466,12 @@ async fn a_private_read_leaves_its_records_and_every_response_holding_them_unsav
 }
 
 #[tokio::test]
-async fn mutations_made_offline_survive_a_reload_and_go_in_order_when_back() {
-    LocalSet::new()
-        .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let storage = MemoryStorage::new();
-            let update = TodoResource::partial_update();
-            let saving = persist(&storage)
-                .throttle(std::time::Duration::ZERO)
-                .mutation(&update);
-            let rename = |title: &str| Some(Body::json(&json!({ "title": title })).unwrap());
-            let renamed = |title: &str| {
-                Rc::new(Todo {
-                    title: title.into(),
-                    ..crate::common::todo(1, "")
-                })
-            };
-            let one = TodoResourceParams { id: 1 };
-            {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let link = ctrl.persist(&saving);
-                ctrl.fetch(&TodoResource::get_list(), &(), None)
-                    .await
-                    .unwrap();
-                ctrl.set_online(false);
-                let mut first = Box::pin(ctrl.fetch_optimistic(
-                    &update,
-                    &one,
-                    rename("first"),
-                    renamed("first"),
-                ));
-                let mut second = Box::pin(ctrl.fetch_optimistic(
-                    &update,
-                    &one,
-                    rename("second"),
-                    renamed("second"),
-                ));
-                assert!(futures_util::poll!(&mut first).is_pending());
-                assert!(futures_util::poll!(&mut second).is_pending());
-                assert_eq!(ctrl.queued_mutations(), 2);
-                // The page goes before the network is back: nothing runs on.
-                drop(link);
-                drop((first, second));
-            }
-            assert_eq!(api.hits("PATCH /todos/1"), 0);
-
-            let reloaded = Controller::new(Client::new(api.url()));
-            reloaded.set_online(false);
-            let link = reloaded.persist(&saving);
-            assert_eq!(link.restored().mutations, 2);
-            let list = reloaded.read(&TodoResource::get_list(), &()).data.unwrap();
-            assert_eq!(
-                list[0].title, "second",
-                "the optimistic value shows at once"
-            );
-            tokio::task::yield_now().await;
-            assert_eq!(reloaded.queued_mutations(), 2);
-            assert_eq!(api.hits("PATCH /todos/1"), 0, "nothing sent while offline");
-
-            reloaded.set_online(true);
-            for _ in 0..500 {
-                if reloaded.queued_mutations() == 0 && reloaded.is_idle() {
-                    break;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
-            }
-            assert_eq!(api.hits("PATCH /todos/1"), 2);
-            assert_eq!(api.records("todos")[0]["title"], "second", "sent in order");
-            assert_eq!(api.hits("GET /todos"), 1, "the list came from the save");
-            drop(link);
-            let third = Controller::new(Client::new(api.url()));
-            let link = third.persist(&saving);
-            assert_eq!(link.restored().mutations, 0, "answered: no longer saved");
-        })
-        .await;
-}
-
-#[tokio::test]
 async fn a_private_answer_stays_unsaved_after_its_read_is_invalidated() {
     LocalSet::new()
         .run_until(async {
             let api = DemoApi::start().unwrap();
             let storage = MemoryStorage::new();
-            let ctrl = Controller::new(Client::new(api.url()));
-            let link = ctrl.persist(&persist(&storage));
+            let (ctrl, link) = page_load(&api, &storage);
             ctrl.fetch(
                 &TodoResource::get().private(),
                 &TodoResourceParams { id: 1 },
@@ -584,78 +491,6 @@ async fn a_private_answer_stays_unsaved_after_its_read_is_invalidated() {
             let saved = storage.load("todos").unwrap();
             assert!(!saved.contains("delectus aut autem"), "{saved}");
             assert!(saved.contains("quis ut nam facilis"), "{saved}");
-        })
-        .await;
-}
-
-#[tokio::test]
-async fn a_second_link_on_one_controller_sends_no_saved_mutation_again() {
-    LocalSet::new()
-        .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let storage = MemoryStorage::new();
-            let update = TodoResource::partial_update();
-            // A long throttle: the queue saves at once all the same.
-            let saving = persist(&storage)
-                .throttle(std::time::Duration::from_secs(3600))
-                .mutation(&update);
-            let ctrl = Controller::new(Client::new(api.url()));
-            let first = ctrl.persist(&saving);
-            ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
-                .unwrap();
-            ctrl.set_online(false);
-            let body = Some(Body::json(&json!({"title": "renamed"})).unwrap());
-            let renaming = ctrl.fetch(&update, &TodoResourceParams { id: 1 }, body);
-            let mut renaming = Box::pin(renaming);
-            assert!(futures_util::poll!(&mut renaming).is_pending());
-            assert!(
-                storage.load("todos").unwrap().contains("renamed"),
-                "saved at once"
-            );
-
-            // The component holding the link mounts again on this controller.
-            drop(first);
-            let second = ctrl.persist(&saving);
-            assert_eq!(second.restored().mutations, 0, "its queue holds it already");
-            assert_eq!(ctrl.queued_mutations(), 1);
-            ctrl.set_online(true);
-            renaming.await.unwrap();
-            assert_eq!(api.hits("PATCH /todos/1"), 1);
-            let saved = storage.load("todos").unwrap();
-            assert!(
-                saved.contains(r#""mutations":[]"#),
-                "answered: gone: {saved}"
-            );
-        })
-        .await;
-}
-
-#[tokio::test]
-async fn a_mutation_given_up_offline_is_not_sent_after_a_reload() {
-    LocalSet::new()
-        .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let storage = MemoryStorage::new();
-            let update = TodoResource::partial_update();
-            let saving = persist(&storage).mutation(&update);
-            let one = TodoResourceParams { id: 1 };
-            {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let _link = ctrl.persist(&saving);
-                ctrl.set_online(false);
-                let body = Some(Body::json(&json!({ "title": "never mind" })).unwrap());
-                let mut rename = Box::pin(ctrl.fetch(&update, &one, body));
-                assert!(futures_util::poll!(&mut rename).is_pending());
-                assert_eq!(ctrl.queued_mutations(), 1);
-                // The user cancels it, the page still open.
-                drop(rename);
-                assert_eq!(ctrl.queued_mutations(), 0);
-            }
-            let reloaded = Controller::new(Client::new(api.url()));
-            let link = reloaded.persist(&saving);
-            assert_eq!(link.restored().mutations, 0);
-            tokio::task::yield_now().await;
-            assert_eq!(api.hits("PATCH /todos/1"), 0);
         })
         .await;
 }
@@ -704,47 +539,6 @@ async fn a_save_the_storage_refuses_is_reported_and_made_again() {
             drop(link);
             let saved = storage.load("todos").expect("saved as the link goes");
             assert!(saved.contains("delectus aut autem"), "{saved}");
-        })
-        .await;
-}
-
-#[tokio::test]
-async fn a_saved_mutation_that_no_longer_fits_is_dropped_and_counted() {
-    LocalSet::new()
-        .run_until(async {
-            let api = DemoApi::start().unwrap();
-            let storage = MemoryStorage::new();
-            let update = TodoResource::partial_update();
-            let saving = persist(&storage).mutation(&update);
-            {
-                let ctrl = Controller::new(Client::new(api.url()));
-                let link = ctrl.persist(&saving);
-                ctrl.set_online(false);
-                let (one, two) = (TodoResourceParams { id: 1 }, TodoResourceParams { id: 2 });
-                let rename = |params| {
-                    let body = Some(Body::json(&json!({ "title": "renamed" })).unwrap());
-                    Box::pin(ctrl.fetch(&update, params, body))
-                };
-                let (mut first, mut second) = (rename(&one), rename(&two));
-                assert!(futures_util::poll!(&mut first).is_pending());
-                assert!(futures_util::poll!(&mut second).is_pending());
-                // The page goes before the network is back.
-                drop(link);
-                drop((first, second));
-            }
-            // The app changed its params since: the first no longer reads.
-            let mut saved: serde_json::Value =
-                serde_json::from_str(&storage.load("todos").unwrap()).unwrap();
-            assert_eq!(saved["mutations"].as_array().unwrap().len(), 2);
-            saved["mutations"][0]["params"] = json!({ "id": "one" });
-            storage.save("todos", &saved.to_string()).unwrap();
-
-            let reloaded = Controller::new(Client::new(api.url()));
-            let link = reloaded.persist(&saving);
-            assert_eq!(link.restored().mutations, 1);
-            assert_eq!(link.restored().dropped_mutations, 1);
-            crate::common::until(|| api.hits("PATCH /todos/2") == 1).await;
-            assert_eq!(api.hits("PATCH /todos/1"), 0);
         })
         .await;
 }

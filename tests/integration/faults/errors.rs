@@ -63,18 +63,27 @@ async fn a_huge_offending_value_and_a_long_url_stay_bounded() {
     assert!(error.to_string().contains('…'), "{error}");
 }
 
+/// A client at `address` that sends the bearer token `tok-s3cr3t-123`,
+/// and `api_key` as `x-api-key`.
+fn signed_in(address: String, api_key: Option<&'static str>) -> Client {
+    Client::new(address).with_headers(move |headers| {
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer tok-s3cr3t-123"),
+        );
+        if let Some(key) = api_key {
+            headers.insert("x-api-key", HeaderValue::from_static(key));
+        }
+    })
+}
+
 #[tokio::test]
 async fn credentials_never_show_in_an_error() {
     let (mut server, _) = server().await;
     let address = server
         .url()
         .replace("http://", "http://ada:hunter2-password@");
-    let client = Client::new(address).with_headers(|headers| {
-        headers.insert(
-            header::AUTHORIZATION,
-            HeaderValue::from_static("Bearer tok-s3cr3t-123"),
-        );
-    });
+    let client = signed_in(address, None);
     // The server echoes the request's headers into its answer.
     let _echo = server
         .mock("GET", "/todos/1")
@@ -102,13 +111,7 @@ async fn credentials_never_show_in_an_error() {
 #[tokio::test]
 async fn a_token_the_server_quotes_without_its_scheme_is_masked_too() {
     let (mut server, _) = server().await;
-    let client = Client::new(server.url()).with_headers(|headers| {
-        headers.insert(
-            header::AUTHORIZATION,
-            HeaderValue::from_static("Bearer tok-s3cr3t-123"),
-        );
-        headers.insert("x-api-key", HeaderValue::from_static("key-9f8e7d6c"));
-    });
+    let client = signed_in(server.url(), Some("key-9f8e7d6c"));
     // Servers name the token they refuse, not the header it came in.
     let _refused = server
         .mock("GET", "/todos/1")

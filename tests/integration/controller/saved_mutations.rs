@@ -1,0 +1,206 @@
+//! Mutations made offline survive a reload: the saved queue holds them,
+//! the next load sends them again, in order, once; one given up, or one
+//! that no longer fits its endpoint, is not sent (the second counted).
+//! Saves run on the controller's spawner: each test runs in a `LocalSet`.
+
+use std::rc::Rc;
+
+use restcache::http::Body;
+use restcache::persist::{CacheStorage, MemoryStorage};
+use restcache::prelude::*;
+use restcache_demo::DemoApi;
+use serde_json::json;
+use tokio::task::LocalSet;
+
+use super::persist::persist;
+use crate::common::{Todo, TodoResource, TodoResourceParams};
+
+#[tokio::test]
+async fn mutations_made_offline_survive_a_reload_and_go_in_order_when_back() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage)
+                .throttle(std::time::Duration::ZERO)
+                .mutation(&update);
+            let rename = |title: &str| Some(Body::json(&json!({ "title": title })).unwrap());
+            let renamed = |title: &str| {
+                Rc::new(Todo {
+                    title: title.into(),
+                    ..crate::common::todo(1, "")
+                })
+            };
+            let one = TodoResourceParams { id: 1 };
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&saving);
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+                ctrl.set_online(false);
+                let mut first = Box::pin(ctrl.fetch_optimistic(
+                    &update,
+                    &one,
+                    rename("first"),
+                    renamed("first"),
+                ));
+                let mut second = Box::pin(ctrl.fetch_optimistic(
+                    &update,
+                    &one,
+                    rename("second"),
+                    renamed("second"),
+                ));
+                assert!(futures_util::poll!(&mut first).is_pending());
+                assert!(futures_util::poll!(&mut second).is_pending());
+                assert_eq!(ctrl.queued_mutations(), 2);
+                // The page goes before the network is back: nothing runs on.
+                drop(link);
+                drop((first, second));
+            }
+            assert_eq!(api.hits("PATCH /todos/1"), 0);
+
+            let reloaded = Controller::new(Client::new(api.url()));
+            reloaded.set_online(false);
+            let link = reloaded.persist(&saving);
+            assert_eq!(link.restored().mutations, 2);
+            let list = reloaded.read(&TodoResource::get_list(), &()).data.unwrap();
+            assert_eq!(
+                list[0].title, "second",
+                "the optimistic value shows at once"
+            );
+            tokio::task::yield_now().await;
+            assert_eq!(reloaded.queued_mutations(), 2);
+            assert_eq!(api.hits("PATCH /todos/1"), 0, "nothing sent while offline");
+
+            reloaded.set_online(true);
+            for _ in 0..500 {
+                if reloaded.queued_mutations() == 0 && reloaded.is_idle() {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+            assert_eq!(api.hits("PATCH /todos/1"), 2);
+            assert_eq!(api.records("todos")[0]["title"], "second", "sent in order");
+            assert_eq!(api.hits("GET /todos"), 1, "the list came from the save");
+            drop(link);
+            let third = Controller::new(Client::new(api.url()));
+            let link = third.persist(&saving);
+            assert_eq!(link.restored().mutations, 0, "answered: no longer saved");
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_second_link_on_one_controller_sends_no_saved_mutation_again() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            // A long throttle: the queue saves at once all the same.
+            let saving = persist(&storage)
+                .throttle(std::time::Duration::from_secs(3600))
+                .mutation(&update);
+            let ctrl = Controller::new(Client::new(api.url()));
+            let first = ctrl.persist(&saving);
+            ctrl.set_entity(crate::common::todo(1, "milk"), ctrl.write_time())
+                .unwrap();
+            ctrl.set_online(false);
+            let body = Some(Body::json(&json!({"title": "renamed"})).unwrap());
+            let renaming = ctrl.fetch(&update, &TodoResourceParams { id: 1 }, body);
+            let mut renaming = Box::pin(renaming);
+            assert!(futures_util::poll!(&mut renaming).is_pending());
+            assert!(
+                storage.load("todos").unwrap().contains("renamed"),
+                "saved at once"
+            );
+
+            // The component holding the link mounts again on this controller.
+            drop(first);
+            let second = ctrl.persist(&saving);
+            assert_eq!(second.restored().mutations, 0, "its queue holds it already");
+            assert_eq!(ctrl.queued_mutations(), 1);
+            ctrl.set_online(true);
+            renaming.await.unwrap();
+            assert_eq!(api.hits("PATCH /todos/1"), 1);
+            let saved = storage.load("todos").unwrap();
+            assert!(
+                saved.contains(r#""mutations":[]"#),
+                "answered: gone: {saved}"
+            );
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_mutation_given_up_offline_is_not_sent_after_a_reload() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage).mutation(&update);
+            let one = TodoResourceParams { id: 1 };
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let _link = ctrl.persist(&saving);
+                ctrl.set_online(false);
+                let body = Some(Body::json(&json!({ "title": "never mind" })).unwrap());
+                let mut rename = Box::pin(ctrl.fetch(&update, &one, body));
+                assert!(futures_util::poll!(&mut rename).is_pending());
+                assert_eq!(ctrl.queued_mutations(), 1);
+                // The user cancels it, the page still open.
+                drop(rename);
+                assert_eq!(ctrl.queued_mutations(), 0);
+            }
+            let reloaded = Controller::new(Client::new(api.url()));
+            let link = reloaded.persist(&saving);
+            assert_eq!(link.restored().mutations, 0);
+            tokio::task::yield_now().await;
+            assert_eq!(api.hits("PATCH /todos/1"), 0);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_saved_mutation_that_no_longer_fits_is_dropped_and_counted() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage).mutation(&update);
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&saving);
+                ctrl.set_online(false);
+                let (one, two) = (TodoResourceParams { id: 1 }, TodoResourceParams { id: 2 });
+                let rename = |params| {
+                    let body = Some(Body::json(&json!({ "title": "renamed" })).unwrap());
+                    Box::pin(ctrl.fetch(&update, params, body))
+                };
+                let (mut first, mut second) = (rename(&one), rename(&two));
+                assert!(futures_util::poll!(&mut first).is_pending());
+                assert!(futures_util::poll!(&mut second).is_pending());
+                // The page goes before the network is back.
+                drop(link);
+                drop((first, second));
+            }
+            // The app changed its params since: the first no longer reads.
+            let mut saved: serde_json::Value =
+                serde_json::from_str(&storage.load("todos").unwrap()).unwrap();
+            assert_eq!(saved["mutations"].as_array().unwrap().len(), 2);
+            saved["mutations"][0]["params"] = json!({ "id": "one" });
+            storage.save("todos", &saved.to_string()).unwrap();
+
+            let reloaded = Controller::new(Client::new(api.url()));
+            let link = reloaded.persist(&saving);
+            assert_eq!(link.restored().mutations, 1);
+            assert_eq!(link.restored().dropped_mutations, 1);
+            crate::common::until(|| api.hits("PATCH /todos/2") == 1).await;
+            assert_eq!(api.hits("PATCH /todos/1"), 0);
+        })
+        .await;
+}
