@@ -12,7 +12,7 @@ use crate::cache::entity::Entity;
 use crate::cache::memo::Memo;
 use crate::cache::schema::Schema;
 use crate::cache::store::Store;
-use crate::pk::PkValue;
+use crate::pk::{Pk, PkValue};
 use crate::rest::{Effect, Endpoint};
 
 /// A view computed from other reads of the store: every record of a
@@ -92,6 +92,17 @@ impl<T> std::fmt::Debug for Query<T> {
     }
 }
 
+/// What a query's last answer read.
+#[derive(Debug, Default)]
+pub(crate) struct LastRead {
+    /// The entity keys of the types it listed every record of.
+    pub tables: Vec<&'static str>,
+    /// The keys of the results it read.
+    pub results: Vec<String>,
+    /// The records it read by pk and found, by entity key.
+    pub records: Vec<(&'static str, Pk)>,
+}
+
 /// What a query handed out last, and what it read.
 struct Answer<T> {
     /// The store's state when the answer was last known to hold.
@@ -104,6 +115,8 @@ struct Answer<T> {
     results: Vec<(String, Option<u64>)>,
     /// The entity keys of the types it listed every record of.
     tables: Vec<&'static str>,
+    /// The records it read by pk and found, by entity key.
+    records: Vec<(&'static str, Pk)>,
     /// The store's slot layout when it was computed, and its last write
     /// when the answer was last known to hold.
     layout: u64,
@@ -133,6 +146,7 @@ pub struct QueryReader<'a> {
     mask: u64,
     results: Vec<(String, Option<u64>)>,
     tables: Vec<&'static str>,
+    records: Vec<(&'static str, Pk)>,
     /// Whether the computation read by endpoint (its keys name `base`).
     read_by_endpoint: bool,
 }
@@ -186,9 +200,11 @@ impl QueryReader<'_> {
         let read = self.memo.entity_stamped::<E>(self.store, pk);
         self.mask |= read.mask;
         let found = read.lookup.into_value();
-        // A record of its type written later may be it.
-        if found.is_none() && !self.tables.contains(&E::KEY) {
-            self.tables.push(E::KEY);
+        match found.as_ref().and_then(|record| record.pk_key()) {
+            Some(pk) => self.records.push((E::KEY, pk.into_pk())),
+            // A record of its type written later may be it.
+            None if !self.tables.contains(&E::KEY) => self.tables.push(E::KEY),
+            None => {}
         }
         found
     }
@@ -300,15 +316,16 @@ impl<T: PartialEq + 'static> Query<T> {
         self.read_with(store, memo, None)
     }
 
-    /// What its last answer read as a whole: the entity types it listed
-    /// every record of, and the results it read (by key).
-    pub(crate) fn read_last(&self) -> (Vec<&'static str>, Vec<String>) {
+    /// What its last answer read: what a watched query keeps from
+    /// collection.
+    pub(crate) fn read_last(&self) -> LastRead {
         match &*self.last.borrow() {
-            Some(answer) => (
-                answer.tables.clone(),
-                answer.results.iter().map(|(key, _)| key.clone()).collect(),
-            ),
-            None => Default::default(),
+            Some(answer) => LastRead {
+                tables: answer.tables.clone(),
+                results: answer.results.iter().map(|(key, _)| key.clone()).collect(),
+                records: answer.records.clone(),
+            },
+            None => LastRead::default(),
         }
     }
 
@@ -347,6 +364,7 @@ impl<T: PartialEq + 'static> Query<T> {
             mask: 0,
             results: Vec::new(),
             tables: Vec::new(),
+            records: Vec::new(),
             read_by_endpoint: false,
         };
         let computed = (self.compute)(&mut reader);
@@ -361,6 +379,7 @@ impl<T: PartialEq + 'static> Query<T> {
             mask: reader.mask,
             results: reader.results,
             tables: reader.tables,
+            records: reader.records,
             layout: store.layout(),
             at: store.last_write(),
             endpoint_base: reader.read_by_endpoint.then(|| base.map(Box::from)),

@@ -215,6 +215,9 @@ fn collect<'h>(
     let retention = state.retention;
     let reading = state.keys.having(|kept| kept.in_flight.is_some());
     let mut keys: FxHashSet<String> = reading.cloned().collect();
+    // The records derived queries read by pk, owned here: their reads
+    // are borrowed only while they are looked at.
+    let mut derived_roots: Vec<(&'static str, Pk)> = Vec::new();
     let mut roots: Vec<(&str, &Pk)> = Vec::new();
     let mut whole_tables: Vec<&str> = Vec::new();
     for holds in held {
@@ -225,9 +228,10 @@ fn collect<'h>(
                 whole_tables.push(entity);
             }
             Holds::Derived(read) => {
-                let (tables, results) = &*read.borrow();
-                keys.extend(results.iter().cloned());
-                whole_tables.extend(tables.iter().copied());
+                let read = read.borrow();
+                keys.extend(read.results.iter().cloned());
+                whole_tables.extend(read.tables.iter().copied());
+                derived_roots.extend(read.records.iter().cloned());
             }
             Holds::ResultAndRecord(key, entity, pk) => {
                 keys.insert(key.clone());
@@ -237,6 +241,7 @@ fn collect<'h>(
             Holds::Nothing => {}
         }
     }
+    roots.extend(derived_roots.iter().map(|(entity, pk)| (*entity, pk)));
     note_uses(state, &keys, now);
     let expired: Vec<String> = state
         .keys

@@ -263,6 +263,26 @@ fn a_watched_query_holds_the_records_it_lists() {
 }
 
 #[test]
+fn a_watched_query_holds_the_records_it_reads_by_pk() {
+    let (ctrl, clock) = controller(Retention::default());
+    store_todo(&ctrl, 1);
+    store_todo(&ctrl, 2);
+    let title = restcache::Query::new(|q| q.entity::<Todo>(2u64).map(|todo| todo.title.clone()));
+    let _shown = ctrl.subscribe_query(&title, || {});
+    clock.advance(Duration::from_secs(121));
+    // Both reads go, and todo 1 with its own; the view of todo 2 still
+    // shows it.
+    assert_eq!(
+        ctrl.collect_garbage(),
+        Collected {
+            results: 2,
+            records: 1
+        }
+    );
+    assert_eq!(ctrl.query(&title).as_deref(), Some("todo 2"));
+}
+
+#[test]
 fn keep_all_collects_nothing() {
     let (ctrl, clock) = controller(Retention::KEEP_ALL);
     store_todo(&ctrl, 1);

@@ -62,8 +62,8 @@ pub(crate) enum Holds {
     /// (a read that shows them all).
     ResultAndTable(String, &'static str),
     /// What a derived query read last: the entity types it listed every
-    /// record of, and the results it read.
-    Derived(Rc<RefCell<(Vec<&'static str>, Vec<String>)>>),
+    /// record of, the results and the records it read.
+    Derived(Rc<RefCell<crate::cache::derived::LastRead>>),
 }
 
 impl Holds {
