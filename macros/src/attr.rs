@@ -235,6 +235,81 @@ pub fn serialize_name(attrs: &[Attribute], name: &str) -> Option<String> {
     found
 }
 
+/// serde's attributes on a union's enum: how its JSON names a variant.
+#[derive(Default)]
+pub struct UnionAttrs {
+    /// `tag = "..."`: the field that names the variant.
+    pub tag: Option<String>,
+    /// `content = "..."`: the field that holds the variant's value.
+    pub content: Option<String>,
+    /// `untagged`: no name at all; serde tries each variant in turn.
+    pub untagged: bool,
+    /// `rename_all` (the deserialize side), over the variants' names.
+    pub rename_all: Option<RenameRule>,
+}
+
+/// Reads serde's attributes on a union's enum, leniently.
+pub fn union_container(attrs: &[Attribute]) -> UnionAttrs {
+    let mut out = UnionAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _lenient = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("tag") || meta.path.is_ident("content") {
+                let name: LitStr = meta.value()?.parse()?;
+                match meta.path.is_ident("tag") {
+                    true => out.tag = Some(name.value()),
+                    false => out.content = Some(name.value()),
+                }
+                return Ok(());
+            }
+            if meta.path.is_ident("rename_all") {
+                if let Some(name) = deserialize_side(&meta)? {
+                    out.rename_all = RenameRule::from_name(&name);
+                }
+                return Ok(());
+            }
+            if meta.path.is_ident("untagged") {
+                out.untagged = true;
+            }
+            skip(&meta)
+        });
+    }
+    out
+}
+
+/// serde's attributes on a union's variant: the names it is read under
+/// (`rename`, then each `alias`), and whether serde `skip`s it.
+#[derive(Default)]
+pub struct VariantAttrs {
+    pub rename: Option<String>,
+    pub aliases: Vec<String>,
+    pub skipped: bool,
+}
+
+/// Reads serde's attributes on a union's variant, leniently.
+pub fn union_variant(attrs: &[Attribute]) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _lenient = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                if let Some(name) = deserialize_side(&meta)? {
+                    out.rename = Some(name);
+                }
+                return Ok(());
+            }
+            if meta.path.is_ident("alias") {
+                let alias: LitStr = meta.value()?.parse()?;
+                out.aliases.push(alias.value());
+                return Ok(());
+            }
+            if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
+                out.skipped = true;
+            }
+            skip(&meta)
+        });
+    }
+    out
+}
+
 /// Consumes the value of an item we do not read: `= expr` or `(...)`.
 fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {

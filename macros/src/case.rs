@@ -1,4 +1,4 @@
-//! serde's `rename_all` rules, applied to field names.
+//! serde's `rename_all` rules, applied to field and variant names.
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RenameRule {
@@ -63,6 +63,38 @@ impl RenameRule {
     }
 }
 
+impl RenameRule {
+    /// The wire name of the variant `variant` (a PascalCase Rust name).
+    pub fn apply_to_variant(self, variant: &str) -> String {
+        let snake = || {
+            let mut out = String::with_capacity(variant.len() + 4);
+            for (i, ch) in variant.char_indices() {
+                if i > 0 && ch.is_uppercase() {
+                    out.push('_');
+                }
+                out.push(ch.to_ascii_lowercase());
+            }
+            out
+        };
+        match self {
+            RenameRule::Lower => variant.to_ascii_lowercase(),
+            RenameRule::Upper => variant.to_ascii_uppercase(),
+            RenameRule::Pascal => variant.to_owned(),
+            RenameRule::Camel => {
+                let mut chars = variant.chars();
+                match chars.next() {
+                    Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+                    None => String::new(),
+                }
+            }
+            RenameRule::Snake => snake(),
+            RenameRule::ScreamingSnake => snake().to_ascii_uppercase(),
+            RenameRule::Kebab => snake().replace('_', "-"),
+            RenameRule::ScreamingKebab => snake().to_ascii_uppercase().replace('_', "-"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::RenameRule::*;
@@ -76,5 +108,14 @@ mod tests {
         assert_eq!(Kebab.apply("next_page"), "next-page");
         assert_eq!(ScreamingKebab.apply("next_page"), "NEXT-PAGE");
         assert_eq!(Lower.apply("title"), "title");
+    }
+
+    #[test]
+    fn variant_rules_match_serde() {
+        assert_eq!(Lower.apply_to_variant("BlogPost"), "blogpost");
+        assert_eq!(Snake.apply_to_variant("BlogPost"), "blog_post");
+        assert_eq!(Camel.apply_to_variant("BlogPost"), "blogPost");
+        assert_eq!(ScreamingKebab.apply_to_variant("BlogPost"), "BLOG-POST");
+        assert_eq!(Pascal.apply_to_variant("BlogPost"), "BlogPost");
     }
 }

@@ -10,10 +10,12 @@ use syn::{DataEnum, DeriveInput, Fields, Ident, Type};
 
 use crate::errors::Errors;
 
-/// One variant of a union: its name and the schema it holds.
+/// One variant of a union: its name, the schema it holds, and the
+/// names its JSON is read under (none when serde skips it).
 struct Variant<'a> {
     ident: &'a Ident,
     ty: &'a Type,
+    wire: Vec<String>,
 }
 
 /// Expands `#[derive(Schema)]` on the enum `input`: its impls, or its
@@ -39,8 +41,19 @@ fn parse<'a>(input: &'a DeriveInput, data: &'a DataEnum, errors: &mut Errors) ->
             "a union needs at least one variant, each holding a schema: `Comment(Rc<Comment>)`",
         );
     }
+    let serde = crate::attr::union_container(&input.attrs);
     let mut variants = Vec::new();
     for variant in &data.variants {
+        let named = crate::attr::union_variant(&variant.attrs);
+        let own = variant.ident.to_string();
+        let name = named.rename.unwrap_or_else(|| match serde.rename_all {
+            Some(rule) => rule.apply_to_variant(&own),
+            None => own,
+        });
+        let wire = match named.skipped {
+            true => Vec::new(),
+            false => std::iter::once(name).chain(named.aliases).collect(),
+        };
         for attr in variant.attrs.iter().filter(|a| a.path().is_ident("schema")) {
             errors.at(attr, "a union's variant takes no `#[schema(..)]` options");
         }
@@ -48,6 +61,7 @@ fn parse<'a>(input: &'a DeriveInput, data: &'a DataEnum, errors: &mut Errors) ->
             Fields::Unnamed(fields) if fields.unnamed.len() == 1 => variants.push(Variant {
                 ident: &variant.ident,
                 ty: &fields.unnamed[0].ty,
+                wire,
             }),
             Fields::Unnamed(fields) => errors.at(
                 fields,
@@ -66,16 +80,64 @@ fn parse<'a>(input: &'a DeriveInput, data: &'a DataEnum, errors: &mut Errors) ->
     variants
 }
 
+/// How serde's attributes on the enum say its JSON names a variant;
+/// `None` when it does not (`untagged`: serde tries each in turn).
+fn tagging(input: &DeriveInput) -> Option<TokenStream> {
+    let serde = crate::attr::union_container(&input.attrs);
+    let tag = quote!(::restcache::__private::UnionTag);
+    match (serde.untagged, serde.tag, serde.content) {
+        (true, _, _) => None,
+        (false, Some(name), Some(content)) => Some(quote!(#tag::Adjacent(#name, #content))),
+        (false, Some(name), None) => Some(quote!(#tag::Internal(#name))),
+        (false, None, _) => Some(quote!(#tag::External)),
+    }
+}
+
+/// The light pass over a value of the union, and whether one may hold
+/// records with fields that may be absent: a record of a union keeps the
+/// fields its JSON left out as any record does. Over an `untagged` union
+/// the pass notes nothing: its records are written whole.
+fn partial_items(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
+    let Some(tagging) = tagging(input) else {
+        return TokenStream::new();
+    };
+    let tys = variants.iter().map(|v| v.ty);
+    let scans = variants.iter().map(|Variant { ty, wire, .. }| {
+        quote_spanned! {ty.span()=>
+            (
+                &[#(#wire),*],
+                |value, found| <#ty as ::restcache::__private::SchemaParts>::scan_presence(value, found),
+            )
+        }
+    });
+    quote! {
+        fn scan_presence<'de, __D: ::restcache::__private::serde::Deserializer<'de>>(
+            deserializer: __D,
+            found: &mut ::restcache::__private::Presence,
+        ) -> ::restcache::__private::Result<(), __D::Error> {
+            ::restcache::__private::scan_union(deserializer, found, #tagging, &[#(#scans),*])
+        }
+
+        fn may_be_partial(seen: &mut ::restcache::__private::Vec<::restcache::__private::TypeId>) -> bool {
+            false #(|| <#tys as ::restcache::__private::SchemaParts>::may_be_partial(seen))*
+        }
+    }
+}
+
 fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let parts =
         |ty: &Type| quote_spanned!(ty.span()=> <#ty as ::restcache::__private::SchemaParts>);
-    let normalize = variants.iter().map(|Variant { ident: name, ty }| {
-        let parts = parts(ty);
-        quote!(#ident::#name(inner) => #parts::normalize(inner, cx),)
-    });
-    let denormalize = variants.iter().map(|Variant { ident: name, ty }| {
+    let normalize = variants.iter().map(
+        |Variant {
+             ident: name, ty, ..
+         }| {
+            let parts = parts(ty);
+            quote!(#ident::#name(inner) => #parts::normalize(inner, cx),)
+        },
+    );
+    let denormalize = variants.iter().map(|Variant { ident: name, ty, .. }| {
         let parts = parts(ty);
         quote! {
             #ident::#name(inner) => match #parts::denormalize(inner, cx) {
@@ -85,18 +147,30 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
             },
         }
     });
-    let same = variants.iter().map(|Variant { ident: name, ty }| {
-        let parts = parts(ty);
-        quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_entities(a, b),)
-    });
-    let same_value = variants.iter().map(|Variant { ident: name, ty }| {
-        let parts = parts(ty);
-        quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_value(a, b),)
-    });
-    let field_text = variants.iter().map(|Variant { ident: name, ty }| {
-        let parts = parts(ty);
-        quote!(#ident::#name(inner) => #parts::field_text(inner, field),)
-    });
+    let same = variants.iter().map(
+        |Variant {
+             ident: name, ty, ..
+         }| {
+            let parts = parts(ty);
+            quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_entities(a, b),)
+        },
+    );
+    let same_value = variants.iter().map(
+        |Variant {
+             ident: name, ty, ..
+         }| {
+            let parts = parts(ty);
+            quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_value(a, b),)
+        },
+    );
+    let field_text = variants.iter().map(
+        |Variant {
+             ident: name, ty, ..
+         }| {
+            let parts = parts(ty);
+            quote!(#ident::#name(inner) => #parts::field_text(inner, field),)
+        },
+    );
     // Where a decode error's path leads is known only with one variant.
     let entity_at = match variants {
         [Variant { ty, .. }] => {
@@ -110,6 +184,7 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
     };
     let others = (variants.len() > 1).then(|| quote!(_ => false,));
     let schema_impl = crate::expand::schema_impl(ident, &input.generics);
+    let partial = partial_items(input, variants);
     quote! {
         #schema_impl
 
@@ -156,6 +231,8 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
                     #(#field_text)*
                 }
             }
+
+            #partial
         }
     }
 }

@@ -119,3 +119,20 @@ async fn a_lazy_link_is_read_through_the_controller_and_its_endpoint_with_no_req
     ada.assert_async().await;
     bob_route.assert_async().await;
 }
+
+#[test]
+fn a_record_a_lazy_link_brings_keeps_the_fields_its_json_left_out() {
+    let mut store = Store::new();
+    let bob = Person {
+        id: 2,
+        name: "Bob".into(),
+        best_friend: None,
+    };
+    store.set_entity(bob, Meta::default()).unwrap();
+    let text = json!([{"id": 1, "name": "Ada", "bestFriend": {"id": 2}}]).to_string();
+    store
+        .set_json::<Vec<Rc<Person>>>("people", &text, Meta::default())
+        .unwrap();
+    let bob = store.get_entity::<Person>(2u64).into_value().unwrap();
+    assert_eq!(bob.name, "Bob", "the name the link's JSON left out stays");
+}

@@ -130,3 +130,69 @@ fn a_union_read_as_one_record_and_in_an_envelope() {
     assert_eq!(describe(&page.items[0]), "mention 4: Bob");
     assert_eq!(page.total, 1);
 }
+
+/// A post whose responses may leave `pinned` out.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Post {
+    id: u64,
+    text: String,
+    pinned: Option<bool>,
+}
+
+/// Whether post 1, stored pinned, is still pinned after `feed` (its JSON
+/// leaving `pinned` out) is written as a list of `U`.
+fn still_pinned_after<U: restcache::Schema + serde::de::DeserializeOwned>(
+    feed: &str,
+) -> Option<bool> {
+    let mut store = Store::new();
+    let pinned = Post {
+        id: 1,
+        text: "first".into(),
+        pinned: Some(true),
+    };
+    store.set_entity(pinned, Meta::default()).unwrap();
+    store
+        .set_json::<Vec<U>>("feed", feed, Meta::default())
+        .unwrap();
+    let post = store.get_entity::<Post>(1u64).into_value().unwrap();
+    assert_eq!(post.text, "edited", "the fields it carries are written");
+    post.pinned
+}
+
+#[test]
+fn a_record_in_a_union_keeps_the_fields_its_json_left_out() {
+    // Told apart by a field of the record (serde's `tag`).
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    enum Tagged {
+        BlogPost(Rc<Post>),
+        Mention(Rc<Mention>),
+    }
+    let feed =
+        r#"[{"id":1,"type":"blog_post","text":"edited"},{"type":"mention","id":2,"who":"ada"}]"#;
+    assert_eq!(still_pinned_after::<Tagged>(feed), Some(true));
+
+    // Named by the only key of an object (serde's default).
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    enum External {
+        #[serde(rename = "post", alias = "article")]
+        Post(Rc<Post>),
+        Mention(Rc<Mention>),
+    }
+    let feed = r#"[{"Mention":{"id":2,"who":"ada"}},{"article":{"id":1,"text":"edited"}}]"#;
+    assert_eq!(still_pinned_after::<External>(feed), Some(true));
+
+    // A tag beside the record (serde's `tag` and `content`), either first.
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    #[serde(tag = "t", content = "c")]
+    enum Adjacent {
+        Post(Rc<Post>),
+        Mention(Rc<Mention>),
+    }
+    let feed = r#"[{"c":{"id":1,"text":"edited"},"t":"Post"}]"#;
+    assert_eq!(still_pinned_after::<Adjacent>(feed), Some(true));
+
+    // A field the JSON carries as null is written.
+    let feed = r#"[{"type":"blog_post","id":1,"text":"edited","pinned":null}]"#;
+    assert_eq!(still_pinned_after::<Tagged>(feed), None);
+}

@@ -31,6 +31,33 @@ pub enum OneOrMany {
     Many(Vec<Rc<Mention>>),
 }
 
+/// Named by an object's only key (serde's default): renamed, read under
+/// an alias too, and a variant serde never reads.
+#[derive(Schema, Clone, Debug, Deserialize)]
+pub enum External {
+    #[serde(rename = "comment", alias = "note")]
+    Comment(Rc<Comment>),
+    Mention(Rc<Mention>),
+    #[serde(skip)]
+    Draft(Rc<Comment>),
+}
+
+/// A tag beside the record.
+#[derive(Schema, Clone, Debug, Deserialize)]
+#[serde(tag = "t", content = "c", rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Adjacent {
+    Comment(Rc<Comment>),
+    Mention(Rc<Mention>),
+}
+
+/// Generic over its records.
+#[derive(Schema, Clone, Debug, Deserialize)]
+#[serde(tag = "type")]
+pub enum Either<A: Entity, B: Entity> {
+    Left(Rc<A>),
+    Right(Rc<B>),
+}
+
 endpoint!(pub feed { path: "/feed", schema: Vec<FeedItem> });
 
 fn main() {
@@ -42,6 +69,9 @@ fn main() {
     assert!(matches!(&feed[1], FeedItem::Mention(m) if m.id == 1));
     store.set_json::<OneOrMany>("many", r#"[{"id":2}]"#, Meta::default()).unwrap();
     assert!(matches!(&*store.read::<OneOrMany>("many").into_value().unwrap(), OneOrMany::Many(m) if m.len() == 1));
+    store.set_json::<Vec<External>>("external", r#"[{"note":{"id":3,"text":"x"}}]"#, Meta::default()).unwrap();
+    store.set_json::<Vec<Adjacent>>("adjacent", r#"[{"t":"MENTION","c":{"id":4}}]"#, Meta::default()).unwrap();
+    store.set_json::<Vec<Either<Comment, Mention>>>("either", r#"[{"type":"Right","id":5}]"#, Meta::default()).unwrap();
     let _ = feed_endpoint_compiles();
 }
 

@@ -99,3 +99,60 @@ pub(crate) fn scan_option<'de, S: SchemaParts, D: Deserializer<'de>>(
     }
     deserializer.deserialize_option(Maybe::<S>(found, PhantomData))
 }
+
+/// How a union's JSON names the variant of a value, as the union's
+/// `Deserialize` reads it.
+#[derive(Clone, Copy, Debug)]
+pub enum UnionTag {
+    /// An object with one key, the variant's name, over the variant's
+    /// value (serde's default).
+    External,
+    /// A field of the variant's own object (serde's `tag`).
+    Internal(&'static str),
+    /// One field names the variant, another holds its value (serde's
+    /// `tag` and `content`).
+    Adjacent(&'static str, &'static str),
+}
+
+/// The light pass of one variant of a union over its value.
+pub type VariantScan = fn(&serde_json::Value, &mut Presence) -> Result<(), serde_json::Error>;
+
+/// The light pass over a union's value: the value is read whole, its
+/// variant found by `tag` among `variants` (the names each is read under,
+/// with its pass), and that variant's pass run over it. A value whose
+/// variant cannot be told notes nothing: its records are written whole.
+pub fn scan_union<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    found: &mut Presence,
+    tag: UnionTag,
+    variants: &[(&[&str], VariantScan)],
+) -> Result<(), D::Error> {
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    let value = Value::deserialize(deserializer)?;
+    let Value::Object(object) = &value else {
+        return Ok(());
+    };
+    let named = |name: Option<&str>| {
+        variants
+            .iter()
+            .find(|(names, _)| name.is_some_and(|name| names.contains(&name)))
+    };
+    let (variant, content) = match tag {
+        UnionTag::External if object.len() == 1 => {
+            let (name, content) = object.iter().next().expect("one entry");
+            (named(Some(name)), Some(content))
+        }
+        UnionTag::External => (None, None),
+        UnionTag::Internal(tag) => (named(object.get(tag).and_then(Value::as_str)), Some(&value)),
+        UnionTag::Adjacent(tag, content) => (
+            named(object.get(tag).and_then(Value::as_str)),
+            object.get(content),
+        ),
+    };
+    match (variant, content) {
+        (Some((_, scan)), Some(content)) => scan(content, found).map_err(de::Error::custom),
+        _ => Ok(()),
+    }
+}
