@@ -68,7 +68,7 @@ impl Controller {
         let read = Rc::new(RefCell::new(query.read_last()));
         let holds = Holds::Derived(Rc::clone(&read));
         let (query, mut last) = (query.clone(), None::<Rc<T>>);
-        let check = Box::new(move |state: &mut State| {
+        let check = Box::new(move |state: &mut State, _| {
             let State { store, memo, .. } = state;
             let value = query.read_with(store, memo, Some(&base));
             *read.borrow_mut() = query.read_last();

@@ -372,6 +372,42 @@ async fn a_watched_read_revalidates_when_it_goes_stale_on_the_clock() {
         .await;
 }
 
+resource!(StrictTodoResource {
+    path: "/strict/:id",
+    schema: Todo,
+    invalid_if_stale: true,
+});
+
+#[tokio::test]
+async fn a_watched_read_that_must_not_show_stale_data_is_told_when_it_expires() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let refetch = server
+                .mock("GET", "/strict/1")
+                .with_body(todo_json(1, "again"))
+                .expect(1)
+                .create_async()
+                .await;
+            let params = StrictTodoResourceParams { id: 1 };
+            let first = Rc::new(crate::common::todo(1, "first")); // fresh for 60 s
+            ctrl.set_response(&StrictTodoResource::get(), &params, first)
+                .unwrap();
+            let mut view = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
+            view.set(&StrictTodoResource::get(), &params);
+            assert_eq!(view.read().unwrap().data.unwrap().title, "first");
+            let (renders, render) = counter();
+            view.subscribe(render);
+            clock.advance(Duration::from_secs(61)); // past its expiry
+            settle(&ctrl).await;
+            // Told once as its data went, once as the new copy came.
+            assert_eq!(renders.get(), 2);
+            assert_eq!(view.read().unwrap().data.unwrap().title, "again");
+            refetch.assert_async().await;
+        })
+        .await;
+}
+
 #[tokio::test]
 async fn a_view_follows_the_key_not_the_path() {
     let (_server, ctrl, _clock) = setup().await;

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::cache::schema::Schema;
 use crate::controller::{Controller, ExpiryStatus};
+use crate::meta::Timestamp;
 use crate::rest::{Endpoint, Readable};
 
 /// Runs a future to its end beside the caller (see
@@ -110,7 +111,8 @@ impl Controller {
     }
 
     /// Fetches the read in the background when it is stale as the request
-    /// starts; its errors stay beside the data.
+    /// starts, or when its data went at its expiry (an endpoint whose data
+    /// must not show once stale); its errors stay beside the data.
     pub(crate) fn revalidate<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P)
     where
         P: Serialize + Clone + 'static,
@@ -121,7 +123,14 @@ impl Controller {
             return;
         };
         let named = || endpoint.named_pks(params);
-        if self.read_key(endpoint, params, &key, &named).status == ExpiryStatus::Stale {
+        let read = self.read_key(endpoint, params, &key, &named);
+        let expired = read.status == ExpiryStatus::Invalid
+            && endpoint.options().invalid_if_stale
+            && !read.fetching
+            // Data it held (an absent read has no expiry), gone by now.
+            && read.expires_at != Timestamp::default()
+            && read.expires_at < self.now();
+        if read.status == ExpiryStatus::Stale || expired {
             drop(self.fetch_in_background(endpoint, params, &key));
         }
     }

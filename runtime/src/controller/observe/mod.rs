@@ -464,6 +464,7 @@ where
             key.clone(),
             current.named.clone(),
             options.fetching,
+            endpoint.options().invalid_if_stale,
             self.seen.take(),
         );
         let holds = registry::Holds::of_read::<S>(Some(key), &current.named);

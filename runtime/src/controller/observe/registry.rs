@@ -17,7 +17,7 @@ use crate::meta::Timestamp;
 use crate::small_sort::insertion_sort;
 
 /// Re-checks one observed read.
-pub(crate) type Check = Box<dyn FnMut(&mut State) -> Look>;
+pub(crate) type Check = Box<dyn FnMut(&mut State, Timestamp) -> Look>;
 
 /// What a look at an observed read found.
 pub(crate) struct Look {
@@ -284,7 +284,7 @@ impl Observers {
             changed,
             watching,
             expires_at,
-        } = (entry.check)(state);
+        } = (entry.check)(state, now);
         let moved = expires_at != entry.expires_at;
         entry.expires_at = expires_at;
         let checked = Checked {

@@ -126,16 +126,22 @@ impl State {
 
 /// The check of a read `key` of schema `S` (`named`: the pks of the
 /// record it names): changed when its data, its error or
-/// (`with_fetching`) its request changed since `last`.
+/// (`with_fetching`) its request changed since `last`. A read whose data
+/// must not show once stale (`invalid_if_stale`) sees none past its
+/// expiry.
 pub(crate) fn read_check<S: Schema>(
     key: String,
     named: Named,
     with_fetching: bool,
+    invalid_if_stale: bool,
     last: Option<Seen<S>>,
 ) -> Check {
     let mut last = last;
-    Box::new(move |state: &mut State| {
-        let now = state.look::<S>(&key, &named);
+    Box::new(move |state: &mut State, at: Timestamp| {
+        let mut now = state.look::<S>(&key, &named);
+        if invalid_if_stale && now.expires_at.is_some_and(|expires| expires < at) {
+            now.data = None;
+        }
         let changed = last
             .as_ref()
             .is_none_or(|old| old.differs(&now, with_fetching));
@@ -242,8 +248,11 @@ impl Controller {
         let named = endpoint.named_pks(params);
         let holds = Holds::of_read::<S>(key.as_deref(), &named);
         let check = match &key {
-            Some(key) => read_check::<S>(key.clone(), named, false, None),
-            None => Box::new(|_: &mut State| Look::nothing()),
+            Some(key) => {
+                let invalid_if_stale = endpoint.options().invalid_if_stale;
+                read_check::<S>(key.clone(), named, false, invalid_if_stale, None)
+            }
+            None => Box::new(|_: &mut State, _| Look::nothing()),
         };
         let entry = Entry::new(key, holds, check, Rc::new(on_change));
         self.add_observer(entry, None).0
@@ -278,7 +287,7 @@ impl Controller {
             .clone()
             .map_or(Holds::Nothing, |pk| Holds::Record(E::KEY, pk));
         let mut last: Option<Option<Rc<E>>> = None;
-        let check: Check = Box::new(move |state: &mut State| {
+        let check: Check = Box::new(move |state: &mut State, _| {
             let Some(pk) = &pk else {
                 return Look::nothing();
             };
@@ -317,7 +326,7 @@ impl Controller {
             changed,
             watching,
             expires_at,
-        } = (entry.check)(&mut self.state_mut());
+        } = (entry.check)(&mut self.state_mut(), self.now());
         entry.watching = watching;
         entry.expires_at = expires_at;
         let revalidates = entry.revalidate.is_some();
