@@ -3,8 +3,10 @@
 //! stored copy, and the light pass that reads, per record, which fields a
 //! response's JSON carried (keys only; values are skipped).
 //!
-//! The pass is a visitor written per type, which cannot see a generic
-//! type's parameters: generic records are stored whole.
+//! The pass is a visitor written per type. A generic envelope's visitor
+//! takes the envelope's type parameters; a generic record's fields are
+//! not tracked (its records are stored whole), nor are those of a type
+//! serde reads some other way than key by key.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -30,11 +32,20 @@ pub fn may_be_absent<'i, 'a>(input: &'i Input<'a>, pk: &Field) -> Vec<&'i Field<
         .collect()
 }
 
-/// Whether the light pass can read this type's JSON key by key.
+/// Whether the light pass can track which of this record's fields its
+/// JSON carries, key by key.
 fn scans(input: &Input) -> bool {
     input.generics.params.is_empty()
         && !input.attrs.serde_indirect
         && !input.fields.iter().flatten().any(|f| f.attrs.flatten)
+}
+
+/// Whether the light pass can walk this envelope's JSON to its nested
+/// fields. It tracks no field of its own, so keys a flattened field
+/// reads are skipped as any unknown key is; type parameters go to its
+/// visitor (a lifetime parameter does not).
+fn scans_envelope(input: &Input) -> bool {
+    input.generics.lifetimes().next().is_none() && !input.attrs.serde_indirect
 }
 
 fn is_option(ty: &Type) -> bool {
@@ -111,7 +122,7 @@ pub fn entity_items(input: &Input, pk: &Field, absent: &[&Field]) -> TokenStream
 /// A schema envelope's items: `scan_presence` and `may_be_partial`, over
 /// its nested fields.
 pub fn schema_items(input: &Input) -> TokenStream {
-    if !scans(input) {
+    if !scans_envelope(input) {
         return TokenStream::new();
     }
     let scan = scan(input, |_| None, None);
@@ -125,7 +136,11 @@ pub fn schema_items(input: &Input) -> TokenStream {
         }
 
         fn may_be_partial(seen: &mut ::restcache::__private::Vec<::restcache::__private::TypeId>) -> bool {
-            let _ = &seen;
+            // An envelope that nests itself (a thread of replies) is
+            // looked at once.
+            if !::restcache::__private::first_visit(seen, ::restcache::__private::TypeId::of::<Self>()) {
+                return false;
+            }
             false #partial
         }
     }
@@ -190,9 +205,27 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, noted: Option<Noted>
         ),
         None => (TokenStream::new(), TokenStream::new()),
     };
+    // The visitor takes the type's own parameters, for its nested fields.
+    let mut generics = input.generics.clone();
+    generics.params.insert(0, syn::parse_quote!('__a));
+    let (_, ty_generics, where_clause) = generics.split_for_impl();
+    let params = &generics.params;
+    let types = input.generics.type_params().map(|param| &param.ident);
+    let args = input
+        .generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(param) => Some(&param.ident),
+            syn::GenericParam::Const(param) => Some(&param.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        });
     quote! {
-        struct __Scan<'a>(&'a mut ::restcache::__private::Presence);
-        impl<'de> ::restcache::__private::serde::de::Visitor<'de> for __Scan<'_> {
+        struct __Scan<#params>(
+            &'__a mut ::restcache::__private::Presence,
+            ::restcache::__private::PhantomData<fn() -> (#(#types,)*)>,
+        ) #where_clause;
+        impl<'de, #params> ::restcache::__private::serde::de::Visitor<'de> for __Scan #ty_generics #where_clause {
             type Value = ();
 
             fn expecting(&self, f: &mut ::restcache::__private::fmt::Formatter<'_>) -> ::restcache::__private::fmt::Result {
@@ -221,7 +254,7 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, noted: Option<Noted>
                 ::restcache::__private::Ok(())
             }
         }
-        deserializer.deserialize_map(__Scan(found))
+        deserializer.deserialize_map(__Scan::<'_, #(#args),*>(found, ::restcache::__private::PhantomData))
     }
 }
 

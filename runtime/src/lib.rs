@@ -124,6 +124,7 @@ pub mod __private {
     pub use serde::de::IgnoredAny;
     pub use std::any::TypeId;
     pub use std::fmt;
+    pub use std::marker::PhantomData;
     pub use std::vec::Vec;
 
     use crate::{SchemaError, Segment};

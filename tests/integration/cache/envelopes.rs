@@ -116,3 +116,83 @@ fn a_record_missing_its_pk_in_an_envelope_is_located() {
     assert_eq!(store.entity_count("Birthday"), 0);
     assert_eq!(store.result_count(), 0);
 }
+
+/// A note whose responses may leave `body` out.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Note {
+    id: u64,
+    title: String,
+    body: Option<String>,
+}
+
+/// A store holding note 1 with a body, and `text` (its JSON leaving the
+/// body out) written as `S`: the note's body after it.
+fn body_after<S: restcache::Schema + serde::de::DeserializeOwned>(text: &str) -> Option<String> {
+    let mut store = Store::new();
+    let note = Note {
+        id: 1,
+        title: "first".into(),
+        body: Some("kept".into()),
+    };
+    store.set_entity(note, at(1)).unwrap();
+    store.set_json::<S>("notes", text, at(2)).unwrap();
+    let note = store.get_entity::<Note>(1u64).into_value().unwrap();
+    assert_eq!(note.title, "renamed", "the fields it carries are written");
+    note.body.clone()
+}
+
+#[test]
+fn records_in_generic_flattening_and_nesting_envelopes_keep_what_their_json_left_out() {
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    struct Envelope<T: restcache::Schema> {
+        #[schema(nested)]
+        data: T,
+        total: u32,
+    }
+    let text = r#"{"data": [{"id": 1, "title": "renamed"}], "total": 1}"#;
+    assert_eq!(
+        body_after::<Envelope<Vec<Rc<Note>>>>(text).as_deref(),
+        Some("kept")
+    );
+
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    struct Flattening {
+        #[schema(nested)]
+        notes: Vec<Rc<Note>>,
+        #[serde(flatten)]
+        extra: std::collections::HashMap<String, serde_json::Value>,
+    }
+    let text = r#"{"notes": [{"id": 1, "title": "renamed"}], "cursor": "x"}"#;
+    assert_eq!(body_after::<Flattening>(text).as_deref(), Some("kept"));
+
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    struct Thread {
+        #[schema(nested)]
+        note: Rc<Note>,
+        #[schema(nested)]
+        replies: Vec<Thread>,
+    }
+    let text = r#"{"note": {"id": 2, "title": "root"}, "replies": [{"note": {"id": 1, "title": "renamed"}, "replies": []}]}"#;
+    assert_eq!(body_after::<Thread>(text).as_deref(), Some("kept"));
+}
+
+#[test]
+fn an_envelope_that_nests_itself_is_read() {
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Comment {
+        id: u64,
+        text: String,
+    }
+    #[derive(Schema, Clone, Debug, Deserialize)]
+    struct Thread {
+        #[schema(nested)]
+        comment: Rc<Comment>,
+        #[schema(nested)]
+        replies: Vec<Thread>,
+    }
+    let text = r#"{"comment": {"id": 1, "text": "a"}, "replies": [{"comment": {"id": 2, "text": "b"}, "replies": []}]}"#;
+    let mut store = Store::new();
+    let thread = store.set_json::<Thread>("thread", text, at(1)).unwrap();
+    assert_eq!(thread.replies[0].comment.text, "b");
+    assert_eq!(store.entity_count("Comment"), 2);
+}
