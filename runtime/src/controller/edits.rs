@@ -61,7 +61,7 @@ impl Controller {
     /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
-    pub fn invalidate<P: Serialize, S, E: Readable>(
+    pub fn invalidate<P: Serialize, S: Schema, E: Readable>(
         &self,
         endpoint: &Endpoint<P, S, E>,
         params: &P,
@@ -70,8 +70,12 @@ impl Controller {
             return false;
         };
         let now = self.start_now();
+        let named = endpoint.named_pks(params);
         let known = {
             let mut state = self.state_mut();
+            // A read the cache answers from the record it names is noted
+            // as one, to be invalidated.
+            drop(state.lookup::<S>(&key, &|| named.clone()));
             state.keys.edit(&key, |kept| kept.error = None);
             state.touch(&key);
             state.memo.forget(&key);
@@ -82,10 +86,10 @@ impl Controller {
         known
     }
 
-    /// Invalidates the record `pk` of `E` as of now: every read that shows
-    /// it (a list holding it, a detail read of it) is Invalid until a
-    /// response that started later brings it again. Returns whether the
-    /// cache held it.
+    /// Invalidates the record `pk` of `E` as of now: a read of it alone is
+    /// Invalid until a response that started later brings it again, and a
+    /// list (any result) holding it goes stale: it shows its other records
+    /// and fetches again. Returns whether the cache held it.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -108,9 +112,13 @@ impl Controller {
     ) -> bool {
         let now = self.start_now();
         let pk = pk.to_pk();
-        let known = pk
-            .clone()
-            .is_some_and(|pk| self.state_mut().store.invalidate_entity::<E>(pk, now));
+        let known = pk.clone().is_some_and(|pk| {
+            let store = &mut self.state_mut().store;
+            // A list holding it goes on showing the rest, and fetches
+            // again to bring it back.
+            store.expire_holding(E::KEY, pk.clone());
+            store.invalidate_entity::<E>(pk, now)
+        });
         if let Some(pk) = pk {
             self.emit(|| Event::Record {
                 entity: E::KEY,
@@ -188,6 +196,16 @@ impl Controller {
                     .filter(|key| state.store.result_meta(key).is_none())
                     .cloned(),
             );
+            // The reads answered from the records they name.
+            let from_record = state.keys.having(|kept| kept.from_record.is_some());
+            results.extend(
+                from_record
+                    .filter(|key| {
+                        state.store.result_meta(key).is_none()
+                            && !state.handoff.pending.contains_key(*key)
+                    })
+                    .cloned(),
+            );
             (errors, results)
         };
         let keep = |keys: Vec<String>| keys.into_iter().filter(|key| matches(key)).collect();
@@ -215,6 +233,7 @@ impl Controller {
     /// # Ok::<(), restcache::WriteError>(())
     /// ```
     pub fn expire_all(&self, matches: impl Fn(&str) -> bool) -> usize {
+        let now = self.start_now();
         let (errors, results) = self.matching(matches);
         let count = {
             let mut state = self.state_mut();
@@ -232,7 +251,9 @@ impl Controller {
                     // stale when it is read.
                     let handed = state.handoff.pending.get_mut(key);
                     let handed = handed.map(|pending| pending.stale = true).is_some();
-                    state.store.expire_result(key) || handed
+                    state.store.expire_result(key)
+                        || handed
+                        || expire_from_record(&mut state, key, now)
                 })
                 .collect();
             drop(state);
@@ -401,5 +422,37 @@ impl Controller {
 /// the read fetches). Returns whether there was either.
 fn invalidate_key(state: &mut State, key: &str, now: Timestamp) -> bool {
     let handed = state.handoff.pending.remove(key).is_some();
-    state.store.invalidate_result(key, now) || handed
+    let answered = state.store.result_meta(key).is_none()
+        && state
+            .keys
+            .edit(key, |kept| {
+                kept.from_record
+                    .as_mut()
+                    .map(|answer| answer.invalid_as_of = Some(now))
+            })
+            .flatten()
+            .is_some();
+    if answered {
+        state.touch(key);
+    }
+    state.store.invalidate_result(key, now) || handed || answered
+}
+
+/// Expires the read `key` the cache answered from the record it names,
+/// as of `now`. Returns whether it was such a read.
+fn expire_from_record(state: &mut State, key: &str, now: Timestamp) -> bool {
+    let answered = state.store.result_meta(key).is_none()
+        && state
+            .keys
+            .edit(key, |kept| {
+                kept.from_record
+                    .as_mut()
+                    .map(|answer| answer.stale_as_of = Some(now))
+            })
+            .flatten()
+            .is_some();
+    if answered {
+        state.touch(key);
+    }
+    answered
 }

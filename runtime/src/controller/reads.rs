@@ -22,7 +22,8 @@ pub(crate) type Named = smallvec::SmallVec<[crate::pk::Pk; 2]>;
 impl State {
     /// What a read `key` of schema `S` shows: its result, or when the
     /// store holds none, the record `named` gives a pk of (a list fetched
-    /// it, say), unless that record is gone.
+    /// it, say), unless that record is gone, or the read was invalidated
+    /// (or expired) by its key since that copy of the record came.
     pub(crate) fn lookup<S: Schema>(&mut self, key: &str, named: &dyn Fn() -> Named) -> Lookup<S> {
         let found = self.memo.read::<S>(&self.store, key);
         if !matches!(found, Lookup::Absent) || <S as SchemaParts>::RECORD.is_none() {
@@ -31,7 +32,8 @@ impl State {
         for pk in named() {
             let inferred = self.memo.read_named::<S>(&self.store, key, &pk);
             if !matches!(inferred, Lookup::Absent) {
-                return inferred;
+                let from_record = self.keys.state_mut(key).from_record.get_or_insert_default();
+                return from_record.judge(inferred);
             }
         }
         Lookup::Absent

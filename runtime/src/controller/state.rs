@@ -12,7 +12,7 @@ use super::expiry::StoredError;
 use super::handoff::Handoff;
 use super::retention::{self, Retention};
 use crate::cache::memo::Memo;
-use crate::cache::store::Store;
+use crate::cache::store::{Lookup, Store};
 use crate::http::Error;
 use crate::meta::Timestamp;
 use crate::sparse::Sparse;
@@ -62,6 +62,35 @@ pub(crate) struct KeyState {
     pub(crate) pages: Option<crate::rest::Pagination>,
     /// The fetch of the list's next page, on its way.
     pub(super) next_page: Option<NextPageFetch>,
+    /// A read the cache answered from the record it names (it holds no
+    /// result of its own), as that answer was last changed by its key.
+    pub(super) from_record: Option<FromRecord>,
+}
+
+/// A read answered from the record it names: invalidated or expired by
+/// its key as of a time, until a copy of the record fetched later.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FromRecord {
+    pub invalid_as_of: Option<Timestamp>,
+    pub stale_as_of: Option<Timestamp>,
+}
+
+impl FromRecord {
+    /// The answer `found` (the record's copy) as this says: `Invalid`
+    /// when the copy is no later than an invalidation, stale when no
+    /// later than an expiry.
+    pub fn judge<S>(&self, found: Lookup<S>) -> Lookup<S> {
+        let Lookup::Found(value, mut meta) = found else {
+            return found;
+        };
+        if self.invalid_as_of.is_some_and(|at| meta.fetched_at <= at) {
+            return Lookup::Invalid;
+        }
+        if self.stale_as_of.is_some_and(|at| meta.fetched_at <= at) {
+            meta.expires_at = Timestamp::default();
+        }
+        Lookup::Found(value, meta)
+    }
 }
 
 impl KeyState {
@@ -71,6 +100,7 @@ impl KeyState {
             && self.used.is_none()
             && self.pages.is_none()
             && self.next_page.is_none()
+            && self.from_record.is_none()
     }
 }
 

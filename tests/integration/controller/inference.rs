@@ -84,6 +84,64 @@ async fn a_deleted_or_invalidated_record_is_not_inferred() {
 }
 
 #[tokio::test]
+async fn an_inferred_read_invalidated_or_expired_by_its_key_fetches_again() {
+    let (_server, ctrl, _clock, _list, _) = listed().await;
+    assert!(
+        ctrl.invalidate(&TodoResource::get(), &one(2)),
+        "the cache answered it"
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(2)).status,
+        ExpiryStatus::Invalid
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Valid,
+        "the list that brought it stays"
+    );
+
+    let (_server, ctrl, _clock, _list, _) = listed().await;
+    let todo_1 = TodoResource::get()
+        .key(ctrl.client().base_url(), &one(1))
+        .unwrap();
+    // A read the cache answered from the list's copy.
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(1)).status,
+        ExpiryStatus::Valid
+    );
+    assert_eq!(ctrl.expire_all(|key| key == todo_1), 1);
+    let stale = ctrl.read(&TodoResource::get(), &one(1));
+    assert_eq!(stale.status, ExpiryStatus::Stale);
+    assert_eq!(stale.data.unwrap().title, "milk", "still on show");
+    assert_eq!(ctrl.invalidate_all(|key| key == todo_1), 1);
+    assert_eq!(
+        ctrl.read(&TodoResource::get(), &one(1)).status,
+        ExpiryStatus::Invalid
+    );
+}
+
+#[tokio::test]
+async fn an_invalidated_record_sends_the_lists_that_held_it_to_fetch_again() {
+    let (mut server, ctrl, _clock, _list, _) = listed().await;
+    let again = once(server.mock("GET", "/todos"), 200, LIST).await;
+    let list = TodoResource::get_list();
+    assert!(ctrl.invalidate_entity::<Todo>(2u64));
+    let cached = ctrl.read(&list, &());
+    assert_eq!(cached.status, ExpiryStatus::Stale, "it refetches");
+    assert_eq!(
+        titles(&cached.data.unwrap()),
+        ["milk"],
+        "todo 2 is not on show"
+    );
+    ctrl.fetch(&list, &(), None).await.unwrap();
+    again.assert_async().await;
+    assert_eq!(
+        titles(&ctrl.read(&list, &()).data.unwrap()),
+        ["milk", "eggs"]
+    );
+}
+
+#[tokio::test]
 async fn an_endpoint_that_opts_out_is_fetched() {
     let (_server, ctrl, _clock, _list, _) = listed().await;
     let opted_out = TodoResource::get().without_inference();
