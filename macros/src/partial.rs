@@ -254,7 +254,10 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, noted: Option<Noted>
                 ::restcache::__private::Ok(())
             }
         }
-        deserializer.deserialize_map(__Scan::<'_, #(#args),*>(found, ::restcache::__private::PhantomData))
+        ::restcache::__private::scan_lenient(
+            deserializer,
+            __Scan::<'_, #(#args),*>(found, ::restcache::__private::PhantomData),
+        )
     }
 }
 

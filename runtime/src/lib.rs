@@ -116,7 +116,7 @@ pub mod __private {
     pub use crate::cache::filter::field as filter_field;
     pub use crate::cache::normalize::Normalizer;
     pub use crate::cache::partial::{KeyIndex, PkSeed, Presence, first_visit, skip};
-    pub use crate::cache::schema::{SchemaParts, UnionTag, VariantScan, scan_union};
+    pub use crate::cache::schema::{SchemaParts, UnionTag, VariantScan, scan_lenient, scan_union};
     pub use crate::cache::stand_in::{ByDefault, NoStandIn, Probe};
     pub use crate::cache::store::registry::TypeIndex;
     pub use crate::pk::PkKey;

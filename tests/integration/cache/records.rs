@@ -173,3 +173,40 @@ fn serde_deserialize_with_composes() {
     let err = restcache::from_json::<Vec<Rc<Tag>>>(r#"[{"tagName": 5}]"#).unwrap_err();
     assert_eq!(err.path().unwrap().to_string(), "[0].tagName");
 }
+
+#[test]
+fn a_nested_value_of_another_shape_leaves_the_records_partial() {
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Tag {
+        id: u64,
+    }
+    /// `null` read as no tags.
+    fn none_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Rc<Tag>>, D::Error> {
+        Option::<Vec<Rc<Tag>>>::deserialize(d).map(Option::unwrap_or_default)
+    }
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Note {
+        id: u64,
+        title: String,
+        body: Option<String>,
+        #[entity(nested)]
+        #[serde(default, deserialize_with = "none_as_empty")]
+        tags: Vec<Rc<Tag>>,
+    }
+    let mut store = Store::new();
+    for id in [1, 2] {
+        let note = Note {
+            id,
+            body: Some(format!("body {id}")),
+            ..Note::default()
+        };
+        store.set_entity(note, at(1)).unwrap();
+    }
+    let text = r#"[{"id": 1, "title": "a", "tags": null}, {"id": 2, "title": "b"}]"#;
+    store
+        .set_json::<Vec<Rc<Note>>>("notes", text, at(2))
+        .unwrap();
+    let body = |id: u64| store.get_entity::<Note>(id).found().body.clone();
+    assert_eq!(body(1).as_deref(), Some("body 1"));
+    assert_eq!(body(2).as_deref(), Some("body 2"));
+}

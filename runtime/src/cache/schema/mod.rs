@@ -32,7 +32,7 @@ use crate::pk::Pk;
 pub use all::All;
 pub use lazy::Lazy;
 pub(crate) use scan::ScanSeed;
-pub use scan::{UnionTag, VariantScan, scan_union};
+pub use scan::{UnionTag, VariantScan, scan_lenient, scan_union};
 
 /// A response shape whose entities the store can split out and join back.
 ///

@@ -52,7 +52,7 @@ pub(crate) fn scan_list<'de, S: SchemaParts, D: Deserializer<'de>>(
             Ok(())
         }
     }
-    deserializer.deserialize_seq(List::<S>(found, PhantomData))
+    scan_lenient(deserializer, List::<S>(found, PhantomData))
 }
 
 /// The light pass over a map: each entry's.
@@ -73,7 +73,7 @@ pub(crate) fn scan_map<'de, S: SchemaParts, D: Deserializer<'de>>(
             Ok(())
         }
     }
-    deserializer.deserialize_map(Keyed::<S>(found, PhantomData))
+    scan_lenient(deserializer, Keyed::<S>(found, PhantomData))
 }
 
 /// The light pass over an optional value.
@@ -154,5 +154,70 @@ pub fn scan_union<'de, D: Deserializer<'de>>(
     match (variant, content) {
         (Some((_, scan)), Some(content)) => scan(content, found).map_err(de::Error::custom),
         _ => Ok(()),
+    }
+}
+
+/// Runs the light pass `visitor` (over a list or an object) on a value of
+/// any shape: a value of another shape (`null` where a list was due, a
+/// bare id where a record was, which the type's own `Deserialize` may
+/// accept) notes nothing, and the pass goes on with the rest of the
+/// response.
+pub fn scan_lenient<'de, D, V>(deserializer: D, visitor: V) -> Result<(), D::Error>
+where
+    D: Deserializer<'de>,
+    V: Visitor<'de, Value = ()>,
+{
+    deserializer.deserialize_any(Lenient(visitor))
+}
+
+/// A light pass's visitor that takes a value of any other shape as one
+/// with nothing to note.
+struct Lenient<V>(V);
+
+impl<'de, V: Visitor<'de, Value = ()>> Visitor<'de> for Lenient<V> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        self.0.visit_map(map)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        self.0.visit_seq(seq)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Ok(())
     }
 }
