@@ -62,6 +62,45 @@ async fn polls_follow_the_controllers_clock_and_stop_with_the_last_observer() {
 }
 
 #[tokio::test]
+async fn polls_slow_down_when_the_fastest_poller_leaves() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let polls = server
+                .mock("GET", "/todos/1")
+                .with_body(todo_json(1, "polled"))
+                .expect(2)
+                .create_async()
+                .await;
+            store_todo(&ctrl, 1, "one");
+            let every = |seconds| {
+                TodoResource::get().with_options(restcache::rest::Options {
+                    poll_frequency: Some(Duration::from_secs(seconds)),
+                    ..TodoResource::get().options()
+                })
+            };
+            let options = Observe::new().changes().poll();
+            let mut fast = ReadObserver::new(&ctrl, options);
+            fast.set(&every(1), &one(1));
+            fast.subscribe(|| {});
+            let mut slow = ReadObserver::new(&ctrl, options);
+            slow.set(&every(10), &one(1));
+            slow.subscribe(|| {});
+            clock.advance(Duration::from_secs(1)); // the fast one's poll
+            settle(&ctrl).await;
+            drop(fast);
+            for _ in 0..9 {
+                clock.advance(Duration::from_secs(1)); // none: 10 s apart now
+                settle(&ctrl).await;
+            }
+            clock.advance(Duration::from_secs(1)); // the slow one's poll
+            settle(&ctrl).await;
+            polls.assert_async().await;
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn an_observer_polls_as_the_endpoint_it_was_set_to_last_says() {
     LocalSet::new()
         .run_until(async {

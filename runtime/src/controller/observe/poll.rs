@@ -4,6 +4,7 @@
 //! observer mounted; none is made while the app is out of view or
 //! offline.
 
+use std::cell::Cell;
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
@@ -24,8 +25,9 @@ pub(crate) struct Poller {
     /// Each polling observer's id and period.
     periods: Vec<(u32, Duration)>,
     fetch: PollFetch,
-    /// The loop that polls, with its period.
-    running: Option<(AbortHandle, Duration)>,
+    /// The loop that polls, with its period (which it reads before each
+    /// wait: a slower one takes effect at the loop's next wait).
+    running: Option<(AbortHandle, Rc<Cell<Duration>>)>,
 }
 
 impl Poller {
@@ -43,14 +45,29 @@ impl Poller {
         self.restart(key, controller);
     }
 
-    /// The observer `id` stops polling.
+    /// The observer `id` stops polling: the loop goes on at the shortest
+    /// period left, or stops with the last observer.
     pub fn leave(&mut self, id: u32) {
         self.periods.retain(|(other, _)| *other != id);
-        if self.periods.is_empty()
-            && let Some((abort, _)) = self.running.take()
-        {
-            abort.abort();
+        match self.shortest() {
+            Some(every) => {
+                if let Some((_, period)) = &self.running {
+                    period.set(every);
+                }
+            }
+            None => {
+                if let Some((abort, _)) = self.running.take() {
+                    abort.abort();
+                }
+            }
         }
+    }
+
+    /// The shortest period of the observers that poll, zero aside (a
+    /// zero period does not poll).
+    fn shortest(&self) -> Option<Duration> {
+        let periods = self.periods.iter().map(|(_, every)| *every);
+        periods.filter(|every| !every.is_zero()).min()
     }
 
     /// Whether no observer polls the key any longer.
@@ -59,29 +76,29 @@ impl Poller {
     }
 
     /// Runs the loop at the shortest period, unless it runs at it already.
-    /// A zero period does not poll.
     fn restart(&mut self, key: &str, controller: &Controller) {
-        let every = self.periods.iter().map(|(_, every)| *every).min();
-        if self.running.as_ref().map(|(_, at)| *at) == every {
+        let every = self.shortest();
+        if self.running.as_ref().map(|(_, period)| period.get()) == every {
             return;
         }
         if let Some((abort, _)) = self.running.take() {
             abort.abort();
         }
-        let Some(every) = every.filter(|every| !every.is_zero()) else {
+        let Some(every) = every else {
             return;
         };
         let (abort, registration) = AbortHandle::new_pair();
+        let period = Rc::new(Cell::new(every));
         let polling = poll_loop(
             Rc::downgrade(&controller.inner),
             key.to_owned(),
             Rc::clone(&self.fetch),
-            every,
+            Rc::clone(&period),
         );
         controller.spawn(Box::pin(async move {
             let _ = Abortable::new(polling, registration).await;
         }));
-        self.running = Some((abort, every));
+        self.running = Some((abort, period));
     }
 }
 
@@ -93,11 +110,11 @@ impl Drop for Poller {
     }
 }
 
-/// Polls `key` once `every` has passed since its last fetch, on the
+/// Polls `key` once `period` has passed since its last fetch, on the
 /// controller's clock; again, until aborted or the controller is gone.
 /// While the app is out of view or offline it waits a period at a time.
 /// It holds the controller only while a request is on its way.
-async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, every: Duration) {
+async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, period: Rc<Cell<Duration>>) {
     // This loop's own last poll: a poll whose answer was not stored (a
     // reset on its way) still counts, so that polls never run back to
     // back.
@@ -109,6 +126,7 @@ async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, every: Dur
         let Some(controller) = inner.upgrade().map(|inner| Controller { inner }) else {
             return;
         };
+        let every = period.get();
         let away = !controller.is_focused() || !controller.is_online();
         let wait = match last(&controller, polled) {
             Some(at) if !away => every.saturating_sub(elapsed(&controller, at)),
@@ -127,7 +145,7 @@ async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, every: Dur
         };
         let due = controller.is_focused()
             && controller.is_online()
-            && last(&controller, polled).is_none_or(|at| elapsed(&controller, at) >= every);
+            && last(&controller, polled).is_none_or(|at| elapsed(&controller, at) >= period.get());
         if due {
             polled = Some(controller.now());
             fetch(controller).await;
