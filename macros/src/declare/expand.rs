@@ -179,7 +179,7 @@ fn endpoint_functions(route: &Route, list: &Template, params: &ResourceParams) -
             "update",
             "PUT",
             path,
-            ": replaces a record with the body. The server drops what the body leaves out; the cache updates each field the answer carries and keeps one it leaves out.",
+            ": replaces a record with the body. The server drops what the body leaves out, and so does the cache: the answer replaces the cached record whole (an entity that merges its own way, with `#[entity(merge = ...)]`, still decides).",
             detail,
             &one,
             &mutate,

@@ -53,9 +53,10 @@ pub fn create<R: Declared, P: Serialize, E: Entity + DeserializeOwned>()
 }
 
 /// `PUT` one record, the one whose pk `pk` reads from the params: a full
-/// replace on the server. The answer is merged like any response: each
-/// field it carries replaces the cached one, and a field it leaves out
-/// keeps its cached value (see [`Entity`]'s partial records).
+/// replace on the server, and in the cache: the answer replaces the
+/// cached record whole, a field it leaves out gone as it is on the server
+/// (an entity that merges its own way, `#[entity(merge = ...)]`, still
+/// decides; see [`Entity`]'s partial records).
 pub fn update<R: Declared, P: Serialize, E: Entity + DeserializeOwned>(
     pk: fn(&P) -> Option<Pk>,
 ) -> Endpoint<P, Rc<E>, Mutate> {
