@@ -42,6 +42,9 @@ pub struct FieldAttrs {
     pub aliases: Vec<String>,
     /// serde's `flatten`: the field reads keys of its own.
     pub flatten: bool,
+    /// serde's `skip` or `skip_deserializing`: the field is never read
+    /// from JSON.
+    pub never_read: bool,
 }
 
 pub fn container(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> ContainerAttrs {
@@ -148,6 +151,9 @@ pub fn field(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> FieldA
                 }
                 if meta.path.is_ident("flatten") {
                     out.flatten = true;
+                }
+                if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
+                    out.never_read = true;
                 }
                 skip(&meta)
             });

@@ -27,7 +27,12 @@ pub fn may_be_absent<'i, 'a>(input: &'i Input<'a>, pk: &Field) -> Vec<&'i Field<
         .iter()
         .flatten()
         .filter(|f| f.ident != pk.ident)
-        .filter(|f| input.attrs.serde_default || f.attrs.serde_default || is_option(f.ty))
+        .filter(|f| {
+            input.attrs.serde_default
+                || f.attrs.serde_default
+                || f.attrs.never_read
+                || is_option(f.ty)
+        })
         .take(64)
         .collect()
 }
@@ -164,6 +169,9 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, noted: Option<Noted>
         .iter()
         .flatten()
         .filter(|f| bit(f).is_some() || f.attrs.nested.is_some() || Some(f.ident) == pk)
+        // A field serde never reads is never carried: a key of its name
+        // is one serde skips.
+        .filter(|f| !f.attrs.never_read)
         .collect();
     // Every name a watched field is read under (its aliases too), with
     // the field it names.

@@ -49,8 +49,12 @@ use crate::pk::{Pk, PkKey, PkValue};
 /// list, an expanded parent) and without them elsewhere. A record is
 /// stored by merging: a field the response carried (even as `null`)
 /// replaces the stored one; a field it left out keeps its stored value.
-/// The fields that may be left out are the `Option`s and the fields with a
-/// serde default (all of them under `#[serde(default)]` on the struct).
+/// The fields that may be left out are the `Option`s (written as
+/// `Option<..>`: the derive cannot see through an alias of it), the
+/// fields with a serde default (all of them under `#[serde(default)]` on
+/// the struct), and the fields serde never reads (`skip`,
+/// `skip_deserializing`: the app's own, which always keep their stored
+/// value); the first 64 of them in declaration order.
 /// A value stored from Rust rather than JSON is whole, and so is a record
 /// of a generic type. Reading which fields a response carried is a light
 /// second pass over its JSON (keys only), made only for schemas that hold

@@ -210,3 +210,29 @@ fn a_nested_value_of_another_shape_leaves_the_records_partial() {
     assert_eq!(body(1).as_deref(), Some("body 1"));
     assert_eq!(body(2).as_deref(), Some("body 2"));
 }
+
+#[test]
+fn a_field_serde_never_reads_keeps_its_stored_value() {
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Todo {
+        id: u64,
+        title: String,
+        /// The app's own mark, never on the wire.
+        #[serde(skip)]
+        starred: bool,
+    }
+    let mut store = Store::new();
+    let starred = Todo {
+        id: 1,
+        title: "a".into(),
+        starred: true,
+    };
+    store.set_entity(starred, at(1)).unwrap();
+    // Even a response that names it.
+    let text = r#"[{"id": 1, "title": "b", "starred": false}]"#;
+    store
+        .set_json::<Vec<Rc<Todo>>>("todos", text, at(2))
+        .unwrap();
+    let todo = store.get_entity::<Todo>(1u64).found();
+    assert_eq!((todo.title.as_str(), todo.starred), ("b", true));
+}
