@@ -231,7 +231,7 @@ impl Route {
         let renamed = self
             .params
             .iter()
-            .find(|p| p.name == name)
+            .find(|p| p.name.unraw() == name)
             .and_then(|p| serialize_name(&p.attrs, "rename"));
         renamed.unwrap_or_else(|| {
             match serialize_name(&self.params_attrs, "rename_all")

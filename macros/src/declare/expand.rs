@@ -337,7 +337,7 @@ fn endpoint_params(route: &Route) -> (TokenStream, TokenStream) {
         .map(|n| ParamField::placeholder(route, n))
         .collect();
     for param in &route.params {
-        if !names.iter().any(|n| param.name == n) {
+        if !names.iter().any(|n| param.name.unraw() == n) {
             let ty: &Type = &param.ty;
             fields.push(ParamField {
                 attrs: &param.attrs,
@@ -401,7 +401,7 @@ impl<'a> ParamField<'a> {
     /// The field of the placeholder `name`: typed and attributed as
     /// declared in `params`, else a `String`.
     fn placeholder(route: &'a Route, name: &str) -> Self {
-        match route.params.iter().find(|p| p.name == name) {
+        match route.params.iter().find(|p| p.name.unraw() == name) {
             Some(param) => {
                 let ty = &param.ty;
                 ParamField {

@@ -486,7 +486,7 @@ fn endpoint_placeholders_are_declared(
     errors: &mut Errors,
 ) {
     for placeholder in template.params() {
-        if params.iter().any(|param| param.name == placeholder) {
+        if params.iter().any(|param| param.name.unraw() == placeholder) {
             continue;
         }
         let at = template
