@@ -86,6 +86,33 @@ impl PathTemplate {
         })
     }
 
+    /// Whether the placeholder `name` is in the path's last segment: the
+    /// path names the record it fills in, not one beneath it
+    /// (`/todos/:id` and `/todos/:id.json`, not `/todos/:id/owner`).
+    pub(crate) fn in_last_segment(&self, name: &str) -> bool {
+        let named = |part: &&Part| matches!(part, Part::Param(param) if *param == name);
+        let mut after = self.parts.iter().skip_while(|part| !named(part));
+        if after.next().is_none() {
+            return false;
+        }
+        for part in after {
+            let Part::Static(text) = part else {
+                return false; // another placeholder in the path after it
+            };
+            let path = text.split('?').next().unwrap_or_default();
+            if path
+                .split_once('/')
+                .is_some_and(|(_, more)| !more.is_empty())
+            {
+                return false;
+            }
+            if text.contains('?') {
+                return true; // the query: placeholders there name no segment
+            }
+        }
+        true
+    }
+
     /// `prefix` + the path filled in with `params` + the query of the
     /// params the path does not use (sorted by name; `None` values left
     /// out; a list repeats its name).

@@ -14,6 +14,8 @@ use crate::common::{Todo, TodoResource, TodoResourceParams};
 use restcache::prelude::*;
 use restcache::{Observe, ReadObserver};
 
+endpoint!(pub todo_parent { path: "/todos/:id/parent", schema: std::rc::Rc<Todo> });
+endpoint!(pub todo_json_file { path: "/files/todos/:id.json", schema: std::rc::Rc<Todo> });
 endpoint!(pub todo_by_id { path: "/todo-by-id/:id", schema: std::rc::Rc<Todo>, params: { id: u64 } });
 
 /// The todo list fetched through the controller, with `GET /todos/:id`
@@ -139,6 +141,18 @@ async fn an_invalidated_record_sends_the_lists_that_held_it_to_fetch_again() {
         titles(&ctrl.read(&list, &()).data.unwrap()),
         ["milk", "eggs"]
     );
+}
+
+#[tokio::test]
+async fn a_read_of_a_record_beneath_the_one_its_path_names_is_not_inferred() {
+    let (_server, ctrl, _clock, list, _) = listed().await;
+    // The parent of todo 1 is not todo 1.
+    let parent = ctrl.read(&todo_parent(), &TodoParentParams { id: "1".into() });
+    assert_eq!(parent.status, ExpiryStatus::Invalid);
+    assert!(parent.data.is_none());
+    // A placeholder with more of its own segment after it still names the record.
+    let file = ctrl.read(&todo_json_file(), &TodoJsonFileParams { id: "1".into() });
+    assert!(Rc::ptr_eq(file.data.as_ref().unwrap(), &list[0]));
 }
 
 #[tokio::test]

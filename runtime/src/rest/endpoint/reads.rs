@@ -163,10 +163,10 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         }
         let field = match (self.record_param, &self.address) {
             (Some(param), _) => param,
-            // A placeholder before the last names a parent record
-            // (`/users/:id/posts/:post_id`), not this one.
+            // A placeholder before the path's last segment names a record
+            // above this one (`/users/:id/posts/:post_id`, `/todos/:id/owner`).
             (None, super::Address::Path(path))
-                if path.params().last() != Some(field) && path.params().any(|p| p == field) =>
+                if path.params().any(|p| p == field) && !path.in_last_segment(field) =>
             {
                 return pks;
             }
