@@ -91,6 +91,11 @@ impl Updates {
                 let (mut value, meta) = (value.clone(), slot.meta);
                 edit(&mut value);
                 let written = store.write(Some(&key), Decoded::from(value), meta, layered)?;
+                if !layered {
+                    // As of the mutation: a read that started before it
+                    // would undo the edit.
+                    store.date_result(&key, started);
+                }
                 Ok(written.layer)
             }));
     }

@@ -135,3 +135,36 @@ async fn an_updater_edits_what_the_server_confirmed_not_another_mutations_optimi
         })
         .await;
 }
+
+#[tokio::test]
+async fn an_updaters_edit_turns_down_a_read_that_started_before_the_mutation() {
+    use crate::common::mock::{once, once_after, server};
+    let (mut server, client) = server().await;
+    let ctrl = Controller::new(client);
+    ctrl.set_response(&stats(), &(), json!({"todos": 5}))
+        .unwrap();
+    // A refetch of the stats starts, and its answer (as of before the
+    // create) comes only after the create's.
+    let old = json!({"todos": 5}).to_string();
+    let refetch = once_after(
+        server.mock("GET", "/stats"),
+        std::time::Duration::from_millis(300),
+        old,
+    )
+    .await;
+    let created = json!({"id": 9, "userId": 1, "title": "new", "completed": false}).to_string();
+    let create = once(server.mock("POST", "/todos"), 201, &created).await;
+    let read = stats();
+    let refetching = ctrl.fetch(&read, &(), None);
+    let creating = async {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let body = Body::json(&json!({"title": "new"})).unwrap();
+        ctrl.fetch(&counted_create(), &(), Some(body)).await
+    };
+    let (refetched, created) = tokio::join!(refetching, creating);
+    created.unwrap();
+    drop(refetched);
+    refetch.assert_async().await;
+    create.assert_async().await;
+    assert_eq!(count(&ctrl), Some(6), "the bump stands");
+}
