@@ -134,24 +134,36 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     }
 }
 
-/// After a delete of the record `entity` `pk` (at `url`): it leaves every
+/// A delete's record: its entity and pk, and whether lists may still
+/// count it (it was not gone already).
+pub(super) struct Deletion<'a> {
+    pub entity: &'a str,
+    pub pk: &'a crate::pk::Pk,
+    pub counted: bool,
+}
+
+/// After a delete of the record `deleted` (at `url`): it leaves every
 /// stored list that holds it as an item (a paged list's total counts one
 /// less). A paged list of its collection with pages left to load, which
-/// does not hold it, may count it on a page it has not loaded: with no
-/// filters it counts one less; with filters that may not have matched
-/// it, it goes stale (unless the delete is an optimistic `layer`). Any
-/// other read of the record drops it when read, as the record is invalid.
-#[allow(clippy::too_many_arguments)]
+/// does not hold it, may count it on a page it has not loaded (unless it
+/// was gone already): with no filters it counts one less; with filters
+/// that may not have matched it, it goes stale (unless the delete is an
+/// optimistic `layer`). Any other read of the record drops it when read,
+/// as the record is invalid.
 pub(super) fn leave_lists<P: Serialize, S, E: Effect>(
     store: &mut Store,
     keys: &Keys,
     endpoint: &Endpoint<P, S, E>,
     params: &P,
     url: &str,
-    entity: &str,
-    pk: &crate::pk::Pk,
+    deleted: Deletion<'_>,
     mut layer: Option<&mut Layer>,
 ) {
+    let Deletion {
+        entity,
+        pk,
+        counted,
+    } = deleted;
     let record = store.record_ref(entity, pk);
     let holding = record.map_or_else(Vec::new, |record| store.results_holding(record));
     if let Some(record) = record {
@@ -159,7 +171,7 @@ pub(super) fn leave_lists<P: Serialize, S, E: Effect>(
             store.leave(key, record, layer.as_deref_mut());
         }
     }
-    let Some(collection) = collection_of(url, pk) else {
+    let Some(collection) = collection_of(url, pk).filter(|_| counted) else {
         return;
     };
     for list in lists_under(store, keys, endpoint, params, collection) {

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::events::Event;
 use super::handoff::Recorded;
-use super::lists::{collection_of, leave_lists, place_in_lists};
+use super::lists::{Deletion, collection_of, leave_lists, place_in_lists};
 use super::state::{KeyState, SharedResponse};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
@@ -169,6 +169,18 @@ impl Controller {
         let expiry = self.data_expiry(endpoint);
         let meta = Meta::fetched(started, arrived, expiry);
         let result_key = (E::ACTION == Action::Read).then_some(key);
+        // A delete of a record gone already (a second click) counts in no
+        // list again.
+        let deleted = (E::ACTION == Action::Delete)
+            .then(|| {
+                endpoint
+                    .target()
+                    .zip(endpoint.target().and_then(|t| (t.pk)(params)))
+            })
+            .flatten();
+        let gone_before = deleted
+            .as_ref()
+            .is_some_and(|(target, pk)| state.store.record_gone(target.entity, pk));
         let written = state.store.write(result_key, value, meta, layered)?;
         let turned_down = result_key.is_some_and(|key| newer_stored(state, key, started));
         if !layered {
@@ -212,21 +224,15 @@ impl Controller {
                 }
             }
             Action::Delete => {
-                if let Some(target) = endpoint.target()
-                    && let Some(pk) = (target.pk)(params)
-                {
+                if let Some((target, pk)) = deleted {
                     let State { store, keys, .. } = &mut *state;
                     let entity = target.entity;
-                    leave_lists(
-                        store,
-                        keys,
-                        endpoint,
-                        params,
-                        url,
+                    let deleted = Deletion {
                         entity,
-                        &pk,
-                        layer.as_mut(),
-                    );
+                        pk: &pk,
+                        counted: !gone_before,
+                    };
+                    leave_lists(store, keys, endpoint, params, url, deleted, layer.as_mut());
                 }
             }
         }

@@ -497,3 +497,37 @@ async fn a_record_deleted_from_a_page_not_loaded_leaves_the_total() {
     assert_eq!(server.total, Some(4), "as the server counts");
     assert_eq!(api.hits("DELETE /todos/5"), 1);
 }
+
+#[tokio::test]
+async fn a_record_deleted_twice_from_a_page_not_loaded_counts_once() {
+    let mut server = mockito::Server::new_async().await;
+    let _page = server
+        .mock("GET", "/todos?_limit=2&_page=1")
+        .with_header("content-type", "application/json")
+        .with_header("x-total-count", "5")
+        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
+        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
+        .create_async()
+        .await;
+    // A double click: the server answers both.
+    let deletes = server
+        .mock("DELETE", "/todos/5")
+        .with_status(204)
+        .expect(2)
+        .create_async()
+        .await;
+    let ctrl = Controller::new(Client::new(server.url()));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let fifth = TodoResourceParams { id: 5 };
+    for _ in 0..2 {
+        ctrl.fetch(&TodoResource::delete(), &fifth, None)
+            .await
+            .unwrap();
+    }
+    deletes.assert_async().await;
+    assert_eq!(ctrl.read(&pages, &first).data.unwrap().total, Some(4));
+}

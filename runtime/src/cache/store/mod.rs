@@ -482,6 +482,15 @@ impl Store {
 
     /// Where the record `pk` of the entity table `key` lives, if it has
     /// a slot.
+    /// Whether the record `pk` of the entity `key` is gone (deleted or
+    /// invalidated) as the store shows it.
+    pub(crate) fn record_gone(&self, key: &str, pk: &crate::pk::Pk) -> bool {
+        self.record_ref(key, pk).is_some_and(|record| {
+            let (_, held) = self.tables.any(record.table).slot_state(record.slot);
+            !held
+        })
+    }
+
     pub(crate) fn record_ref(&self, key: &str, pk: &crate::pk::Pk) -> Option<table::EntityRef> {
         let table = self.tables.by_key(key)?;
         let slot = self.tables.any(table).slot_index(pk)?;
