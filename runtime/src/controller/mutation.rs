@@ -43,6 +43,7 @@ impl Controller {
             key: key.to_owned(),
             layer: None,
             optimistic: None,
+            abandoned: None,
             inner: Rc::downgrade(&self.inner),
         };
         if let Some(value) = optimistic {
@@ -111,6 +112,7 @@ impl Controller {
             started.at = self.start_now();
         }
         let request = Request::new(endpoint.method(), url.clone()).with_body(body);
+        started.abandoned = Some(abandoned(endpoint, params, &key, &url));
         let send = || {
             self.emit(|| Event::RequestStarted {
                 key: key.clone(),
@@ -142,6 +144,7 @@ impl Controller {
             }
             turn.answered();
         }
+        started.abandoned = None;
         let arrived = self.now();
         let mut ended = None;
         let outcome = {
@@ -283,9 +286,16 @@ fn called<P: Clone + 'static, S, E: Effect>(
     }
 }
 
+/// What a mutation whose request went out leaves to do when it is given
+/// up before its answer (the state, and when the request started).
+type Abandoned = Box<dyn FnOnce(&mut State, Timestamp)>;
+
 /// When a mutation started, and the layer of its optimistic value. A
 /// mutation dropped before its request ended (its future never awaited to
 /// the end) removes its layer: no optimistic value outlives its request.
+/// Dropped after its request went out, it may have changed the server's
+/// data all the same: the record it names is fetched again before it
+/// shows, and its request ends with [`Event::RequestCancelled`].
 pub(super) struct Started {
     at: Timestamp,
     generation: u64,
@@ -294,46 +304,67 @@ pub(super) struct Started {
     layer: Option<Layer>,
     /// The optimistic value as stored.
     optimistic: Option<Rc<dyn Any>>,
+    /// Set while its request is out.
+    abandoned: Option<Abandoned>,
     inner: Weak<Inner>,
+}
+
+/// What a mutation of `endpoint` with `params`, given up while its
+/// request was out, leaves to do: as after an answer that could not be
+/// read, its record is invalidated and the lists holding it (or, after a
+/// create, the lists it would join) fetch again.
+fn abandoned<P, S, E>(endpoint: &Endpoint<P, S, E>, params: &P, key: &str, url: &str) -> Abandoned
+where
+    P: Serialize + Clone + 'static,
+    S: Schema,
+    E: Effect,
+{
+    let (endpoint, params) = (endpoint.clone(), params.clone());
+    let (key, url) = (key.to_owned(), url.to_owned());
+    Box::new(move |state: &mut State, started: Timestamp| {
+        let delivery = Delivery::at(&key, &url, started);
+        forget_targets(state, &endpoint, &params, delivery);
+    })
 }
 
 impl Drop for Started {
     fn drop(&mut self) {
-        if let Some(inner) = self.inner.upgrade() {
-            inner.mutating.set(inner.mutating.get() - 1);
-        }
-        let (Some(layer), Some(inner)) = (self.layer.take(), self.inner.upgrade()) else {
+        let Some(inner) = self.inner.upgrade() else {
             return;
         };
+        inner.mutating.set(inner.mutating.get() - 1);
+        let (layer, abandoned) = (self.layer.take(), self.abandoned.take());
+        if layer.is_none() && abandoned.is_none() {
+            return;
+        }
         let ctrl = Controller { inner };
-        match ctrl.inner.state.try_borrow_mut() {
-            Ok(mut state) => {
-                if state.generation == self.generation {
-                    let id = layer.id();
-                    state.store.remove_layer(layer);
-                    drop(state);
-                    let key = std::mem::take(&mut self.key);
-                    ctrl.emit(|| Event::OptimisticEnded { key, layer: id });
-                }
-            }
-            // Dropped while the cache is in use (by a callback it runs):
-            // removed at its next use.
-            Err(_) => {
-                let (generation, key) = (self.generation, std::mem::take(&mut self.key));
-                let remove = move |ctrl: &Controller, state: &mut State| {
-                    if state.generation == generation {
-                        let id = layer.id();
-                        state.store.remove_layer(layer);
-                        ctrl.emit(|| Event::OptimisticEnded { key, layer: id });
-                    }
-                };
-                ctrl.inner
-                    .dropped_layers
-                    .borrow_mut()
-                    .push(Box::new(remove));
+        let (generation, at, key) = (self.generation, self.at, std::mem::take(&mut self.key));
+        let end = move |ctrl: &Controller, state: &mut State| {
+            if state.generation != generation {
                 return;
             }
+            if let Some(layer) = layer {
+                let id = layer.id();
+                state.store.remove_layer(layer);
+                ctrl.emit(|| Event::OptimisticEnded {
+                    key: key.clone(),
+                    layer: id,
+                });
+            }
+            if let Some(abandoned) = abandoned {
+                abandoned(state, at);
+                ctrl.emit(|| Event::RequestCancelled { key });
+            }
+        };
+        match ctrl.inner.state.try_borrow_mut() {
+            Ok(mut state) => {
+                end(&ctrl, &mut state);
+                drop(state);
+                ctrl.notify();
+            }
+            // Dropped while the cache is in use (by a callback it runs):
+            // done at its next use.
+            Err(_) => ctrl.inner.dropped_layers.borrow_mut().push(Box::new(end)),
         }
-        ctrl.notify();
     }
 }

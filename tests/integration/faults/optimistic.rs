@@ -374,3 +374,40 @@ async fn an_optimistic_write_dropped_while_the_cache_is_in_use_still_takes_its_v
     clock.advance(Duration::from_secs(3600));
     assert_eq!(ctrl.collect_garbage().records, 1);
 }
+
+#[tokio::test]
+async fn an_optimistic_write_dropped_after_its_request_went_out_sends_its_record_to_fetch_again() {
+    let (mut server, ctrl, _clock) = with_milk().await;
+    let _slow = slowly(
+        server.mock("PUT", "/todos/1"),
+        Duration::from_millis(500),
+        todo_json(1, "guess"),
+    )
+    .create_async()
+    .await;
+    let events = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let heard = Rc::clone(&events);
+    let _listening = ctrl.on_event(move |event, _| {
+        let name = match event {
+            restcache::Event::RequestStarted { .. } => "started",
+            restcache::Event::RequestCancelled { .. } => "cancelled",
+            restcache::Event::RequestFailed { .. } => "failed",
+            _ => return,
+        };
+        heard.borrow_mut().push(name);
+    });
+    let (update, params, guess) = (TodoResource::update(), one(1), todo(1, "guess"));
+    let body = Body::json(&guess).unwrap();
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(guess));
+    // Given up (a time limit of the app's own) once the request went out:
+    // the server may apply it.
+    let gave_up = tokio::time::timeout(Duration::from_millis(100), request).await;
+    assert!(gave_up.is_err());
+    let cached = ctrl.read(&TodoResource::get(), &one(1));
+    assert_eq!(
+        cached.status,
+        ExpiryStatus::Invalid,
+        "fetched again before shown"
+    );
+    assert_eq!(*events.borrow(), ["started", "cancelled"]);
+}
