@@ -408,21 +408,26 @@ impl fmt::Debug for Client {
     }
 }
 
-/// `url` when absolute, else the path `url` on `base`.
+/// `url` when absolute, else the path `url` on `base`; a query of the
+/// base (an API key) goes after the path's own.
 ///
 /// ```
 /// use restcache::http::resolve;
 /// assert_eq!(resolve("http://h:1", "/todos/1"), "http://h:1/todos/1");
 /// assert_eq!(resolve("http://h:1", "https://elsewhere/x"), "https://elsewhere/x");
+/// assert_eq!(resolve("http://h:1/api?key=K", "/todos?done=1"), "http://h:1/api/todos?done=1&key=K");
 /// ```
 pub fn resolve(base: &str, url: &str) -> String {
     if url.starts_with("http://") || url.starts_with("https://") {
         return url.to_owned();
     }
+    let (base, base_query) = base.split_once('?').unwrap_or((base, ""));
     let base = base.trim_end_matches('/');
-    match url.strip_prefix('/') {
-        Some(path) => format!("{base}/{path}"),
-        None => format!("{base}/{url}"),
+    let path = url.strip_prefix('/').unwrap_or(url);
+    match (base_query, path.contains('?')) {
+        ("", _) => format!("{base}/{path}"),
+        (query, true) => format!("{base}/{path}&{query}"),
+        (query, false) => format!("{base}/{path}?{query}"),
     }
 }
 

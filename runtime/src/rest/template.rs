@@ -140,11 +140,17 @@ impl PathTemplate {
                 }
             },
         };
+        // A query of the base address (an API key) goes after the path.
+        let (prefix, base_query) = prefix.split_once('?').unwrap_or((prefix, ""));
         let mut url = String::with_capacity(prefix.len() + self.source.len() + 16);
         url.push_str(prefix.trim_end_matches('/'));
+        let mut in_query = false;
         for part in self.parts {
             match part {
-                Part::Static(text) => url.push_str(text),
+                Part::Static(text) => {
+                    url.push_str(text);
+                    in_query |= text.contains('?');
+                }
                 Part::Param(name) => {
                     let at = named.iter().position(|(named, _)| named == name);
                     let value = at.map_or(Value::Null, |at| named.remove(at).1);
@@ -152,7 +158,9 @@ impl PathTemplate {
                         name,
                         path: self.source,
                     })?;
-                    if matches!(text.as_str(), "" | "." | "..") {
+                    // A path segment may not be empty nor lead up; a
+                    // query value may (a search box cleared).
+                    if !in_query && matches!(text.as_str(), "" | "." | "..") {
                         return Err(UrlError::Unsafe {
                             name,
                             value: text,
@@ -162,6 +170,10 @@ impl PathTemplate {
                     url.extend(utf8_percent_encode(&text, SEGMENT));
                 }
             }
+        }
+        if !base_query.is_empty() {
+            url.push(if in_query { '&' } else { '?' });
+            url.push_str(base_query);
         }
         let mut rest = named;
         // A query holds a handful of params.

@@ -159,6 +159,57 @@ async fn a_url_prefix_beats_the_clients_base_address() {
     drop(client);
 }
 
+#[test]
+fn a_placeholder_in_the_query_may_be_empty() {
+    endpoint!(find { path: "/todos\\?q=:q", schema: Vec<Rc<Todo>>, params: { q: String } });
+    let cleared = FindParams { q: String::new() };
+    assert_eq!(
+        find().key("http://h", &cleared).unwrap(),
+        "GET http://h/todos?q="
+    );
+    let up = TodoResourceSearchParams {
+        term: "..".into(),
+        user_id: None,
+        tags: vec![],
+    };
+    assert!(
+        TodoResource::search().key("http://h", &up).is_err(),
+        "a path segment may not lead up"
+    );
+}
+
+#[tokio::test]
+async fn a_base_address_with_a_query_keeps_it_after_the_path() {
+    let base = "http://127.0.0.1:8080/api?key=K";
+    assert_eq!(
+        TodoResource::get()
+            .key(base, &TodoResourceParams { id: 1 })
+            .unwrap(),
+        "GET http://127.0.0.1:8080/api/todos/1?key=K"
+    );
+    let search = TodoResourceSearchParams {
+        term: "milk".into(),
+        user_id: Some(2),
+        tags: vec![],
+    };
+    assert_eq!(
+        TodoResource::search().key(base, &search).unwrap(),
+        "GET http://127.0.0.1:8080/api/todos/search/milk?key=K&user_id=2"
+    );
+    assert_eq!(
+        restcache::http::resolve(base, "/todos?done=1"),
+        "http://127.0.0.1:8080/api/todos?done=1&key=K"
+    );
+    let mut server = mockito::Server::new_async().await;
+    let get = once(server.mock("GET", "/api/todos/1?key=K"), 200, TODO_1).await;
+    let client = Client::new(format!("{}/api?key=K", server.url()));
+    client
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap();
+    get.assert_async().await;
+}
+
 /// GraphQL variables written in the order given, as a map whose order is
 /// its own (a `HashMap`) writes them.
 struct InOrder(Vec<(&'static str, u64)>);
