@@ -168,3 +168,9 @@ async fn an_updaters_edit_turns_down_a_read_that_started_before_the_mutation() {
     create.assert_async().await;
     assert_eq!(count(&ctrl), Some(6), "the bump stands");
 }
+
+#[test]
+fn an_updater_stays_with_its_endpoint_through_another_effect() {
+    let mutation = counted_create().with_effect::<restcache::rest::Mutate>();
+    assert!(mutation.updater().is_some());
+}

@@ -62,8 +62,11 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// # let _ = read;
     /// ```
     pub fn with_effect<E2: Effect>(self) -> Endpoint<P, S, E2> {
-        let decode = self.decode;
-        self.retyped(decode)
+        let (decode, update) = (self.decode, self.update.clone());
+        // The same params and schema: the updater follows.
+        let mut retyped = self.retyped(decode);
+        retyped.update = update;
+        retyped
     }
 
     /// This endpoint with other expiry settings.
