@@ -97,6 +97,11 @@ impl Controller {
                 Ok(())
             }
         };
+        // Made before a reset (a log-out), first awaited after it: not
+        // sent in the next session's name.
+        if self.inner.state.borrow().generation != started.generation {
+            return Err(ended_by_reset(endpoint.method(), &url));
+        }
         // Offline (or behind mutations that are): wait for the network,
         // and for the ones before it, which the queue keeps in order.
         let turn = turn.or_else(|| {

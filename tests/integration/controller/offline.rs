@@ -326,6 +326,29 @@ async fn a_reset_ends_the_mutations_queued_offline_unsent() {
 }
 
 #[tokio::test]
+async fn a_mutation_made_offline_before_a_reset_and_awaited_after_it_is_never_sent() {
+    LocalSet::new()
+        .run_until(async {
+            let (api, ctrl) = reading_todos().await;
+            ctrl.set_online(false);
+            let update = TodoResource::partial_update();
+            let one = TodoResourceParams { id: 1 };
+            // Made before the log-out, its future first awaited after it.
+            let renaming = ctrl.fetch_optimistic(&update, &one, rename("mine"), renamed(1, "mine"));
+            ctrl.reset();
+            ctrl.set_online(true);
+            let ended = renaming.await.unwrap_err();
+            assert_eq!(ended.kind(), &ErrorKind::Reset, "{ended}");
+            assert_eq!(
+                api.hits("PATCH /todos/1"),
+                0,
+                "not sent in the next session's name"
+            );
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn a_queued_mutation_whose_answer_broke_off_is_not_sent_again() {
     LocalSet::new()
         .run_until(async {
