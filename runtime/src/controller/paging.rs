@@ -238,10 +238,11 @@ impl Controller {
         E: Readable,
     {
         let (started, generation) = (self.start_now(), self.inner.state.borrow().generation);
-        // The list this page follows, as of now (its first page's fetch).
+        // The list this page follows, as of now: its first page's fetch
+        // (a write that edits the list since leaves it the same list).
         let list_fetched = |ctrl: &Self| {
             let state = ctrl.inner.state.borrow();
-            state.store.result_meta(key).map(|meta| meta.fetched_at)
+            state.keys.get(key).map(|kept| kept.fetches)
         };
         let follows = list_fetched(self);
         let request = Request::new(endpoint.method(), url.clone());

@@ -198,7 +198,9 @@ impl Controller {
             state.handoff.private_records.extend(named);
         }
         match E::ACTION {
-            Action::Read => stored_read(state, delivery, expiry, endpoint.pagination()),
+            Action::Read => {
+                stored_read(state, delivery, expiry, endpoint.pagination(), turned_down);
+            }
             Action::Create | Action::Mutate => {
                 let collection = match E::ACTION {
                     Action::Create => Some(url),
@@ -554,6 +556,7 @@ fn stored_read(
     delivery: Delivery<'_>,
     expiry: Duration,
     pagination: Option<Pagination>,
+    turned_down: bool,
 ) {
     let Delivery {
         key,
@@ -562,6 +565,9 @@ fn stored_read(
         ..
     } = delivery;
     let kept = state.note_use(key, arrived, expiry);
+    if !turned_down {
+        kept.fetches += 1;
+    }
     if let Some(pagination) = pagination {
         kept.pages = Some(pagination);
     }

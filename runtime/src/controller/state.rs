@@ -65,6 +65,10 @@ pub(crate) struct KeyState {
     /// A read the cache answered from the record it names (it holds no
     /// result of its own), as that answer was last changed by its key.
     pub(super) from_record: Option<FromRecord>,
+    /// How many of its read's responses were stored: a list's next page
+    /// follows the fetch it was asked after, whatever writes edited the
+    /// list since.
+    pub(super) fetches: u64,
 }
 
 /// A read answered from the record it names: invalidated or expired by

@@ -531,3 +531,45 @@ async fn a_record_deleted_twice_from_a_page_not_loaded_counts_once() {
     deletes.assert_async().await;
     assert_eq!(ctrl.read(&pages, &first).data.unwrap().total, Some(4));
 }
+
+#[tokio::test]
+async fn a_page_that_comes_after_a_create_joined_its_list_still_grows_it() {
+    use std::time::Duration;
+    use tokio::time::sleep;
+    let mut server = mockito::Server::new_async().await;
+    let _first = first_of_two_pages(&mut server).await;
+    let second = crate::common::mock::once_after(
+        server.mock("GET", "/todos?_page=2&_limit=2"),
+        Duration::from_millis(300),
+        r#"[{"id": 3}, {"id": 4}]"#.into(),
+    )
+    .await;
+    let _create = server
+        .mock("POST", "/todos")
+        .with_status(201)
+        .with_header("content-type", "application/json")
+        .with_body(r#"{"id": 9, "title": "tea"}"#)
+        .create_async()
+        .await;
+    let ctrl = Controller::new(Client::new(server.url()));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let more = ctrl.fetch_next_page(&pages, &first);
+    let create = async {
+        sleep(Duration::from_millis(50)).await;
+        let body = Body::json(&json!({ "title": "tea" })).unwrap();
+        ctrl.fetch(&TodoResource::create(), &(), Some(body)).await
+    };
+    let (more, created) = join(more, create).await;
+    created.unwrap();
+    more.unwrap();
+    second.assert_async().await;
+    let shown = ids(&ctrl.read(&pages, &first).data.unwrap());
+    assert!(
+        shown.starts_with(&[1, 2]) && shown.contains(&3) && shown.contains(&4),
+        "{shown:?}"
+    );
+}
