@@ -140,7 +140,8 @@ impl PathTemplate {
                 }
             },
         };
-        // A query of the base address (an API key) goes after the path.
+        // A query of the base address (an API key) goes last, after the
+        // path's own and the params'.
         let (prefix, base_query) = prefix.split_once('?').unwrap_or((prefix, ""));
         let mut url = String::with_capacity(prefix.len() + self.source.len() + 16);
         url.push_str(prefix.trim_end_matches('/'));
@@ -171,10 +172,6 @@ impl PathTemplate {
                 }
             }
         }
-        if !base_query.is_empty() {
-            url.push(if in_query { '&' } else { '?' });
-            url.push_str(base_query);
-        }
         let mut rest = named;
         // A query holds a handful of params.
         insertion_sort(&mut rest, |a, b| a.0 > b.0);
@@ -197,6 +194,10 @@ impl PathTemplate {
                     utf8_percent_encode(&text, SEGMENT)
                 );
             }
+        }
+        if !base_query.is_empty() {
+            url.push(separator);
+            url.push_str(base_query);
         }
         Ok(url)
     }

@@ -194,7 +194,7 @@ async fn a_base_address_with_a_query_keeps_it_after_the_path() {
     };
     assert_eq!(
         TodoResource::search().key(base, &search).unwrap(),
-        "GET http://127.0.0.1:8080/api/todos/search/milk?key=K&user_id=2"
+        "GET http://127.0.0.1:8080/api/todos/search/milk?user_id=2&key=K"
     );
     assert_eq!(
         restcache::http::resolve(base, "/todos?done=1"),
