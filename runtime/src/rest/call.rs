@@ -113,8 +113,10 @@ impl Client {
         }
         let decoded = endpoint.decode(&response, params);
         // A PUT replaces the record on the server whole: its answer does
-        // too (a field it left out is gone there).
-        let decoded = match method {
+        // too (a field it left out is gone there). The method is the one
+        // sent (a fetch function of its own may pick another).
+        let sent = response.sent.as_ref().map_or(method, |sent| sent.method);
+        let decoded = match sent {
             crate::http::Method::Put => decoded.map(Decoded::replacing_whole),
             _ => decoded,
         };

@@ -268,8 +268,9 @@ async fn an_update_shapes_answer_replaces_the_record_whole() {
         .call(&ctrl, &one, None)
         .await
         .unwrap();
-    // The server replaced it whole: no image any more.
-    let put = once(server.mock("PUT", "/api/birthdays/1"), 200, ADA).await;
+    // The server replaced it whole: no image any more, nor in its answer.
+    let without_image = r#"{"id": "1", "name": "Ada", "date": "2026-12-10T00:00:00Z"}"#;
+    let put = once(server.mock("PUT", "/api/birthdays/1"), 200, without_image).await;
     let body = Body::json(&json!({"name": "Ada", "date": "2026-12-10T00:00:00Z"})).unwrap();
     Birthday::update_shape()
         .call(&ctrl, &one, Some(body))
