@@ -372,6 +372,46 @@ async fn a_watched_read_revalidates_when_it_goes_stale_on_the_clock() {
         .await;
 }
 
+#[tokio::test]
+async fn focus_coming_back_retries_a_watched_read_whose_error_expired() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let down = server
+                .mock("GET", "/todos/1")
+                .with_status(503)
+                .expect(1)
+                .create_async()
+                .await;
+            let mut view = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
+            view.set(&TodoResource::get(), &one(1));
+            view.subscribe(|| {});
+            let failed = ctrl.fetch(&TodoResource::get(), &one(1), None).await;
+            assert!(failed.is_err());
+            down.assert_async().await;
+            down.remove_async().await;
+            let back = server
+                .mock("GET", "/todos/1")
+                .with_body(todo_json(1, "back"))
+                .expect(1)
+                .create_async()
+                .await;
+            // While its error stands, focus changes nothing.
+            ctrl.set_focused(false);
+            ctrl.set_focused(true);
+            settle(&ctrl).await;
+            assert!(view.read().unwrap().error.is_some());
+            // Once it expired, focus coming back tries again.
+            clock.advance(Duration::from_secs(61));
+            ctrl.set_focused(false);
+            ctrl.set_focused(true);
+            settle(&ctrl).await;
+            back.assert_async().await;
+            assert_eq!(view.read().unwrap().data.unwrap().title, "back");
+        })
+        .await;
+}
+
 resource!(StrictTodoResource {
     path: "/strict/:id",
     schema: Todo,

@@ -111,8 +111,9 @@ impl Controller {
     }
 
     /// Fetches the read in the background when it is stale as the request
-    /// starts, or when its data went at its expiry (an endpoint whose data
-    /// must not show once stale); its errors stay beside the data.
+    /// starts, when its data went at its expiry (an endpoint whose data
+    /// must not show once stale), or when its last error expired; its
+    /// errors stay beside the data.
     pub(crate) fn revalidate<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P)
     where
         P: Serialize + Clone + 'static,
@@ -130,7 +131,20 @@ impl Controller {
             // Data it held (an absent read has no expiry), gone by now.
             && read.expires_at != Timestamp::default()
             && read.expires_at < self.now();
-        if read.status == ExpiryStatus::Stale || expired {
+        // A read whose error expired shows that error still (or nothing):
+        // it tries again.
+        let failed = read.status == ExpiryStatus::Invalid
+            && read.data.is_none()
+            && read.error.is_none()
+            && !read.fetching
+            && self
+                .inner
+                .state
+                .borrow()
+                .keys
+                .get(&key)
+                .is_some_and(|kept| kept.error.is_some());
+        if read.status == ExpiryStatus::Stale || expired || failed {
             drop(self.fetch_in_background(endpoint, params, &key));
         }
     }
