@@ -251,6 +251,8 @@ impl Live {
     /// The message a websocket sends as each connection opens, made from
     /// the id of the last message read (`None` at first): how it
     /// subscribes, and how it resumes after a drop. `None` sends nothing.
+    /// A stream of server-sent events sends nothing (it resumes by the
+    /// `Last-Event-ID` header): it leaves this out.
     ///
     /// ```
     /// use restcache::live::Live;

@@ -106,7 +106,10 @@ async fn open(
 ) -> Result<Connection, String> {
     let connecting = async {
         let mut connection = connect(controller, live.protocol, url, last_id).await?;
-        if let Some(opening) = live.on_open.as_ref().and_then(|make| make(last_id)) {
+        // Server-sent events send nothing: they resume by `Last-Event-ID`.
+        let sends = live.protocol == super::Protocol::WebSocket;
+        let opening = live.on_open.as_ref().filter(|_| sends);
+        if let Some(opening) = opening.and_then(|make| make(last_id)) {
             connection.send(opening).await?;
         }
         Ok(connection)

@@ -113,6 +113,14 @@ async fn a_record_pushed_over_a_websocket_shows_in_a_cached_list() {
     in_local_set(pushed_records_show_with_no_request(websocket())).await;
 }
 
+#[tokio::test]
+async fn server_sent_events_with_an_opening_message_still_connect() {
+    // An app that shares one stream declaration between both protocols:
+    // events read no opening message (they resume by `Last-Event-ID`).
+    let live = sse().on_open(|last_id| Some(json!({ "since": last_id }).to_string()));
+    in_local_set(pushed_records_show_with_no_request(live)).await;
+}
+
 async fn drops_reconnect_and_lose_nothing(live: Live) {
     let live = live.retry(Duration::from_millis(300), Duration::from_secs(1));
     let api = DemoApi::start().unwrap();
