@@ -498,7 +498,7 @@ impl MockClient {
                         && fixture
                             .body
                             .as_ref()
-                            .is_none_or(|body| request.body.as_ref() == Some(body))
+                            .is_none_or(|body| same_body(body, request.body.as_deref()))
                     {
                         return fixture.reply.clone();
                     }
@@ -564,4 +564,21 @@ impl fmt::Debug for MockClient {
             .field("requests", &self.0.requests.borrow().len())
             .finish()
     }
+}
+
+/// Whether a request's body is the one a fixture names: the same text,
+/// or the same JSON (a map's keys in any order: GraphQL variables kept
+/// in a `HashMap`).
+fn same_body(fixture: &str, request: Option<&str>) -> bool {
+    let Some(request) = request else {
+        return false;
+    };
+    fixture == request
+        || matches!(
+            (
+                serde_json::from_str::<serde_json::Value>(fixture),
+                serde_json::from_str::<serde_json::Value>(request),
+            ),
+            (Ok(a), Ok(b)) if a == b
+        )
 }

@@ -216,3 +216,34 @@ async fn an_interceptor_may_give_its_mock_new_answers() {
         "MockClient { base_url: \"http://restcache.test\", answers: 2, requests: 2 }"
     );
 }
+
+/// GraphQL variables written in the order given, as a map whose order is
+/// its own (a `HashMap`) writes them.
+#[derive(Clone)]
+struct InOrder(Vec<(&'static str, u64)>);
+
+impl serde::Serialize for InOrder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
+}
+
+#[tokio::test]
+async fn a_graphql_fixture_answers_its_variables_in_any_order() {
+    use restcache::rest::{Part, PathTemplate};
+    const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+    let search = restcache::rest::Endpoint::<InOrder, serde_json::Value>::new(
+        Method::Post,
+        GRAPHQL,
+    )
+    .graphql(
+        "query Search($first: Int!, $after: Int!) { search(first: $first, after: $after) { id } }",
+    );
+    let mock = MockClient::new();
+    let asked = InOrder(vec![("first", 10), ("after", 20)]);
+    mock.answer(Fixture::new(&search, asked, json!({"search": [{"id": 1}]})));
+    let ctrl = mock.controller();
+    let sent = InOrder(vec![("after", 20), ("first", 10)]);
+    let found = ctrl.fetch(&search, &sent, None).await.unwrap();
+    assert_eq!(found["search"][0]["id"], 1);
+}
