@@ -39,14 +39,23 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
     url: &str,
 ) -> Vec<List> {
     let base = url.split('?').next().unwrap_or(url);
-    let prefix = endpoint
+    let base = base.trim_end_matches('/');
+    // The lists' keys as either API generation names them: `GET url`
+    // (the current one's) and the bare URL (the older one's), besides
+    // the endpoint's own key for the URL.
+    let own = endpoint
         .clone()
         .with_method(Method::Get)
         .key_for_url(base, params);
+    let current = format!("{} {base}", Method::Get);
+    let mut prefixes = vec![own.as_str(), current.as_str(), base];
+    prefixes.dedup();
     store
         .result_keys()
         .filter_map(|key| {
-            let rest = key.strip_prefix(prefix.as_str())?;
+            let rest = prefixes
+                .iter()
+                .find_map(|prefix| key.strip_prefix(prefix))?;
             // The collection's URL may end in `/` (`/todos/?done=1`, as the
             // older API's lists are keyed).
             let rest = rest.strip_prefix('/').unwrap_or(rest);

@@ -335,3 +335,61 @@ async fn a_read_shape_sent_with_a_body_is_keyed_as_its_shape_says() {
     let cached = upcoming_shape().read(&ctrl, &Query::new());
     assert_eq!(cached.status, ExpiryStatus::Valid);
 }
+
+#[tokio::test]
+async fn a_create_through_a_shape_joins_the_current_apis_list_and_back() {
+    restcache::resource!(BirthdayResource {
+        path: "/api/birthdays/:id",
+        schema: Birthday
+    });
+    let (mut server, client) = server().await;
+    let ctrl = Controller::new(client);
+    let _list = once(
+        server.mock("GET", "/api/birthdays"),
+        200,
+        &format!("[{ADA}]"),
+    )
+    .await;
+    let _legacy_list = once(
+        server.mock("GET", "/api/birthdays/"),
+        200,
+        &format!("[{ADA}]"),
+    )
+    .await;
+    ctrl.fetch(&BirthdayResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    Birthday::list_shape()
+        .call(&ctrl, &Query::new(), None)
+        .await
+        .unwrap();
+    let names =
+        |list: &[std::rc::Rc<Birthday>]| list.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+
+    // Created through the older API: the current API's list shows it.
+    let _create = once(server.mock("POST", "/api/birthdays/"), 201, GRACE).await;
+    let fields = json!({"name": "Grace", "date": "2026-12-09T00:00:00Z"});
+    Birthday::create_shape()
+        .call(&ctrl, &Query::new(), Some(Body::json(&fields).unwrap()))
+        .await
+        .unwrap();
+    let current = ctrl.read(&BirthdayResource::get_list(), &()).data.unwrap();
+    assert_eq!(names(&current), ["Ada", "Grace"]);
+
+    // Created through the current API: the older API's list shows it.
+    let third = r#"{"id": "3", "name": "Alan", "date": "2026-12-08T00:00:00Z"}"#;
+    let _create = once(server.mock("POST", "/api/birthdays"), 201, third).await;
+    let fields = json!({"name": "Alan", "date": "2026-12-08T00:00:00Z"});
+    ctrl.fetch(
+        &BirthdayResource::create(),
+        &(),
+        Some(Body::json(&fields).unwrap()),
+    )
+    .await
+    .unwrap();
+    let older = Birthday::list_shape()
+        .read(&ctrl, &Query::new())
+        .data
+        .unwrap();
+    assert_eq!(names(&older), ["Ada", "Grace", "Alan"]);
+}
