@@ -143,6 +143,10 @@ type Fill = Rc<dyn Fn(&Controller) -> Result<(), WriteError>>;
 #[derive(Clone)]
 pub struct Fixture {
     pub(super) method: Method,
+    /// Whether a request that writes by any method (`POST`, `PUT`,
+    /// `PATCH`) is this fixture's: its endpoint's own fetch function picks
+    /// which it sends (an older API shape's mutation).
+    pub(super) any_write: bool,
     /// The URL the params make: a path, or absolute for an endpoint with
     /// a URL prefix of its own.
     pub(super) url: String,
@@ -277,6 +281,7 @@ impl Fixture {
             .unwrap_or_else(|e| panic!("a fixture's params make no URL: {e}"));
         Fixture {
             method: endpoint.method(),
+            any_write: endpoint.has_own_fetch() && endpoint.method() == Method::Post,
             url,
             reply,
             body: endpoint

@@ -493,7 +493,10 @@ impl MockClient {
         for answer in &answers {
             match &**answer {
                 Answer::Fixture(fixture) => {
-                    if fixture.method == request.method
+                    let writes = [Method::Post, Method::Put, Method::Patch];
+                    let method_fits = fixture.method == request.method
+                        || (fixture.any_write && writes.contains(&request.method));
+                    if method_fits
                         && resolve(&self.0.base_url, &fixture.url) == request.url
                         && fixture
                             .body

@@ -247,3 +247,21 @@ async fn a_graphql_fixture_answers_its_variables_in_any_order() {
     let found = ctrl.fetch(&search, &sent, None).await.unwrap();
     assert_eq!(found["search"][0]["id"], 1);
 }
+
+#[tokio::test]
+async fn a_fixture_answers_an_older_api_shape_whatever_method_it_sends() {
+    use crate::common::User;
+    use restcache::legacy::Resource;
+    let mock = MockClient::new();
+    let ada = json!({"id": 1, "username": "ada", "email": "a@x", "isManager": false});
+    let update = User::update_shape();
+    mock.answer(Fixture::new(
+        &update.endpoint::<restcache::rest::Mutate>(),
+        1,
+        ada.clone(),
+    ));
+    let ctrl = mock.controller();
+    let body = restcache::http::Body::json(&ada).unwrap();
+    let updated = update.call(&ctrl, &1, Some(body)).await.unwrap();
+    assert_eq!(updated.username, "ada");
+}

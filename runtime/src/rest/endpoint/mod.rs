@@ -378,6 +378,12 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         self.key.is_some()
     }
 
+    /// Whether it makes its requests with a fetch function of its own
+    /// (which picks the method it sends, as an older API shape's does).
+    pub(crate) fn has_own_fetch(&self) -> bool {
+        self.fetch.is_some()
+    }
+
     /// Whether `other` names its requests as this endpoint does: the same
     /// method, address, prefix, key function and page param, so that equal
     /// params give equal keys. (A view asks, render after render, whether
