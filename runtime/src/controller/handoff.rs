@@ -195,6 +195,9 @@ pub(crate) struct Pending {
     pub response: Recorded,
     /// When it arrived, on this controller's clock.
     pub arrived: Timestamp,
+    /// When this controller took it (a page load): unread for as long as
+    /// a result is kept unused, it goes.
+    pub taken: Timestamp,
     /// Shown, but refetched at once (its result changed after it came).
     pub stale: bool,
 }
@@ -382,6 +385,7 @@ impl Controller {
             let pending = Pending {
                 response: entry.response,
                 arrived,
+                taken: now,
                 stale: entry.stale,
             };
             state.handoff.pending.insert(entry.key, pending);

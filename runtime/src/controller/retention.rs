@@ -273,12 +273,30 @@ fn collect<'h>(
         let micros = u64::try_from(duration.as_micros()).unwrap_or(u64::MAX);
         Timestamp::from_micros(now.as_micros().saturating_sub(micros))
     };
+    // A response handed over or restored and not read yet goes once
+    // unused as long as a result would; while it waits, the records and
+    // deletion marks it may meet stay (a newer copy must win over it).
+    if let Some(min) = retention.min_unused {
+        state
+            .handoff
+            .pending
+            .retain(|_, pending| pending.taken >= ago(min));
+    }
+    let waiting = state
+        .handoff
+        .pending
+        .values()
+        .map(|pending| pending.arrived);
+    let oldest_waiting = waiting.fold(None, |oldest: Option<Timestamp>, at| {
+        Some(oldest.map_or(at, |oldest| oldest.min(at)))
+    });
     let mut rule = Unreached {
         // Records no result reaches go once as old as the shortest keep
         // time (one a mutation brought may still be read by pk); after an
         // eviction, at once.
         before: match retention.min_unused {
             _ if evicted => now.next(),
+            _ if oldest_waiting.is_some() => Timestamp::default(),
             Some(min) => ago(min),
             None => Timestamp::default(),
         },
@@ -286,6 +304,7 @@ fn collect<'h>(
             .keys
             .values()
             .filter_map(|kept| Some(kept.in_flight.as_ref()?.started))
+            .chain(oldest_waiting)
             .fold(ago(longest_request), Timestamp::min),
         at_most: retention.max_entities.map(|max| max - max / 10),
     };

@@ -148,6 +148,7 @@ impl Controller {
             let pending = Pending {
                 response: entry.response,
                 arrived: Timestamp::from_micros(entry.at).min(now),
+                taken: now,
                 stale: entry.stale,
             };
             state.handoff.pending.entry(entry.key).or_insert(pending);

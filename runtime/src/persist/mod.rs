@@ -452,6 +452,9 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
         responses: saved.responses.len(),
         ..Restored::default()
     };
+    // The responses first: the records (and deletion marks) they may
+    // meet when read are kept while they wait.
+    ctrl.adopt_saved(saved.responses);
     ctrl.batch(|| {
         for record in &saved.records {
             match (persist.codecs.apply(ctrl, record), record.data.is_some()) {
@@ -461,7 +464,6 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
             }
         }
     });
-    ctrl.adopt_saved(saved.responses);
     if replay {
         (restored.mutations, restored.dropped_mutations) = persist.replay(ctrl, saved.mutations);
     }

@@ -340,6 +340,85 @@ async fn a_record_deleted_after_a_reload_stays_gone_after_the_next() {
         .await;
 }
 
+/// A page load on `clock`: a controller on `api` that saves to
+/// `storage`, and its link.
+fn page_load_at(
+    api: &DemoApi,
+    storage: &MemoryStorage,
+    clock: &ManualClock,
+) -> (Controller, PersistLink) {
+    let ctrl = Controller::builder(Client::new(api.url()))
+        .clock(clock.clone())
+        .build();
+    let link = ctrl.persist(&persist(storage));
+    (ctrl, link)
+}
+
+#[tokio::test]
+async fn what_a_reload_restores_outlives_the_first_collection() {
+    // Restored records and deletion marks stay while a restored response
+    // that may meet them waits to be read.
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+            {
+                let (ctrl, _link) = page_load_at(&api, &storage, &clock);
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+            }
+            clock.advance(std::time::Duration::from_secs(1));
+            {
+                // The list is not shown this time; todo 5 is deleted (by a
+                // stream, another tab), and todo 1 renamed.
+                let (ctrl, _link) = page_load_at(&api, &storage, &clock);
+                ctrl.delete_entity::<Todo>(5u64, ctrl.write_time());
+                ctrl.set_entity(crate::common::todo(1, "oat milk"), ctrl.write_time())
+                    .unwrap();
+            }
+            // Past how long a deletion's marker waits for a late answer,
+            // and how long a record nothing holds is kept.
+            clock.advance(std::time::Duration::from_secs(180));
+            let (ctrl, _link) = page_load_at(&api, &storage, &clock);
+            let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+            let ids: Vec<u64> = list.iter().map(|todo| todo.id).collect();
+            assert!(!ids.contains(&5), "{ids:?}");
+            assert_eq!(list[0].title, "oat milk", "the newer copy");
+            assert_eq!(api.hits("GET /todos"), 1);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_restored_response_never_read_goes_as_an_unused_result_does() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+            {
+                let (ctrl, _link) = page_load_at(&api, &storage, &clock);
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+            }
+            let (ctrl, link) = page_load_at(&api, &storage, &clock);
+            assert_eq!(link.restored().responses, 1);
+            clock.advance(std::time::Duration::from_secs(180)); // never read
+            ctrl.collect_garbage();
+            assert!(ctrl.read(&TodoResource::get_list(), &()).data.is_none());
+            // The next save writes what the cache still holds.
+            ctrl.set_entity(crate::common::todo(9, "tea"), ctrl.write_time())
+                .unwrap();
+            drop((ctrl, link));
+            let (_ctrl, link) = page_load_at(&api, &storage, &clock);
+            assert_eq!(link.restored().responses, 0, "nor saved again");
+        })
+        .await;
+}
+
 #[tokio::test]
 async fn a_read_expired_by_hand_comes_back_stale() {
     LocalSet::new()
