@@ -483,6 +483,12 @@ impl Controller {
         let Some(pending) = state.handoff.pending.remove(key) else {
             return;
         };
+        // The key holds a newer result (written since the page loaded):
+        // the older answer is neither shown, nor kept, nor saved.
+        let newer = state.store.result_meta(key);
+        if newer.is_some_and(|meta| meta.fetched_at > pending.arrived) {
+            return;
+        }
         let Ok(value) = endpoint.decode(&pending.response.response(), params) else {
             return;
         };

@@ -74,7 +74,12 @@ impl Controller {
             .pending
             .iter()
             .filter(|(key, pending)| {
-                !pending.response.private && !state.handoff.recorded.contains_key(*key)
+                // One whose key holds a newer result (written since the
+                // page loaded) is older than what it would stand for.
+                let newer = state.store.result_meta(key);
+                !pending.response.private
+                    && !state.handoff.recorded.contains_key(*key)
+                    && newer.is_none_or(|meta| meta.fetched_at <= pending.arrived)
             })
             .map(|(key, pending)| SavedResponse {
                 key: key.clone(),

@@ -420,6 +420,38 @@ async fn a_restored_response_never_read_goes_as_an_unused_result_does() {
 }
 
 #[tokio::test]
+async fn a_restored_response_older_than_what_the_read_holds_is_not_saved_as_it() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            // A read whose value is no record: its answer is all there is.
+            endpoint!(raw_todo { path: "/todos/:id\\?raw=1", schema: serde_json::Value, params: { id: u64 } });
+            let one = RawTodoParams { id: 1 };
+            {
+                let (ctrl, _link) = page_load(&api, &storage);
+                ctrl.fetch(&raw_todo(), &one, None).await.unwrap();
+            }
+            {
+                // Written before the restored answer is read: it wins.
+                let (ctrl, _link) = page_load(&api, &storage);
+                ctrl.set_response(&raw_todo(), &one, json!({"title": "newer"}))
+                    .unwrap();
+                let shown = ctrl.read(&raw_todo(), &one).data.unwrap();
+                assert_eq!(shown["title"], "newer");
+            }
+            let (ctrl, _link) = page_load(&api, &storage);
+            let shown = ctrl.read(&raw_todo(), &one);
+            assert_ne!(
+                (shown.data.map(|value| value["title"].clone()), shown.status),
+                (Some(json!("delectus aut autem")), ExpiryStatus::Valid),
+                "not the older answer, saved as new"
+            );
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn a_read_expired_by_hand_comes_back_stale() {
     LocalSet::new()
         .run_until(async {
