@@ -380,6 +380,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
 
     /// Whether it makes its requests with a fetch function of its own
     /// (which picks the method it sends, as an older API shape's does).
+    #[cfg(feature = "testing")]
     pub(crate) fn has_own_fetch(&self) -> bool {
         self.fetch.is_some()
     }
