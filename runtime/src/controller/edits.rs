@@ -419,36 +419,32 @@ impl Controller {
 
 /// Invalidates the read `key` as of `now`: its stored result, and a
 /// response handed over or restored that no read has taken yet (it goes:
-/// the read fetches). Returns whether there was either.
+/// the read fetches), or its answer from the record it names. Returns
+/// whether there was any.
 fn invalidate_key(state: &mut State, key: &str, now: Timestamp) -> bool {
     let handed = state.handoff.pending.remove(key).is_some();
-    let answered = state.store.result_meta(key).is_none()
-        && state
-            .keys
-            .edit(key, |kept| {
-                kept.from_record
-                    .as_mut()
-                    .map(|answer| answer.invalid_as_of = Some(now))
-            })
-            .flatten()
-            .is_some();
-    if answered {
-        state.touch(key);
-    }
+    let answered = edit_from_record(state, key, |answer| answer.invalid_as_of = Some(now));
     state.store.invalidate_result(key, now) || handed || answered
 }
 
 /// Expires the read `key` the cache answered from the record it names,
 /// as of `now`. Returns whether it was such a read.
 fn expire_from_record(state: &mut State, key: &str, now: Timestamp) -> bool {
+    edit_from_record(state, key, |answer| answer.stale_as_of = Some(now))
+}
+
+/// Makes `edit` to the read `key`, when the cache answers it from the
+/// record it names (it holds no result of its own); its observers look
+/// again. Returns whether it was such a read.
+fn edit_from_record(
+    state: &mut State,
+    key: &str,
+    edit: impl FnOnce(&mut super::state::FromRecord),
+) -> bool {
     let answered = state.store.result_meta(key).is_none()
         && state
             .keys
-            .edit(key, |kept| {
-                kept.from_record
-                    .as_mut()
-                    .map(|answer| answer.stale_as_of = Some(now))
-            })
+            .edit(key, |kept| kept.from_record.as_mut().map(edit))
             .flatten()
             .is_some();
     if answered {
