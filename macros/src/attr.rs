@@ -133,33 +133,42 @@ pub fn field(attrs: &[Attribute], derive: Derive, errors: &mut Errors) -> FieldA
             if let Err(error) = parsed {
                 errors.push(error);
             }
-        } else if attr.path().is_ident("serde") {
-            let _lenient = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("rename") {
-                    if let Some(name) = deserialize_side(&meta)? {
-                        out.rename = Some(name);
-                    }
-                    return Ok(());
-                }
-                if meta.path.is_ident("default") {
-                    out.serde_default = true;
-                }
-                if meta.path.is_ident("alias") {
-                    let alias: LitStr = meta.value()?.parse()?;
-                    out.aliases.push(alias.value());
-                    return Ok(());
-                }
-                if meta.path.is_ident("flatten") {
-                    out.flatten = true;
-                }
-                if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
-                    out.never_read = true;
-                }
-                skip(&meta)
-            });
+        } else {
+            serde_field(attr, &mut out);
         }
     }
     out
+}
+
+/// Reads serde's attribute `attr` on a field (or a union's variant), if
+/// it is one, leniently: the names it is read under, and how.
+fn serde_field(attr: &Attribute, out: &mut FieldAttrs) {
+    if !attr.path().is_ident("serde") {
+        return;
+    }
+    let _lenient = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("rename") {
+            if let Some(name) = deserialize_side(&meta)? {
+                out.rename = Some(name);
+            }
+            return Ok(());
+        }
+        if meta.path.is_ident("default") {
+            out.serde_default = true;
+        }
+        if meta.path.is_ident("alias") {
+            let alias: LitStr = meta.value()?.parse()?;
+            out.aliases.push(alias.value());
+            return Ok(());
+        }
+        if meta.path.is_ident("flatten") {
+            out.flatten = true;
+        }
+        if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
+            out.never_read = true;
+        }
+        skip(&meta)
+    });
 }
 
 fn unknown_container(derive: Derive, meta: &ParseNestedMeta) -> String {
@@ -282,36 +291,12 @@ pub fn union_container(attrs: &[Attribute]) -> UnionAttrs {
     out
 }
 
-/// serde's attributes on a union's variant: the names it is read under
-/// (`rename`, then each `alias`), and whether serde `skip`s it.
-#[derive(Default)]
-pub struct VariantAttrs {
-    pub rename: Option<String>,
-    pub aliases: Vec<String>,
-    pub skipped: bool,
-}
-
-/// Reads serde's attributes on a union's variant, leniently.
-pub fn union_variant(attrs: &[Attribute]) -> VariantAttrs {
-    let mut out = VariantAttrs::default();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _lenient = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                if let Some(name) = deserialize_side(&meta)? {
-                    out.rename = Some(name);
-                }
-                return Ok(());
-            }
-            if meta.path.is_ident("alias") {
-                let alias: LitStr = meta.value()?.parse()?;
-                out.aliases.push(alias.value());
-                return Ok(());
-            }
-            if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
-                out.skipped = true;
-            }
-            skip(&meta)
-        });
+/// serde's attributes on a union's variant, leniently: as a field's, its
+/// `rename`, `alias`es, and whether serde `skip`s it (`never_read`).
+pub fn union_variant(attrs: &[Attribute]) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs {
+        serde_field(attr, &mut out);
     }
     out
 }

@@ -61,9 +61,7 @@ impl RenameRule {
             RenameRule::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
         }
     }
-}
 
-impl RenameRule {
     /// The wire name of the variant `variant` (a PascalCase Rust name).
     pub fn apply_to_variant(self, variant: &str) -> String {
         let snake = || {

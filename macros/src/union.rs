@@ -8,6 +8,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DataEnum, DeriveInput, Fields, Ident, Type};
 
+use crate::attr::UnionAttrs;
 use crate::errors::Errors;
 
 /// One variant of a union: its name, the schema it holds, and the
@@ -26,22 +27,29 @@ pub fn derive(
     mut errors: Errors,
     fallback: TokenStream,
 ) -> TokenStream {
-    let variants = parse(input, data, &mut errors);
+    let serde = crate::attr::union_container(&input.attrs);
+    let variants = parse(input, data, &serde, &mut errors);
     match errors.finish() {
-        Ok(()) => expand(input, &variants),
+        Ok(()) => expand(input, &serde, &variants),
         Err(compile_errors) => quote!(#compile_errors #fallback),
     }
 }
 
-/// The variants, each checked: one unnamed field, no attribute of ours.
-fn parse<'a>(input: &'a DeriveInput, data: &'a DataEnum, errors: &mut Errors) -> Vec<Variant<'a>> {
+/// The variants, each checked: one unnamed field, no attribute of ours;
+/// each read under the names `serde` (the enum's serde attributes) and
+/// its own give it.
+fn parse<'a>(
+    input: &'a DeriveInput,
+    data: &'a DataEnum,
+    serde: &UnionAttrs,
+    errors: &mut Errors,
+) -> Vec<Variant<'a>> {
     if data.variants.is_empty() {
         errors.at(
             &input.ident,
             "a union needs at least one variant, each holding a schema: `Comment(Rc<Comment>)`",
         );
     }
-    let serde = crate::attr::union_container(&input.attrs);
     let mut variants = Vec::new();
     for variant in &data.variants {
         let named = crate::attr::union_variant(&variant.attrs);
@@ -50,7 +58,7 @@ fn parse<'a>(input: &'a DeriveInput, data: &'a DataEnum, errors: &mut Errors) ->
             Some(rule) => rule.apply_to_variant(&own),
             None => own,
         });
-        let wire = match named.skipped {
+        let wire = match named.never_read {
             true => Vec::new(),
             false => std::iter::once(name).chain(named.aliases).collect(),
         };
@@ -82,10 +90,9 @@ fn parse<'a>(input: &'a DeriveInput, data: &'a DataEnum, errors: &mut Errors) ->
 
 /// How serde's attributes on the enum say its JSON names a variant;
 /// `None` when it does not (`untagged`: serde tries each in turn).
-fn tagging(input: &DeriveInput) -> Option<TokenStream> {
-    let serde = crate::attr::union_container(&input.attrs);
+fn tagging(serde: &UnionAttrs) -> Option<TokenStream> {
     let tag = quote!(::restcache::__private::UnionTag);
-    match (serde.untagged, serde.tag, serde.content) {
+    match (serde.untagged, &serde.tag, &serde.content) {
         (true, _, _) => None,
         (false, Some(name), Some(content)) => Some(quote!(#tag::Adjacent(#name, #content))),
         (false, Some(name), None) => Some(quote!(#tag::Internal(#name))),
@@ -97,8 +104,8 @@ fn tagging(input: &DeriveInput) -> Option<TokenStream> {
 /// records with fields that may be absent: a record of a union keeps the
 /// fields its JSON left out as any record does. Over an `untagged` union
 /// the pass notes nothing: its records are written whole.
-fn partial_items(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
-    let Some(tagging) = tagging(input) else {
+fn partial_items(serde: &UnionAttrs, variants: &[Variant]) -> TokenStream {
+    let Some(tagging) = tagging(serde) else {
         return TokenStream::new();
     };
     let tys = variants.iter().map(|v| v.ty);
@@ -124,21 +131,19 @@ fn partial_items(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
     }
 }
 
-fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
+fn expand(input: &DeriveInput, serde: &UnionAttrs, variants: &[Variant]) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let parts =
         |ty: &Type| quote_spanned!(ty.span()=> <#ty as ::restcache::__private::SchemaParts>);
-    let normalize = variants.iter().map(
-        |Variant {
-             ident: name, ty, ..
-         }| {
-            let parts = parts(ty);
-            quote!(#ident::#name(inner) => #parts::normalize(inner, cx),)
-        },
-    );
-    let denormalize = variants.iter().map(|Variant { ident: name, ty, .. }| {
-        let parts = parts(ty);
+    // One match arm a variant, made by `arm` from the variant's name
+    // and its schema's parts.
+    let arms = |arm: &dyn Fn(&Ident, TokenStream) -> TokenStream| -> Vec<TokenStream> {
+        variants.iter().map(|v| arm(v.ident, parts(v.ty))).collect()
+    };
+    let normalize =
+        arms(&|name, parts| quote!(#ident::#name(inner) => #parts::normalize(inner, cx),));
+    let denormalize = arms(&|name, parts| {
         quote! {
             #ident::#name(inner) => match #parts::denormalize(inner, cx) {
                 ::restcache::__private::Denorm::Same => ::restcache::__private::Denorm::Same,
@@ -147,30 +152,14 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
             },
         }
     });
-    let same = variants.iter().map(
-        |Variant {
-             ident: name, ty, ..
-         }| {
-            let parts = parts(ty);
-            quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_entities(a, b),)
-        },
+    let same = arms(
+        &|name, parts| quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_entities(a, b),),
     );
-    let same_value = variants.iter().map(
-        |Variant {
-             ident: name, ty, ..
-         }| {
-            let parts = parts(ty);
-            quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_value(a, b),)
-        },
+    let same_value = arms(
+        &|name, parts| quote!((#ident::#name(a), #ident::#name(b)) => #parts::same_value(a, b),),
     );
-    let field_text = variants.iter().map(
-        |Variant {
-             ident: name, ty, ..
-         }| {
-            let parts = parts(ty);
-            quote!(#ident::#name(inner) => #parts::field_text(inner, field),)
-        },
-    );
+    let field_text =
+        arms(&|name, parts| quote!(#ident::#name(inner) => #parts::field_text(inner, field),));
     // Where a decode error's path leads is known only with one variant.
     let entity_at = match variants {
         [Variant { ty, .. }] => {
@@ -184,7 +173,7 @@ fn expand(input: &DeriveInput, variants: &[Variant]) -> TokenStream {
     };
     let others = (variants.len() > 1).then(|| quote!(_ => false,));
     let schema_impl = crate::expand::schema_impl(ident, &input.generics);
-    let partial = partial_items(input, variants);
+    let partial = partial_items(serde, variants);
     quote! {
         #schema_impl
 

@@ -202,6 +202,17 @@ pub(crate) struct Pending {
     pub stale: bool,
 }
 
+impl Pending {
+    /// Whether `store` holds a newer result under its key `key` (written
+    /// since the page loaded): this answer is older than what it would
+    /// stand for, and is neither shown, nor kept, nor saved.
+    pub fn outdated(&self, store: &crate::cache::store::Store, key: &str) -> bool {
+        store
+            .result_meta(key)
+            .is_some_and(|meta| meta.fetched_at > self.arrived)
+    }
+}
+
 /// What the server recorded and the browser took back.
 #[derive(Default)]
 pub(crate) struct Handoff {
@@ -483,10 +494,7 @@ impl Controller {
         let Some(pending) = state.handoff.pending.remove(key) else {
             return;
         };
-        // The key holds a newer result (written since the page loaded):
-        // the older answer is neither shown, nor kept, nor saved.
-        let newer = state.store.result_meta(key);
-        if newer.is_some_and(|meta| meta.fetched_at > pending.arrived) {
+        if pending.outdated(&state.store, key) {
             return;
         }
         let Ok(value) = endpoint.decode(&pending.response.response(), params) else {

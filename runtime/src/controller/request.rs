@@ -171,13 +171,10 @@ impl Controller {
         let result_key = (E::ACTION == Action::Read).then_some(key);
         // A delete of a record gone already (a second click) counts in no
         // list again.
-        let deleted = (E::ACTION == Action::Delete)
-            .then(|| {
-                endpoint
-                    .target()
-                    .zip(endpoint.target().and_then(|t| (t.pk)(params)))
-            })
-            .flatten();
+        let deleted = endpoint
+            .target()
+            .filter(|_| E::ACTION == Action::Delete)
+            .and_then(|target| Some((target, (target.pk)(params)?)));
         let gone_before = deleted
             .as_ref()
             .is_some_and(|(target, pk)| state.store.record_gone(target.entity, pk));

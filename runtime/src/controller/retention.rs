@@ -282,14 +282,12 @@ fn collect<'h>(
             .pending
             .retain(|_, pending| pending.taken >= ago(min));
     }
-    let waiting = state
+    let oldest_waiting = state
         .handoff
         .pending
         .values()
-        .map(|pending| pending.arrived);
-    let oldest_waiting = waiting.fold(None, |oldest: Option<Timestamp>, at| {
-        Some(oldest.map_or(at, |oldest| oldest.min(at)))
-    });
+        .map(|pending| pending.arrived)
+        .min();
     let mut rule = Unreached {
         // Records no result reaches go once as old as the shortest keep
         // time (one a mutation brought may still be read by pk); after an

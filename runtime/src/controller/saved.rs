@@ -74,12 +74,9 @@ impl Controller {
             .pending
             .iter()
             .filter(|(key, pending)| {
-                // One whose key holds a newer result (written since the
-                // page loaded) is older than what it would stand for.
-                let newer = state.store.result_meta(key);
                 !pending.response.private
                     && !state.handoff.recorded.contains_key(*key)
-                    && newer.is_none_or(|meta| meta.fetched_at <= pending.arrived)
+                    && !pending.outdated(&state.store, key)
             })
             .map(|(key, pending)| SavedResponse {
                 key: key.clone(),

@@ -257,17 +257,14 @@ impl Client {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn send(&self, request: Request) -> ResponseFuture {
-        let (method, url) = (request.method, resolve(&self.base_url, &request.url));
+        let (method, url, base) = (
+            request.method,
+            request.url.clone(),
+            Rc::clone(&self.base_url),
+        );
         let limit = self.timeout;
         let answer = self.send_untimed(request);
-        Box::pin(async move {
-            match select(answer, futures_timer::Delay::new(limit)).await {
-                Either::Left((answer, _)) => answer,
-                Either::Right(((), _)) => {
-                    Err(Attempt::new(method, &url).failed(ErrorKind::Timeout(limit)))
-                }
-            }
-        })
+        Box::pin(async move { within(limit, method, &base, &url, answer).await })
     }
 
     /// [`send`](Self::send) with no time limit: an endpoint's call sets
@@ -405,6 +402,24 @@ impl fmt::Debug for Client {
             .field("base_url", &self.base_url)
             .field("headers", &self.headers.as_ref().map(|_| "hook"))
             .finish_non_exhaustive()
+    }
+}
+
+/// `work`, unless `limit` passes first: then a timeout naming the request
+/// (`method`, and `url` on `base`).
+pub(crate) async fn within<T>(
+    limit: std::time::Duration,
+    method: Method,
+    base: &str,
+    url: &str,
+    work: impl Future<Output = Result<T, Error>>,
+) -> Result<T, Error> {
+    let work = std::pin::pin!(work);
+    match select(work, futures_timer::Delay::new(limit)).await {
+        Either::Left((outcome, _)) => outcome,
+        Either::Right(((), _)) => {
+            Err(Attempt::new(method, &resolve(base, url)).failed(ErrorKind::Timeout(limit)))
+        }
     }
 }
 

@@ -1,8 +1,6 @@
 //! Calling an endpoint through a client: its request made, its response
 //! decoded into its schema. Nothing is cached: the controller does that.
 
-use futures_timer::Delay;
-use futures_util::future::{Either, select};
 use serde::Serialize;
 
 use crate::cache::schema::Decoded;
@@ -75,13 +73,7 @@ impl Client {
         let url = request.url.clone();
         let limit = endpoint.options().timeout.unwrap_or(self.timeout());
         let exchange = guarded(self.exchange(endpoint, params, request, keep), method, &url);
-        match select(Box::pin(exchange), Delay::new(limit)).await {
-            Either::Left((outcome, _)) => outcome,
-            Either::Right(((), _)) => {
-                let url = crate::http::resolve(self.base_url(), &url);
-                Err(Attempt::new(method, &url).failed(ErrorKind::Timeout(limit)))
-            }
-        }
+        crate::http::within(limit, method, self.base_url(), &url, exchange).await
     }
 
     /// The request made and its body decoded. An error about the body

@@ -5,8 +5,6 @@ use std::fmt;
 use std::rc::Rc;
 use std::str::FromStr;
 
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{Schema, SchemaParts};
@@ -223,42 +221,16 @@ impl<E: Entity> SchemaParts for Lazy<E> {
     }
 
     /// A record that came with the link notes the fields it left out, as
-    /// any record does; a bare pk notes nothing.
+    /// any record does; a bare pk notes nothing (a record's pass takes a
+    /// value of another shape as one with nothing to note).
     fn scan_presence<'de, D: Deserializer<'de>>(
         deserializer: D,
         found: &mut Presence,
     ) -> Result<(), D::Error> {
-        deserializer.deserialize_any(LinkScan::<E>(found, std::marker::PhantomData))
+        E::scan_record(deserializer, found)
     }
 
     fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
         E::may_be_partial(seen)
-    }
-}
-
-/// The light pass over a lazy link: its record's, when it came with one.
-struct LinkScan<'a, E>(&'a mut Presence, std::marker::PhantomData<fn() -> E>);
-
-impl<'de, E: Entity> Visitor<'de> for LinkScan<'_, E> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a record or its pk")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-        E::scan_record(MapAccessDeserializer::new(map), self.0)
-    }
-
-    fn visit_u64<Er: de::Error>(self, _: u64) -> Result<(), Er> {
-        Ok(())
-    }
-
-    fn visit_i64<Er: de::Error>(self, _: i64) -> Result<(), Er> {
-        Ok(())
-    }
-
-    fn visit_str<Er: de::Error>(self, _: &str) -> Result<(), Er> {
-        Ok(())
     }
 }

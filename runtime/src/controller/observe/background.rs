@@ -125,26 +125,26 @@ impl Controller {
         };
         let named = || endpoint.named_pks(params);
         let read = self.read_key(endpoint, params, &key, &named);
-        let expired = read.status == ExpiryStatus::Invalid
-            && endpoint.options().invalid_if_stale
-            && !read.fetching
-            // Data it held (an absent read has no expiry), gone by now.
-            && read.expires_at != Timestamp::default()
-            && read.expires_at < self.now();
-        // A read whose error expired shows that error still (or nothing):
-        // it tries again.
-        let failed = read.status == ExpiryStatus::Invalid
-            && read.data.is_none()
-            && read.error.is_none()
-            && !read.fetching
-            && self
-                .inner
-                .state
-                .borrow()
-                .keys
-                .get(&key)
-                .is_some_and(|kept| kept.error.is_some());
-        if read.status == ExpiryStatus::Stale || expired || failed {
+        let refetch = match read.status {
+            ExpiryStatus::Stale => true,
+            // Invalid: no data on show, and no error that stands.
+            ExpiryStatus::Invalid if !read.fetching => {
+                // Data it held (an absent read has no expiry), gone at its
+                // expiry.
+                let expired = endpoint.options().invalid_if_stale
+                    && read.expires_at != Timestamp::default()
+                    && read.expires_at < self.now();
+                // An error that expired: the view shows it still.
+                let state = self.inner.state.borrow();
+                expired
+                    || state
+                        .keys
+                        .get(&key)
+                        .is_some_and(|kept| kept.error.is_some())
+            }
+            _ => false,
+        };
+        if refetch {
             drop(self.fetch_in_background(endpoint, params, &key));
         }
     }
