@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crate::common::controller::*;
-use crate::common::{Todo, TodoResource};
+use crate::common::{Todo, TodoResource, TodoResourceParams};
 use restcache::prelude::*;
 use restcache::{Observe, ReadObserver};
 use tokio::task::LocalSet;
@@ -20,17 +20,32 @@ resource!(pub PolledTodoResource {
     poll_frequency: Duration::from_secs(10),
 });
 
+/// `GET /todos/1` answering "polled", expected `times`.
+async fn polls_of_todo_1(server: &mut mockito::ServerGuard, times: usize) -> mockito::Mock {
+    server
+        .mock("GET", "/todos/1")
+        .with_body(todo_json(1, "polled"))
+        .expect(times)
+        .create_async()
+        .await
+}
+
+/// `TodoResource::get()`, polled every `seconds`.
+fn polled_every(seconds: u64) -> Endpoint<TodoResourceParams, Rc<Todo>> {
+    let get = TodoResource::get();
+    let options = restcache::rest::Options {
+        poll_frequency: Some(Duration::from_secs(seconds)),
+        ..get.options()
+    };
+    get.with_options(options)
+}
+
 #[tokio::test]
 async fn polls_follow_the_controllers_clock_and_stop_with_the_last_observer() {
     LocalSet::new()
         .run_until(async {
             let (mut server, ctrl, clock) = setup().await;
-            let polls = server
-                .mock("GET", "/todos/1")
-                .with_body(todo_json(1, "polled"))
-                .expect(2)
-                .create_async()
-                .await;
+            let polls = polls_of_todo_1(&mut server, 2).await;
             let options = Observe::new().changes().poll();
             let mut first = ReadObserver::new(&ctrl, options);
             first.set(
@@ -66,25 +81,14 @@ async fn polls_slow_down_when_the_fastest_poller_leaves() {
     LocalSet::new()
         .run_until(async {
             let (mut server, ctrl, clock) = setup().await;
-            let polls = server
-                .mock("GET", "/todos/1")
-                .with_body(todo_json(1, "polled"))
-                .expect(2)
-                .create_async()
-                .await;
+            let polls = polls_of_todo_1(&mut server, 2).await;
             store_todo(&ctrl, 1, "one");
-            let every = |seconds| {
-                TodoResource::get().with_options(restcache::rest::Options {
-                    poll_frequency: Some(Duration::from_secs(seconds)),
-                    ..TodoResource::get().options()
-                })
-            };
             let options = Observe::new().changes().poll();
             let mut fast = ReadObserver::new(&ctrl, options);
-            fast.set(&every(1), &one(1));
+            fast.set(&polled_every(1), &one(1));
             fast.subscribe(|| {});
             let mut slow = ReadObserver::new(&ctrl, options);
-            slow.set(&every(10), &one(1));
+            slow.set(&polled_every(10), &one(1));
             slow.subscribe(|| {});
             clock.advance(Duration::from_secs(1)); // the fast one's poll
             settle(&ctrl).await;
@@ -105,17 +109,9 @@ async fn an_observer_polls_as_the_endpoint_it_was_set_to_last_says() {
     LocalSet::new()
         .run_until(async {
             let (mut server, ctrl, clock) = setup().await;
-            let polls = server
-                .mock("GET", "/todos/1")
-                .with_body(todo_json(1, "polled"))
-                .expect(1)
-                .create_async()
-                .await;
+            let polls = polls_of_todo_1(&mut server, 1).await;
             let still = TodoResource::get();
-            let polled = still.clone().with_options(restcache::rest::Options {
-                poll_frequency: Some(Duration::from_secs(10)),
-                ..still.options()
-            });
+            let polled = polled_every(10);
             store_todo(&ctrl, 1, "one");
             let mut view = ReadObserver::new(&ctrl, Observe::new().changes().poll());
             view.set(&still, &one(1));
