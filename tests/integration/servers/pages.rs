@@ -199,6 +199,38 @@ async fn a_record_created_while_pages_are_left_to_load_comes_with_its_page() {
     );
 }
 
+endpoint!(sized_pages {
+    path: "/todos",
+    schema: Page<Todo>,
+    params: {
+        #[serde(rename = "_page")]
+        page: u32,
+        #[serde(rename = "_limit")]
+        limit: u32,
+    },
+    decode: Page::from_headers,
+});
+
+#[tokio::test]
+async fn a_page_size_named_before_the_page_param_is_kept() {
+    let api = DemoApi::start().unwrap();
+    let ctrl = Controller::new(Client::new(api.url()));
+    let pages = sized_pages().with_page_size("_limit").paginated_by("_page");
+    assert_eq!(pages.pagination().unwrap().size, Some("_limit"));
+    let first = SizedPagesParams { page: 1, limit: 2 };
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    let body = Body::json(&json!({"userId": 1, "title": "new"})).unwrap();
+    ctrl.fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    let list = ctrl.read(&pages, &first);
+    assert_eq!(
+        list.status,
+        ExpiryStatus::Valid,
+        "the page size filters nothing: the created todo is judged, not the list made stale"
+    );
+}
+
 #[tokio::test]
 async fn a_page_that_repeats_a_record_the_list_holds_adds_it_once() {
     let (mut server, client) = crate::common::mock::server().await;

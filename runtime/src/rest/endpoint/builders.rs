@@ -236,6 +236,7 @@ impl<P, S, E> Endpoint<P, S, E> {
             target: self.target,
             join_at: self.join_at,
             pagination: self.pagination,
+            page_size: self.page_size,
             infer: self.infer,
             record_param: self.record_param,
             error_policy: self.error_policy,

@@ -102,6 +102,9 @@ pub struct Endpoint<P, S, E = Read> {
     join_at: JoinAt,
     /// How the endpoint pages, if it does.
     pagination: Option<Pagination>,
+    /// The page-size param, named whether or not `pagination` is set
+    /// yet: `with_page_size` may come before `paginated_by`.
+    page_size: Option<&'static str>,
     /// Whether a read of a record the cache holds (its pk among the
     /// params) is answered from that record.
     infer: bool,
@@ -223,6 +226,7 @@ impl<P, S> Endpoint<P, S> {
             target: None,
             join_at: JoinAt::End,
             pagination: None,
+            page_size: None,
             infer: true,
             record_param: None,
             error_policy: ErrorPolicy::by_kind,
@@ -502,6 +506,7 @@ impl<P, S, E> Clone for Endpoint<P, S, E> {
             target: self.target,
             join_at: self.join_at,
             pagination: self.pagination,
+            page_size: self.page_size,
             infer: self.infer,
             record_param: self.record_param,
             error_policy: self.error_policy,

@@ -170,14 +170,15 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// # Ok::<(), restcache::rest::UrlError>(())
     /// ```
     pub fn paginated_by(mut self, field: &'static str) -> Self {
-        let size = self.pagination.and_then(|p| p.size);
+        let size = self.page_size;
         self.pagination = Some(Pagination { field, size });
         self
     }
 
-    /// This paginated endpoint with a page-size param `param`: a created
-    /// record judging which cached lists it joins leaves it out, as it
-    /// leaves the page param out.
+    /// This endpoint with a page-size param `param`: a created record
+    /// judging which cached lists it joins leaves it out, as it leaves the
+    /// page param out. It counts once the endpoint pages, whether
+    /// `paginated_by` comes before or after it.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -189,6 +190,7 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// assert_eq!(paged.pagination().unwrap().size, Some("size"));
     /// ```
     pub fn with_page_size(mut self, param: &'static str) -> Self {
+        self.page_size = Some(param);
         if let Some(pagination) = &mut self.pagination {
             pagination.size = Some(param);
         }
