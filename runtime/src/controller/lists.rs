@@ -30,7 +30,8 @@ pub(super) struct List {
 /// The cached lists under `url`, the URL of `endpoint` (a create) for
 /// `params`: keyed as the `GET` of that URL, with any query.
 /// A paginated list's page params (as `keys` holds them) filter nothing: they are left
-/// out of its filters.
+/// out of its filters. Nor do the params of `url`'s own query (a base
+/// address's `?key=K`): the write was sent under them too.
 pub(super) fn lists_under<P: Serialize, S, E: Effect>(
     store: &Store,
     keys: &Keys,
@@ -38,7 +39,8 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
     params: &P,
     url: &str,
 ) -> Vec<List> {
-    let base = url.split('?').next().unwrap_or(url);
+    let (base, scope) = url.split_once('?').unwrap_or((url, ""));
+    let scope = pairs(scope);
     let base = base.trim_end_matches('/');
     // The lists' keys as either API generation names them: `GET url`
     // (the current one's) and the bare URL (the older one's), besides
@@ -64,6 +66,7 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
                 _ => rest.strip_prefix('?')?,
             };
             let mut filters = pairs(query);
+            filters.retain(|pair| !scope.contains(pair));
             if let Some(pagination) = keys.get(key).and_then(|kept| kept.pages.as_ref()) {
                 filters.retain(|(name, _)| !pagination.names(name));
             }
@@ -183,7 +186,7 @@ pub(super) fn leave_lists<P: Serialize, S, E: Effect>(
     let Some(collection) = collection_of(url, pk).filter(|_| counted) else {
         return;
     };
-    for list in lists_under(store, keys, endpoint, params, collection) {
+    for list in lists_under(store, keys, endpoint, params, &collection) {
         if holding.contains(&list.key) {
             continue;
         }
@@ -196,13 +199,17 @@ pub(super) fn leave_lists<P: Serialize, S, E: Effect>(
 }
 
 /// The URL of the collection that the record `pk`, at `url`, belongs to:
-/// `url` without its query and without its last path segment when that
-/// segment is the pk (`/todos/3` -> `/todos`); `None` otherwise.
-pub(super) fn collection_of<'u>(url: &'u str, pk: &crate::pk::Pk) -> Option<&'u str> {
-    let path = url.split('?').next().unwrap_or(url);
+/// `url` without its last path segment when that segment is the pk
+/// (`/todos/3?key=K` -> `/todos?key=K`); `None` otherwise. It keeps
+/// `url`'s query, which scopes the collection as it scopes the record.
+pub(super) fn collection_of(url: &str, pk: &crate::pk::Pk) -> Option<String> {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let (collection, last) = path.rsplit_once('/')?;
     let last = percent_decode_str(last).decode_utf8().ok()?;
-    (last == pk.to_string()).then_some(collection)
+    (last == pk.to_string()).then(|| match query {
+        "" => collection.to_owned(),
+        query => format!("{collection}?{query}"),
+    })
 }
 
 /// The name-value pairs of a query string, percent-decoded.

@@ -200,7 +200,7 @@ impl Controller {
             }
             Action::Create | Action::Mutate => {
                 let collection = match E::ACTION {
-                    Action::Create => Some(url),
+                    Action::Create => Some(url.to_owned()),
                     _ => endpoint
                         .target()
                         .and_then(|target| (target.pk)(params))
@@ -214,7 +214,7 @@ impl Controller {
                         keys,
                         endpoint,
                         params,
-                        collection,
+                        &collection,
                         item,
                         refs,
                         started,

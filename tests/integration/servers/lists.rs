@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use restcache::http::Client;
+use restcache::http::{Body, Client};
 use restcache::prelude::*;
 use restcache::rest::JoinAt;
 use restcache_demo::DemoApi;
@@ -158,6 +158,63 @@ async fn an_updated_record_moves_between_the_lists_its_fields_match() {
         served.sort_unstable();
         cached.sort_unstable();
         assert_eq!(served, cached);
+    }
+}
+
+#[tokio::test]
+async fn a_base_address_query_filters_no_list() {
+    let mut server = mockito::Server::new_async().await;
+    let list = once(
+        server.mock("GET", "/todos?userId=2&key=K"),
+        200,
+        r#"[{"id": 1, "userId": 2, "title": "milk", "completed": false}]"#,
+    )
+    .await;
+    let create = once(
+        server.mock("POST", "/todos?key=K"),
+        201,
+        r#"{"id": 9, "userId": 2, "title": "tea", "completed": false}"#,
+    )
+    .await;
+    let update = once(
+        server.mock("PATCH", "/todos/9?key=K"),
+        200,
+        r#"{"id": 9, "userId": 3, "title": "tea", "completed": false}"#,
+    )
+    .await;
+    let ctrl = Controller::new(Client::new(format!("{}?key=K", server.url())));
+    let two = TodoResourceForUserParams { user_id: 2 };
+    ctrl.fetch(&TodoResource::for_user(), &two, None)
+        .await
+        .unwrap();
+
+    let body = Body::json(&json!({"userId": 2, "title": "tea"})).unwrap();
+    ctrl.fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    let now = ctrl.read(&TodoResource::for_user(), &two);
+    assert_eq!(
+        (ids(&now.data.unwrap()), now.status),
+        (vec![1, 9], ExpiryStatus::Valid),
+        "judged by userId alone: the base's `key` is on every URL, no filter"
+    );
+
+    let body = Body::json(&json!({"userId": 3})).unwrap();
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 9 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    let now = ctrl.read(&TodoResource::for_user(), &two);
+    assert_eq!(
+        (ids(&now.data.unwrap()), now.status),
+        (vec![1], ExpiryStatus::Valid),
+        "an update moving it to user 3 takes it out"
+    );
+    for mock in [list, create, update] {
+        mock.assert_async().await;
     }
 }
 
