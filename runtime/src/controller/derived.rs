@@ -81,6 +81,6 @@ impl Controller {
             }
         });
         let entry = Entry::new(None, holds, check, Rc::new(on_change));
-        self.add_observer(entry, None).0
+        self.add_observer(entry).0
     }
 }

@@ -72,6 +72,8 @@ pub(crate) use handoff::HandedFallback;
 use handoff::Handoff;
 pub(crate) use handoff::Recorded;
 pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_script};
+#[cfg(feature = "yew")]
+pub(crate) use observe::{MakePoll, start_poll};
 pub use observe::{Observe, PageListener, ReadObserver, Subscription};
 #[cfg(feature = "persist")]
 pub(crate) use offline::QueuedMutation;

@@ -105,6 +105,6 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>(hook, Observe::new().changes());
+    let reader = use_reader::<P, S>(hook, Observe::new().changes(), None);
     pick(&reader.read(endpoint, params.params())?).cloned()
 }

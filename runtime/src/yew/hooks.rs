@@ -11,7 +11,7 @@ use super::args::ReadArgs;
 use super::boundary::{BoundaryContext, use_boundary};
 use super::read::{Reader, use_reader};
 use crate::cache::schema::Schema;
-use crate::controller::Observe;
+use crate::controller::{Observe, start_poll};
 use crate::http::Error;
 use crate::rest::{Endpoint, Readable};
 
@@ -156,7 +156,7 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>("use_suspense", Observe::new().changes().revalidate());
+    let reader = use_reader::<P, S>("use_suspense", Observe::new().changes().revalidate(), None);
     let boundary = use_boundary("use_suspense");
     suspend(&reader, &boundary, endpoint, params.params()).map(A::output)
 }
@@ -194,7 +194,7 @@ where
     A: ReadArgs<P>,
 {
     let options = Observe::new().changes().revalidate().poll();
-    let reader = use_reader::<P, S>("use_live", options);
+    let reader = use_reader::<P, S>("use_live", options, Some(start_poll::<P, S>));
     let boundary = use_boundary("use_live");
     suspend(&reader, &boundary, endpoint, params.params()).map(A::output)
 }
@@ -226,7 +226,7 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>("use_cache", Observe::new().changes());
+    let reader = use_reader::<P, S>("use_cache", Observe::new().changes(), None);
     reader.read(endpoint, params.params())?.data
 }
 
@@ -294,7 +294,7 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>("use_dle", Observe::new().fetching().revalidate());
+    let reader = use_reader::<P, S>("use_dle", Observe::new().fetching().revalidate(), None);
     let Some(cached) = reader.read(endpoint, params.params()) else {
         return Dle::default();
     };
@@ -338,7 +338,7 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>("use_prefetch", Observe::new().revalidate());
+    let reader = use_reader::<P, S>("use_prefetch", Observe::new().revalidate(), None);
     if let Some(cached) = reader.read(endpoint, params.params())
         && cached.data.is_none()
         && cached.error.is_none()
@@ -376,7 +376,7 @@ where
     E: Readable,
     A: ReadArgs<P>,
 {
-    let reader = use_reader::<P, S>("use_poll", Observe::new().poll());
+    let reader = use_reader::<P, S>("use_poll", Observe::new().poll(), Some(start_poll::<P, S>));
     reader.read(endpoint, params.params());
 }
 

@@ -15,7 +15,7 @@ use super::context::CacheContext;
 use super::provider::use_cache_context;
 use super::server::asleep;
 use crate::cache::schema::Schema;
-use crate::controller::{Cached, Observe, ReadObserver};
+use crate::controller::{Cached, MakePoll, Observe, ReadObserver};
 use crate::http::Error;
 use crate::rest::{Endpoint, Readable};
 
@@ -75,7 +75,11 @@ impl Drop for Waiters {
 /// server render never subscribes): what a stopped pass leaves of its
 /// components holds no controller.
 #[hook]
-pub(crate) fn use_reader<P, S>(hook: &'static str, options: Observe) -> Reader<P, S>
+pub(crate) fn use_reader<P, S>(
+    hook: &'static str,
+    options: Observe,
+    make_poll: Option<MakePoll<P, S>>,
+) -> Reader<P, S>
 where
     P: Serialize + PartialEq + Clone + 'static,
     S: Schema,
@@ -84,14 +88,18 @@ where
     let kept = use_mut_ref(|| None::<Rc<RefCell<ReadObserver<P, S>>>>);
     let controller = (!cache.ended()).then(|| cache.controller());
     let observer = controller.as_ref().map(|controller| match cache.pass() {
-        Some(_) => Rc::new(RefCell::new(ReadObserver::new(controller, options))),
+        Some(_) => Rc::new(RefCell::new(ReadObserver::polling_with(
+            controller, options, make_poll,
+        ))),
         None => {
             let mut kept = kept.borrow_mut();
             let observer = kept.get_or_insert_with(|| {
-                Rc::new(RefCell::new(ReadObserver::new(controller, options)))
+                Rc::new(RefCell::new(ReadObserver::polling_with(
+                    controller, options, make_poll,
+                )))
             });
             if observer.borrow().controller() != controller {
-                *observer.borrow_mut() = ReadObserver::new(controller, options);
+                *observer.borrow_mut() = ReadObserver::polling_with(controller, options, make_poll);
             }
             Rc::clone(observer)
         }

@@ -19,6 +19,7 @@ mod signals;
 mod subscribe;
 
 use std::rc::Rc;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -161,6 +162,9 @@ struct Current<P, S> {
 pub struct ReadObserver<P, S: Schema> {
     controller: Controller,
     options: Observe,
+    /// Makes the fetch a poll of the read runs, when it polls. A view
+    /// that never polls has none, and its build carries no poll code.
+    make_poll: Option<MakePoll<P, S>>,
     current: Option<Current<P, S>>,
     /// What the view last read.
     seen: Option<Seen<S>>,
@@ -199,9 +203,22 @@ where
     /// assert_eq!(observer.key(), None);
     /// ```
     pub fn new(controller: &Controller, options: Observe) -> Self {
+        let make_poll = options.poll.then_some(start_poll::<P, S> as MakePoll<P, S>);
+        Self::polling_with(controller, options, make_poll)
+    }
+
+    /// As [`new`](Self::new), with `make_poll` making a poll's fetch: a
+    /// hook that never polls passes `None`, so that its build leaves the
+    /// poll code out.
+    pub(crate) fn polling_with(
+        controller: &Controller,
+        options: Observe,
+        make_poll: Option<MakePoll<P, S>>,
+    ) -> Self {
         ReadObserver {
             controller: controller.clone(),
             options,
+            make_poll,
             current: None,
             seen: None,
             on_change: None,
@@ -444,15 +461,11 @@ where
             let (endpoint, params) = (endpoint.clone(), params.clone());
             Rc::new(move |ctrl: &Controller| ctrl.revalidate(&endpoint, &params)) as _
         });
-        let poll = endpoint.options().poll_frequency.filter(|_| options.poll);
-        let poll_fetch = poll.map(|_| {
-            let (endpoint, params) = (endpoint.clone(), params.clone());
-            let fetch: PollFetch = Rc::new(move |ctrl: Controller| {
-                let (endpoint, params) = (endpoint.clone(), params.clone());
-                Box::pin(async move { ctrl.fetch_polled(&endpoint, &params).await })
-            });
-            fetch
-        });
+        let make_poll = self.make_poll.filter(|_| options.poll);
+        let poll = endpoint
+            .options()
+            .poll_frequency
+            .filter(|_| make_poll.is_some());
         let on_change = if options.changes {
             Rc::clone(on_change)
         } else {
@@ -473,7 +486,17 @@ where
             poll,
             ..Entry::new(Some(key.clone()), holds, check, on_change)
         };
-        let (subscription, changed) = self.controller.add_observer(entry, poll_fetch);
+        let (subscription, changed) = self.controller.add_observer(entry);
+        if let (Some(make_poll), Some(every)) = (make_poll, poll) {
+            make_poll(
+                &self.controller,
+                subscription.id,
+                key,
+                every,
+                &endpoint,
+                &params,
+            );
+        }
         self.subscription = Some(subscription);
         if options.revalidate {
             self.controller.revalidate(&endpoint, &params);
@@ -482,4 +505,29 @@ where
             changed();
         }
     }
+}
+
+/// Starts the observer `id` polling `key`, its read of `endpoint` for
+/// `params`, every period.
+pub(crate) type MakePoll<P, S> = fn(&Controller, u32, &str, Duration, &Endpoint<P, S>, &P);
+
+/// Starts the observer `id` polling `key`, its read of `endpoint` for
+/// `params`, every `every`.
+pub(crate) fn start_poll<P, S>(
+    controller: &Controller,
+    id: u32,
+    key: &str,
+    every: Duration,
+    endpoint: &Endpoint<P, S>,
+    params: &P,
+) where
+    P: Serialize + Clone + 'static,
+    S: Schema,
+{
+    let (endpoint, params) = (endpoint.clone(), params.clone());
+    let fetch: PollFetch = Rc::new(move |ctrl: Controller| {
+        let (endpoint, params) = (endpoint.clone(), params.clone());
+        Box::pin(async move { ctrl.fetch_polled(&endpoint, &params).await })
+    });
+    controller.join_poll(id, key, every, fetch);
 }

@@ -174,7 +174,7 @@ pub(crate) fn read_check<S: Schema>(
 #[must_use = "dropping a subscription unsubscribes at once"]
 pub struct Subscription {
     inner: Weak<Inner>,
-    id: u32,
+    pub(super) id: u32,
     alive: Rc<Cell<bool>>,
 }
 
@@ -255,7 +255,7 @@ impl Controller {
             None => Box::new(|_: &mut State, _| Look::nothing()),
         };
         let entry = Entry::new(key, holds, check, Rc::new(on_change));
-        self.add_observer(entry, None).0
+        self.add_observer(entry).0
     }
 
     /// Calls `on_change` whenever the record `pk` of `E` changes (a new
@@ -310,18 +310,14 @@ impl Controller {
             }
         });
         let entry = Entry::new(None, holds, check, Rc::new(on_change));
-        self.add_observer(entry, None).0
+        self.add_observer(entry).0
     }
 
     /// Registers `entry` after a first look (which reports a change only
-    /// against what the entry's check was made with); polls its key with
-    /// `poll` when the entry polls. Returns the subscription, and the
-    /// entry's callback when the first look found a change.
-    pub(crate) fn add_observer(
-        &self,
-        mut entry: Entry,
-        poll: Option<PollFetch>,
-    ) -> (Subscription, Option<Rc<dyn Fn()>>) {
+    /// against what the entry's check was made with). Returns the
+    /// subscription, and the entry's callback when the first look found a
+    /// change.
+    pub(crate) fn add_observer(&self, mut entry: Entry) -> (Subscription, Option<Rc<dyn Fn()>>) {
         let Look {
             changed,
             watching,
@@ -333,17 +329,7 @@ impl Controller {
         let alive = Rc::clone(&entry.alive);
         alive.set(true);
         let changed = changed.then(|| Rc::clone(&entry.on_change));
-        let polled = entry.key.clone().zip(entry.poll).zip(poll);
-        let mut observers = self.inner.observers.borrow_mut();
-        let id = observers.add(entry);
-        if let Some(((key, every), fetch)) = polled {
-            observers
-                .polls
-                .entry(key.clone())
-                .or_insert_with(|| Poller::new(fetch))
-                .join(id, &key, every, self);
-        }
-        drop(observers);
+        let id = self.inner.observers.borrow_mut().add(entry);
         if let (true, Some(at)) = (revalidates, expires_at) {
             self.expires_at(at);
         }
@@ -354,6 +340,19 @@ impl Controller {
             alive,
         };
         (subscription, changed)
+    }
+
+    /// The observer `id` polls `key` every `every`, with `fetch`: the
+    /// key's loop, started with its first poller, runs at the shortest
+    /// period of those that poll it.
+    pub(crate) fn join_poll(&self, id: u32, key: &str, every: Duration, fetch: PollFetch) {
+        self.inner
+            .observers
+            .borrow_mut()
+            .polls
+            .entry(key.to_owned())
+            .or_insert_with(|| Poller::new(fetch))
+            .join(id, key, every, self);
     }
 
     /// [`notify`](Self::notify), when a look at the cache changed it:
