@@ -99,8 +99,10 @@ pub fn entity_items(input: &Input, pk: &Field, absent: &[&Field]) -> TokenStream
     let partial = nested_partial(input);
     let own = !absent.is_empty();
     let own_way = input.attrs.merge.is_some();
+    let scans = own || input.nested().next().is_some();
     quote! {
         const MAY_BE_ABSENT: &'static [&'static str] = &[#(#wires),*];
+        const SCANS: bool = #scans;
         const MERGES_ITS_OWN_WAY: bool = #own_way;
 
         fn keep_absent(&mut self, stored: &Self, absent: &::restcache::Absent) {
@@ -133,6 +135,8 @@ pub fn schema_items(input: &Input) -> TokenStream {
     let scan = scan(input, |_| None, None);
     let partial = nested_partial(input);
     quote! {
+        const SCANS: bool = true;
+
         fn scan_presence<'de, __D: ::restcache::__private::serde::Deserializer<'de>>(
             deserializer: __D,
             found: &mut ::restcache::__private::Presence,

@@ -125,6 +125,8 @@ fn partial_items(serde: &UnionAttrs, variants: &[Variant]) -> TokenStream {
             ::restcache::__private::scan_union(deserializer, found, #tagging, &[#(#scans),*])
         }
 
+        const SCANS: bool = true;
+
         fn may_be_partial(seen: &mut ::restcache::__private::Vec<::restcache::__private::TypeId>) -> bool {
             false #(|| <#tys as ::restcache::__private::SchemaParts>::may_be_partial(seen))*
         }

@@ -214,6 +214,11 @@ pub trait EntityParts: Clone + 'static {
         skip(deserializer)
     }
 
+    /// Whether a record may need the light pass at all: it has a field
+    /// that may be absent, or nests another record. When it is `false`,
+    /// [`may_be_partial`](Self::may_be_partial) is too.
+    const SCANS: bool = false;
+
     /// Whether this record, or one nested in it, has fields that may be
     /// absent (types in `seen` were looked at already).
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {

@@ -205,6 +205,8 @@ impl<E: Entity> SchemaParts for Page<E> {
         <Vec<Rc<E>>>::scan_presence(deserializer, found)
     }
 
+    const SCANS: bool = <Vec<Rc<E>>>::SCANS;
+
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
         <Vec<Rc<E>>>::may_be_partial(seen)
     }

@@ -212,6 +212,34 @@ fn a_nested_value_of_another_shape_leaves_the_records_partial() {
 }
 
 #[test]
+fn a_record_nested_in_one_with_every_field_required_keeps_its_absent_fields() {
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Author {
+        id: u64,
+        bio: Option<String>,
+    }
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Book {
+        id: u64,
+        title: String,
+        #[entity(nested)]
+        author: Rc<Author>,
+    }
+    let mut store = Store::new();
+    let author = Author {
+        id: 1,
+        bio: Some("poet".into()),
+    };
+    store.set_entity(author, at(1)).unwrap();
+    let text = r#"[{"id": 7, "title": "Odes", "author": {"id": 1}}]"#;
+    store
+        .set_json::<Vec<Rc<Book>>>("books", text, at(2))
+        .unwrap();
+    let bio = store.get_entity::<Author>(1).found().bio.clone();
+    assert_eq!(bio.as_deref(), Some("poet"), "the book's JSON left it out");
+}
+
+#[test]
 fn a_field_serde_never_reads_keeps_its_stored_value() {
     #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
     struct Todo {

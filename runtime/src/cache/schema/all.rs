@@ -162,6 +162,8 @@ impl<E: Entity> SchemaParts for All<E> {
         scan_list::<Rc<E>, D>(deserializer, found)
     }
 
+    const SCANS: bool = <Rc<E> as SchemaParts>::SCANS;
+
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
         <Rc<E> as SchemaParts>::may_be_partial(seen)
     }

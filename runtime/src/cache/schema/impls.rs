@@ -94,6 +94,8 @@ impl<E: Entity> SchemaParts for Rc<E> {
         E::scan_record(deserializer, found)
     }
 
+    const SCANS: bool = E::SCANS;
+
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
         E::may_be_partial(seen)
     }
@@ -209,6 +211,8 @@ impl<S: Schema> SchemaParts for Vec<S> {
         scan_list::<S, D>(deserializer, found)
     }
 
+    const SCANS: bool = S::SCANS;
+
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
         S::may_be_partial(seen)
     }
@@ -269,6 +273,8 @@ impl<S: Schema> SchemaParts for Option<S> {
     ) -> Result<(), D::Error> {
         scan_option::<S, D>(deserializer, found)
     }
+
+    const SCANS: bool = S::SCANS;
 
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
         S::may_be_partial(seen)
@@ -353,6 +359,8 @@ impl<S: Schema, H: BuildHasher + Default + Clone + 'static> SchemaParts for Hash
     ) -> Result<(), D::Error> {
         scan_map::<S, D>(deserializer, found)
     }
+
+    const SCANS: bool = S::SCANS;
 
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
         S::may_be_partial(seen)

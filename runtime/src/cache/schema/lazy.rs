@@ -230,6 +230,8 @@ impl<E: Entity> SchemaParts for Lazy<E> {
         E::scan_record(deserializer, found)
     }
 
+    const SCANS: bool = E::SCANS;
+
     fn may_be_partial(seen: &mut Vec<std::any::TypeId>) -> bool {
         E::may_be_partial(seen)
     }

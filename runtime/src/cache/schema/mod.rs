@@ -316,6 +316,13 @@ pub trait SchemaParts: Clone + 'static {
         map.next_value_seed(ScanSeed::<Self>::new(found))
     }
 
+    /// Whether a value of this schema may need the light pass at all:
+    /// `false` when no record it may hold has a field that may be absent
+    /// or nests another record. A parse then never scans, and a build
+    /// carries no scan code for the schema. When it is `false`,
+    /// [`may_be_partial`](Self::may_be_partial) is too.
+    const SCANS: bool = false;
+
     /// Whether a value of this schema may hold records with fields that
     /// may be absent (types in `seen` were looked at already).
     fn may_be_partial(seen: &mut Vec<TypeId>) -> bool {
@@ -448,7 +455,7 @@ impl<S: fmt::Debug> fmt::Debug for Decoded<S> {
 /// ```
 pub fn from_json<S: Schema + DeserializeOwned>(text: &str) -> Result<Decoded<S>, SchemaError> {
     let value: S = crate::json::decode(text, S::entity_at)?;
-    if !may_be_partial::<S>() {
+    if !S::SCANS || !may_be_partial::<S>() {
         return Ok(Decoded::from(value));
     }
     let mut presence = Presence::default();
