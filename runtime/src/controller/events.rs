@@ -315,11 +315,16 @@ impl Controller {
     /// Tells the listeners the event `make` builds (built only when one
     /// listens): now when the controller's state is free, else once it is.
     pub(super) fn emit(&self, make: impl FnOnce() -> Event) {
-        let events = &self.inner.events;
-        if events.listeners.borrow().is_empty() {
-            return;
+        if !self.inner.events.listeners.borrow().is_empty() {
+            self.emit_event(make());
         }
-        events.waiting.borrow_mut().push_back(make());
+    }
+
+    /// [`emit`](Self::emit) once the event is built: one copy in a
+    /// build, not one for each place that emits.
+    #[inline(never)]
+    fn emit_event(&self, event: Event) {
+        self.inner.events.waiting.borrow_mut().push_back(event);
         if self.inner.state.try_borrow_mut().is_ok() {
             self.tell_events();
         }

@@ -218,6 +218,41 @@ impl std::fmt::Debug for PageListener {
     }
 }
 
+/// What the page's listeners share: the controller they tell (weakly:
+/// the listeners may outlive its last handle), and when a signal last
+/// made it revalidate.
+#[cfg(target_arch = "wasm32")]
+struct Teller {
+    inner: std::rc::Weak<super::super::Inner>,
+    last: std::cell::Cell<Option<web_time::Instant>>,
+    throttle: Duration,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Teller {
+    /// Tells the controller that `signal` is now `on`; a page shown (or
+    /// back online) revalidates what views show, at most once a
+    /// `throttle`.
+    fn tell(&self, signal: Signal, on: bool) {
+        let Some(inner) = self.inner.upgrade() else {
+            return;
+        };
+        let controller = Controller { inner };
+        controller.signal(signal, on);
+        // The browser tells of a change only: a page shown was hidden.
+        let now = web_time::Instant::now();
+        if on
+            && self
+                .last
+                .get()
+                .is_none_or(|at| now.duration_since(at) >= self.throttle)
+        {
+            self.last.set(Some(now));
+            controller.revalidate_observed();
+        }
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 fn listen(
     controller: &Controller,
@@ -225,54 +260,56 @@ fn listen(
     online: bool,
     throttle: Duration,
 ) -> Vec<Rc<dyn std::any::Any>> {
-    use std::cell::Cell;
-
     use gloo_events::EventListener;
-    use web_time::Instant;
+    use wasm_bindgen::JsCast;
 
-    // Weak: the listeners may outlive the controller's last handle.
-    let inner = Rc::downgrade(&controller.inner);
-    let last: Rc<Cell<Option<Instant>>> = Rc::default();
-    let tell = move |signal: Signal, on: bool| {
-        let Some(inner) = inner.upgrade() else {
-            return;
-        };
-        let controller = Controller { inner };
-        controller.signal(signal, on);
-        // The browser tells of a change only: a page shown was hidden.
-        let now = Instant::now();
-        if on
-            && last
-                .get()
-                .is_none_or(|at| now.duration_since(at) >= throttle)
-        {
-            last.set(Some(now));
-            controller.revalidate_observed();
-        }
+    let teller = Rc::new(Teller {
+        inner: Rc::downgrade(&controller.inner),
+        last: std::cell::Cell::new(None),
+        throttle,
+    });
+    // One listener type for every event: `on` is fixed, or (with no
+    // value) whether the document is visible.
+    let listen_to = |target: &web_sys::EventTarget,
+                     event: &'static str,
+                     signal: Signal,
+                     on: Option<bool>,
+                     document: Option<web_sys::Document>| {
+        let teller = Rc::clone(&teller);
+        Rc::new(EventListener::new(target, event, move |_| {
+            let on = on.unwrap_or_else(|| document.as_ref().is_some_and(|d| !d.hidden()));
+            teller.tell(signal, on);
+        })) as Rc<dyn std::any::Any>
     };
-    let mut listeners: Vec<Rc<dyn std::any::Any>> = Vec::new();
+    let mut listeners = Vec::new();
     let Some(window) = web_sys::window() else {
         return listeners;
     };
     if focus && let Some(document) = window.document() {
-        let (tell, watched) = (tell.clone(), document.clone());
-        listeners.push(Rc::new(EventListener::new(
-            &document,
+        let target = document.clone().unchecked_into();
+        listeners.push(listen_to(
+            &target,
             "visibilitychange",
-            move |_| {
-                let visible = watched.visibility_state() == web_sys::VisibilityState::Visible;
-                tell(Signal::Focus, visible);
-            },
-        )));
+            Signal::Focus,
+            None,
+            Some(document),
+        ));
     }
     if online {
-        let (up, down) = (tell.clone(), tell);
-        listeners.push(Rc::new(EventListener::new(&window, "online", move |_| {
-            up(Signal::Online, true)
-        })));
-        listeners.push(Rc::new(EventListener::new(&window, "offline", move |_| {
-            down(Signal::Online, false)
-        })));
+        listeners.push(listen_to(
+            &window,
+            "online",
+            Signal::Online,
+            Some(true),
+            None,
+        ));
+        listeners.push(listen_to(
+            &window,
+            "offline",
+            Signal::Online,
+            Some(false),
+            None,
+        ));
     }
     listeners
 }
