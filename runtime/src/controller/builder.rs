@@ -33,6 +33,7 @@ impl ControllerBuilder {
                 error_expiry: DEFAULT_ERROR_EXPIRY,
                 retry: Retry::default(),
                 retention: Retention::default(),
+                least_used: None,
                 share_equal_copies: true,
             },
         }
@@ -130,6 +131,7 @@ impl ControllerBuilder {
     /// ```
     pub fn retention(mut self, retention: Retention) -> Self {
         self.settings.retention = retention;
+        self.settings.least_used = retention.least_used();
         self
     }
 

@@ -108,6 +108,8 @@ pub(crate) struct Settings {
     pub error_expiry: Duration,
     pub retry: Retry,
     pub retention: Retention,
+    /// Set with the retention's bounds (see [`State::least_used`]).
+    pub least_used: Option<retention::LeastUsed>,
     pub share_equal_copies: bool,
 }
 
@@ -301,6 +303,7 @@ impl Controller {
             serial: 0,
             last_start: Timestamp::default(),
             retention: settings.retention,
+            least_used: settings.least_used,
             next_sweep: Timestamp::default(),
             collect_above: (
                 settings.retention.max_results.unwrap_or(usize::MAX),

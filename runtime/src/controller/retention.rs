@@ -53,6 +53,13 @@ pub struct Retention {
 }
 
 impl Retention {
+    /// How a sweep lists what its bounds may evict: only a retention
+    /// with a bound has a way.
+    pub(crate) fn least_used(&self) -> Option<LeastUsed> {
+        let bounded = self.max_results.is_some() || self.max_entities.is_some();
+        bounded.then_some(least_recently_used as LeastUsed)
+    }
+
     /// Keeps everything until [`reset`](Controller::reset).
     pub const KEEP_ALL: Retention = Retention {
         min_unused: None,
@@ -259,7 +266,10 @@ fn collect<'h>(
     // Over a bound, the least recently used results nothing holds go
     // first (not one used this very moment: it may be a read that is about
     // to be looked at), down to 90% of the bound.
-    let mut evictable = least_recently_used(state, &keys, now);
+    let mut evictable = match state.least_used {
+        Some(least_used) => least_used(state, &keys, now),
+        None => Vec::new(),
+    };
     let mut evicted = false;
     if let Some(max) = retention.max_results
         && state.store.result_count() > max
@@ -374,6 +384,10 @@ fn forget_all(state: &mut State, keys: Vec<String>) -> usize {
         })
         .count()
 }
+
+/// Lists the stored results nothing in `held` holds and not used at
+/// `now`, least recently used first.
+pub(crate) type LeastUsed = fn(&State, &FxHashSet<String>, Timestamp) -> Vec<String>;
 
 /// The stored results nothing in `held` holds and not used at `now`, least
 /// recently used first.

@@ -10,7 +10,7 @@ use rustc_hash::FxBuildHasher;
 
 use super::expiry::StoredError;
 use super::handoff::Handoff;
-use super::retention::{self, Retention};
+use super::retention::{self, LeastUsed, Retention};
 use crate::cache::memo::Memo;
 use crate::cache::store::{Lookup, Store};
 use crate::http::Error;
@@ -199,6 +199,10 @@ pub(crate) struct State {
     pub(super) last_start: Timestamp,
     /// What the cache keeps of what nothing uses.
     pub(super) retention: Retention,
+    /// Lists the results a bound may evict, least recently used first:
+    /// set with a bound only, so that a cache without one carries none
+    /// of that code.
+    pub(super) least_used: Option<LeastUsed>,
     /// When the next collection is due.
     pub(super) next_sweep: Timestamp,
     /// A collection is due at once when the results or the record slots
