@@ -99,12 +99,13 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     at: Timestamp,
     mut layer: Option<&mut Layer>,
 ) {
-    let joining = Joining {
-        at_start: endpoint.joins_at() == JoinAt::Start,
-        new: E::ACTION == Action::Create,
-    };
     let record = refs.first().copied().filter(|_| S::IS_RECORD);
     for list in lists_under(store, keys, endpoint, params, collection) {
+        let joining = Joining {
+            at_start: endpoint.joins_at() == JoinAt::Start,
+            new: E::ACTION == Action::Create,
+            paged: keys.get(&list.key).is_some_and(|kept| kept.pages.is_some()),
+        };
         // A confirmed write edits the list beneath any optimistic value on
         // show (an optimistic move of the record elsewhere does not hide
         // it there); an optimistic one, the list as shown.

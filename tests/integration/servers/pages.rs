@@ -502,6 +502,82 @@ async fn an_update_to_a_record_on_a_page_not_loaded_leaves_the_total_alone() {
     assert_eq!(shown.items[2].title, "renamed again");
 }
 
+resource!(PostResource {
+    path: "/post/:id",
+    schema: crate::common::PaginatedPost
+});
+
+/// Page 1 of a feed paged in its body (`nextPage`), posts 1 and 2.
+const FEED_PAGE_1: &str = r#"{"results": [{"id": 1, "title": "a", "content": ""},
+    {"id": 2, "title": "b", "content": ""}], "nextPage": "2", "lastPage": "3"}"#;
+
+#[tokio::test]
+async fn an_update_to_a_record_on_a_page_not_loaded_leaves_an_envelope_feed() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let first =
+        crate::common::mock::once(server.mock("GET", "/post?page=1"), 200, FEED_PAGE_1).await;
+    let patch = crate::common::mock::once(
+        server.mock("PATCH", "/post/57"),
+        200,
+        r#"{"id": 57, "title": "edited", "content": ""}"#,
+    )
+    .await;
+    let ctrl = Controller::new(client);
+    let (feed, params) = (
+        post_page().paginated_by("page"),
+        crate::common::PostPageParams { page: "1".into() },
+    );
+    ctrl.fetch(&feed, &params, None).await.unwrap();
+    let body = Body::json(&json!({ "title": "edited" })).unwrap();
+    ctrl.fetch(
+        &PostResource::partial_update(),
+        &PostResourceParams { id: 57 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    let shown = ctrl.read(&feed, &params);
+    let ids: Vec<_> = shown
+        .data
+        .unwrap()
+        .results
+        .iter()
+        .filter_map(|p| p.id)
+        .collect();
+    assert_eq!(
+        (ids, shown.status),
+        (vec![1, 2], ExpiryStatus::Valid),
+        "post 57 comes with its page: the pages loaded stay on show"
+    );
+
+    let create = crate::common::mock::once(
+        server.mock("POST", "/post"),
+        201,
+        r#"{"id": 60, "title": "new", "content": ""}"#,
+    )
+    .await;
+    let body = Body::json(&json!({ "title": "new" })).unwrap();
+    ctrl.fetch(&PostResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    let shown = ctrl.read(&feed, &params);
+    let ids: Vec<_> = shown
+        .data
+        .unwrap()
+        .results
+        .iter()
+        .filter_map(|p| p.id)
+        .collect();
+    assert_eq!(
+        (ids, shown.status),
+        (vec![1, 2], ExpiryStatus::Stale),
+        "a created post: on show while the feed is fetched again"
+    );
+    for mock in [first, patch, create] {
+        mock.assert_async().await;
+    }
+}
+
 #[tokio::test]
 async fn a_record_deleted_from_a_page_not_loaded_leaves_the_total() {
     let (api, ctrl, pages, first) = first_page().await;

@@ -331,7 +331,8 @@ impl Store {
 
 /// `list` with `item` (whose store references are `item_refs`) added at
 /// its start or end, keeping the list's meta; invalid when `list` cannot
-/// take the item. An invalid list stays invalid.
+/// take the item, unless it is paged (see [`Joining::paged`]). An
+/// invalid list stays invalid.
 fn appended(
     list: &ResultSlot,
     item: &dyn Any,
@@ -366,6 +367,12 @@ fn appended(
                 join: list.join,
             })
         }
+        None if joining.paged && !joining.new => None,
+        None if joining.paged => {
+            let mut stale = list.clone();
+            stale.meta.expires_at = Timestamp::default();
+            Some(stale)
+        }
         None => Some(ResultSlot::invalidated(
             list.meta,
             list.meta.fetched_at,
@@ -375,12 +382,18 @@ fn appended(
     }
 }
 
-/// How a record joins a list: at its start or end, and whether it is
-/// new to the collection (a create's) or was in it already (an update's).
+/// How a record joins a list: at its start or end, whether it is new to
+/// the collection (a create's) or was in it already (an update's), and
+/// whether the list is loaded by pages.
 #[derive(Clone, Copy)]
 pub(crate) struct Joining {
     pub at_start: bool,
     pub new: bool,
+    /// A paged list that cannot take the record (an envelope of its own
+    /// type) is not dropped: an updated record it does not hold is on a
+    /// page not loaded yet, and comes with it; a created one makes it
+    /// stale (it shows its pages while it is fetched again).
+    pub paged: bool,
 }
 
 /// `list` without the record `item`: `None` when it does not hold it as
