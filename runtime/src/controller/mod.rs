@@ -129,8 +129,9 @@ struct Inner {
     observers: RefCell<Observers>,
     /// Observers whose subscription went while `observers` was in use.
     dead_observers: RefCell<Vec<(u32, Rc<Cell<bool>>)>>,
-    /// The background fetches on their way, by key.
-    background: RefCell<FxHashMap<String, Running>>,
+    /// The background fetches on their way, by key, with the generation
+    /// (see [`reset`](Controller::reset)) they fetch for.
+    background: RefCell<FxHashMap<String, (u64, Running)>>,
     /// Whether the app is in view, and the network up, as last told.
     focused: Cell<bool>,
     online: Cell<bool>,

@@ -619,3 +619,37 @@ fn a_view_that_subscribes_after_its_render_is_told_only_of_what_changed_since() 
     // Its own record written: the view renders again.
     assert_eq!(subscribe_after_render(&|| store_todo(&ctrl, 1, "ONE")), 1);
 }
+
+#[tokio::test]
+async fn a_read_waited_on_across_a_reset_fetches_for_the_new_session() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, _clock) = setup().await;
+            let both = slowly(
+                server.mock("GET", "/todos/1"),
+                Duration::from_millis(150),
+                todo_json(1, "milk"),
+            )
+            .expect(2)
+            .create_async()
+            .await;
+            let mut observer = ReadObserver::new(&ctrl, Observe::new().fetching());
+            observer.set(&TodoResource::get(), &one(1));
+            observer.subscribe(|| {});
+            let before = observer.wait().unwrap();
+            let before = tokio::task::spawn_local(before);
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            ctrl.reset(); // signed out while the read was on its way
+
+            observer.wait().unwrap().await;
+            let shown = observer.read().unwrap();
+            assert_eq!(
+                shown.data.map(|todo| todo.title.clone()).as_deref(),
+                Some("milk"),
+                "fetched again for the new session, not joined to the request the reset dropped"
+            );
+            before.await.unwrap();
+            both.assert_async().await;
+        })
+        .await;
+}

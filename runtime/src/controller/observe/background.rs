@@ -80,12 +80,15 @@ impl Controller {
         S: Schema,
         E: Readable,
     {
+        // A fetch from before a reset stores nothing: it is not joined.
+        let generation = self.inner.state.borrow().generation;
         let running = self
             .inner
             .background
             .borrow()
             .get(key)
-            .and_then(Running::upgrade);
+            .filter(|(of, _)| *of == generation)
+            .and_then(|(_, running)| running.upgrade());
         if let Some(running) = running {
             return running;
         }
@@ -97,7 +100,14 @@ impl Controller {
         );
         let fetch = async move {
             let _ = ctrl.fetch(&endpoint, &params, None).await;
-            ctrl.inner.background.borrow_mut().remove(&done);
+            let mut background = ctrl.inner.background.borrow_mut();
+            // Unless a fetch for a later generation took the key.
+            if background
+                .get(&done)
+                .is_some_and(|(of, _)| *of == generation)
+            {
+                background.remove(&done);
+            }
         }
         .boxed_local()
         .shared();
@@ -105,7 +115,7 @@ impl Controller {
             self.inner
                 .background
                 .borrow_mut()
-                .insert(key.to_owned(), running);
+                .insert(key.to_owned(), (generation, running));
         }
         fetch
     }
@@ -153,7 +163,7 @@ impl Controller {
     /// on its way, no background fetch waiting to start.
     pub fn is_idle(&self) -> bool {
         let running = self.inner.background.borrow();
-        running.values().all(|fetch| fetch.upgrade().is_none())
+        running.values().all(|(_, fetch)| fetch.upgrade().is_none())
             && self.inner.mutating.get() == 0
             && (self.inner.state.borrow().keys)
                 .having(|kept| kept.in_flight.is_some() || kept.next_page.is_some())
