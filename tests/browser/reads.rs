@@ -157,3 +157,55 @@ async fn a_read_is_cancelled_when_the_last_component_waiting_on_it_goes() {
     assert_eq!(ctrl.in_flight(), 0);
     set_delay(0).await;
 }
+
+/// Todo `id`, then todo 2 once its button is clicked.
+#[component]
+fn Switching(props: &AppProps) -> Html {
+    let id = use_state(|| 1);
+    let next = {
+        let id = id.clone();
+        Callback::from(move |_| id.set(2))
+    };
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <button onclick={next}>{"next"}</button>
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <ul><Title id={*id} /></ul>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_read_left_for_other_params_while_on_its_way_is_cancelled() {
+    reset_demo().await;
+    set_delay(400).await;
+    let ctrl = controller();
+    let cancelled = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let seen = Rc::clone(&cancelled);
+    let _listener = ctrl.on_event(move |event, _| {
+        if let restcache::Event::RequestCancelled { key } = event {
+            seen.borrow_mut().push(key.clone());
+        }
+    });
+    let page = mount::<Switching>(AppProps {
+        ctrl: ctrl.clone(),
+        copies: 1,
+    });
+    until("loading", || page.text() == "nextloading").await;
+    assert_eq!(ctrl.in_flight(), 1);
+
+    page.click(); // todo 2, while todo 1 is on its way
+    until("todo 1's read cancelled", || cancelled.borrow().len() == 1).await;
+    assert!(
+        cancelled.borrow()[0].ends_with("/todos/1"),
+        "{:?}",
+        cancelled.borrow()
+    );
+    assert_eq!(ctrl.in_flight(), 1, "todo 2's read alone");
+    until("todo 2", || {
+        page.text() == "nextquis ut nam facilis et officia qui"
+    })
+    .await;
+    set_delay(0).await;
+}

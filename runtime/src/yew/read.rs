@@ -36,8 +36,8 @@ pub(crate) struct Reader<P, S: Schema> {
 }
 
 /// The tasks that drive a component's fetches while it waits for them,
-/// stopped when the component goes: a read that no mounted component
-/// waits on any more is cancelled.
+/// stopped when the component goes or reads something else: a read that
+/// no mounted component waits on any more is cancelled.
 #[derive(Default)]
 struct Waiters(RefCell<Vec<(AbortHandle, Rc<Cell<bool>>)>>);
 
@@ -58,11 +58,19 @@ impl Waiters {
     }
 }
 
-impl Drop for Waiters {
-    fn drop(&mut self) {
-        for (abort, _) in self.0.get_mut().drain(..) {
+impl Waiters {
+    /// Stops every task: the component no longer waits on what they
+    /// fetch.
+    fn stop(&self) {
+        for (abort, _) in self.0.borrow_mut().drain(..) {
             abort.abort();
         }
+    }
+}
+
+impl Drop for Waiters {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -147,16 +155,18 @@ where
         params: Option<&P>,
     ) -> Option<Cached<S>> {
         let mut observer = self.observer.as_ref()?.borrow_mut();
-        match params {
-            Some(params) => {
-                if observer.set(endpoint, params) {
-                    *self.failed.borrow_mut() = None;
-                }
-            }
+        let other = match params {
+            Some(params) => observer.set(endpoint, params),
             None => {
                 observer.clear();
-                *self.failed.borrow_mut() = None;
+                true
             }
+        };
+        if other {
+            // What it waited on for the last read is left: a request no
+            // other component waits on is cancelled.
+            *self.failed.borrow_mut() = None;
+            self.waiters.stop();
         }
         observer.read()
     }
