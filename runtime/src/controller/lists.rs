@@ -104,6 +104,7 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
         let joining = Joining {
             at_start: endpoint.joins_at() == JoinAt::Start,
             new: E::ACTION == Action::Create,
+            record,
             paged: keys.get(&list.key).is_some_and(|kept| kept.pages.is_some()),
         };
         // A confirmed write edits the list beneath any optimistic value on

@@ -282,6 +282,104 @@ async fn an_answer_landing_beneath_an_optimistic_move_does_not_list_the_record_t
     completing.assert_async().await;
 }
 
+/// Milk moved optimistically to user `to` by a `PATCH` the server
+/// answers after `delay`.
+async fn move_milk(
+    server: &mut mockito::ServerGuard,
+    ctrl: &Controller,
+    to: u64,
+    delay: Duration,
+) -> (
+    mockito::Mock,
+    impl std::future::Future<Output = Result<Rc<Todo>, restcache::http::Error>> + use<>,
+) {
+    let moved = Todo {
+        user_id: to,
+        ..todo(1, "milk")
+    };
+    let answer = serde_json::to_string(&moved).unwrap();
+    let mock = slowly(
+        server
+            .mock("PATCH", "/todos/1")
+            .match_body(mockito::Matcher::PartialJson(
+                serde_json::json!({"userId": to}),
+            )),
+        delay,
+        answer,
+    )
+    .expect(1)
+    .create_async()
+    .await;
+    let body = Body::json(&serde_json::json!({"userId": to})).unwrap();
+    let (ctrl, endpoint, id) = (ctrl.clone(), TodoResource::partial_update(), one(1));
+    let request = async move {
+        ctrl.fetch_optimistic(&endpoint, &id, Some(body), Rc::new(moved))
+            .await
+    };
+    (mock, request)
+}
+
+#[tokio::test]
+async fn a_record_moved_and_moved_back_at_once_shows_in_one_list_once() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let [first, second] = lists_of_two_users(&mut server, &ctrl).await;
+    let (there, to_two) = move_milk(&mut server, &ctrl, 2, Duration::from_millis(100)).await;
+    let (back, to_one) = move_milk(&mut server, &ctrl, 1, Duration::from_millis(250)).await;
+    let (mut to_two, mut to_one) = (Box::pin(to_two), Box::pin(to_one));
+    assert!(futures_util::poll!(&mut to_two).is_pending());
+    assert!(futures_util::poll!(&mut to_one).is_pending());
+    let lists = |ctrl: &Controller| (listed(ctrl, &first), listed(ctrl, &second));
+    assert_eq!(
+        lists(&ctrl),
+        ("eggs,milk".into(), String::new()),
+        "moved there and back (a double click): user 1's, once"
+    );
+    to_two.await.unwrap();
+    assert_eq!(
+        lists(&ctrl),
+        ("eggs,milk".into(), String::new()),
+        "the first answer lands beneath the second move"
+    );
+    to_one.await.unwrap();
+    assert_eq!(lists(&ctrl), ("eggs,milk".into(), String::new()));
+    there.assert_async().await;
+    back.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_record_moved_back_while_its_first_move_fails_is_listed_once() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let [first, second] = lists_of_two_users(&mut server, &ctrl).await;
+    let there = failing(
+        server
+            .mock("PATCH", "/todos/1")
+            .match_body(mockito::Matcher::PartialJson(
+                serde_json::json!({"userId": 2}),
+            )),
+        Duration::from_millis(100),
+    )
+    .create_async()
+    .await;
+    let mut to_two = Box::pin(move_milk_to_user_two(&ctrl));
+    assert!(futures_util::poll!(&mut to_two).is_pending());
+    let (back, to_one) = move_milk(&mut server, &ctrl, 1, Duration::from_millis(250)).await;
+    let mut to_one = Box::pin(to_one);
+    assert!(futures_util::poll!(&mut to_one).is_pending());
+    assert!(to_two.await.is_err());
+    assert_eq!(
+        (listed(&ctrl, &first), listed(&ctrl, &second)),
+        ("milk,eggs".into(), String::new()),
+        "the move back is made again over a list that holds milk: once"
+    );
+    to_one.await.unwrap();
+    assert_eq!(
+        (listed(&ctrl, &first), listed(&ctrl, &second)),
+        ("milk,eggs".into(), String::new())
+    );
+    there.assert_async().await;
+    back.assert_async().await;
+}
+
 #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Note {
     id: String,

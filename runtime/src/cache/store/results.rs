@@ -206,17 +206,21 @@ impl Store {
         self.edit_list(key, layer, move |list| left(list, item))
     }
 
-    /// Makes `edit` to the list stored under `key`, when the confirmed
-    /// list takes it: at once, or, with a `layer`, as part of that
-    /// optimistic layer (made again over whatever lies beneath it).
-    /// Returns whether the confirmed list took it.
+    /// Makes `edit` to the list stored under `key`, when it takes it: the
+    /// confirmed list at once, or, with a `layer`, the list on show, as
+    /// part of that optimistic layer (made again over whatever lies
+    /// beneath it). Returns whether the list took it.
     fn edit_list(
         &mut self,
         key: &str,
         layer: Option<&mut Layer>,
         edit: impl Fn(&ResultSlot) -> Option<ResultSlot> + 'static,
     ) -> bool {
-        let Some(edited) = self.confirmed_result(key).and_then(&edit) else {
+        let list = match layer {
+            Some(_) => self.results.get(key),
+            None => self.confirmed_result(key),
+        };
+        let Some(edited) = list.and_then(&edit) else {
             return false;
         };
         match layer {
@@ -342,6 +346,12 @@ fn appended(
     let Some(value) = list.value.as_deref() else {
         return Some(list.clone()); // already invalid: its next read fetches
     };
+    if joining
+        .record
+        .is_some_and(|record| list.refs.view().contains(record))
+    {
+        return None;
+    }
     let at_start = joining.at_start;
     let edit = ListEdit::Join {
         record: item,
@@ -389,6 +399,10 @@ fn appended(
 pub(crate) struct Joining {
     pub at_start: bool,
     pub new: bool,
+    /// The record's own reference, when the item is a record: a list
+    /// that holds it already (an optimistic join made again over a list
+    /// that took it meanwhile) does not take it twice.
+    pub record: Option<EntityRef>,
     /// A paged list that cannot take the record (an envelope of its own
     /// type) is not dropped: an updated record it does not hold is on a
     /// page not loaded yet, and comes with it; a created one makes it
