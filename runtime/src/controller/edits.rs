@@ -79,6 +79,7 @@ impl Controller {
             state.keys.edit(&key, |kept| kept.error = None);
             state.touch(&key);
             state.memo.forget(&key);
+            self.detach_requests(&mut state, [key.as_str()]);
             invalidate_key(&mut state, &key, now)
         };
         self.emit(|| Event::Invalidated { key });
@@ -113,11 +114,12 @@ impl Controller {
         let now = self.start_now();
         let pk = pk.to_pk();
         let known = pk.clone().is_some_and(|pk| {
-            let store = &mut self.state_mut().store;
+            let mut state = self.state_mut();
             // A list holding it goes on showing the rest, and fetches
-            // again to bring it back.
-            store.expire_holding(E::KEY, pk.clone());
-            store.invalidate_entity::<E>(pk, now)
+            // again (not joining a request from before) to bring it back.
+            let holding = state.store.expire_holding_keys(E::KEY, pk.clone());
+            self.detach_requests(&mut state, holding.iter().map(String::as_str));
+            state.store.invalidate_entity::<E>(pk, now)
         });
         if let Some(pk) = pk {
             self.emit(|| Event::Record {
@@ -131,8 +133,9 @@ impl Controller {
     }
 
     /// Invalidates every cached read whose key `matches` (keys read
-    /// `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`). Returns how
-    /// many.
+    /// `METHOD url`, e.g. `GET http://127.0.0.1:8080/todos/1`). A request
+    /// on its way for one of them is let go: the next read sends a request
+    /// of its own. Returns how many.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -167,10 +170,12 @@ impl Controller {
             for key in &results {
                 state.memo.forget(key);
             }
-            results
+            let invalidated: Vec<String> = results
                 .into_iter()
                 .filter(|key| invalidate_key(&mut state, key, now))
-                .collect()
+                .collect();
+            self.detach_requests(&mut state, invalidated.iter().map(String::as_str));
+            invalidated
         };
         for key in &invalidated {
             self.emit(|| Event::Invalidated { key: key.clone() });
@@ -214,7 +219,10 @@ impl Controller {
 
     /// Marks every cached read whose key `matches` stale: it keeps showing
     /// its data and fetches again on its next read. Errors of those keys
-    /// expire too. Returns how many results.
+    /// expire too. A request on its way for one of them is let go: the
+    /// next read sends a request of its own rather than join one that
+    /// started before, and the older answer, when it lands, shows stale.
+    /// Returns how many results.
     /// ```
     /// use restcache::prelude::*;
     /// use std::rc::Rc;
@@ -256,6 +264,7 @@ impl Controller {
                         || expire_from_record(&mut state, key, now)
                 })
                 .collect();
+            self.detach_requests(&mut state, expired.iter().map(String::as_str));
             drop(state);
             for key in &expired {
                 self.emit(|| Event::Expired { key: key.clone() });
@@ -303,6 +312,8 @@ impl Controller {
             state.handoff.private_records.clear();
             state.generation += 1;
         }
+        // A fetch from before stores nothing: no later read joins it.
+        self.inner.background.borrow_mut().clear();
         self.end_queued_mutations();
         self.emit(|| Event::Reset);
         self.notify();

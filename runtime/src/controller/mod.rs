@@ -129,8 +129,9 @@ struct Inner {
     observers: RefCell<Observers>,
     /// Observers whose subscription went while `observers` was in use.
     dead_observers: RefCell<Vec<(u32, Rc<Cell<bool>>)>>,
-    /// The background fetches on their way, by key, with the generation
-    /// (see [`reset`](Controller::reset)) they fetch for.
+    /// The background fetches on their way, by key, each with a number
+    /// of its own. A reset, an invalidation or an expiry of a key takes
+    /// its fetch out: a later read does not join a fetch from before.
     background: RefCell<FxHashMap<String, (u64, Running)>>,
     /// Whether the app is in view, and the network up, as last told.
     focused: Cell<bool>,

@@ -500,7 +500,7 @@ where
     let arrived = ctrl.now();
     let outcome = {
         let mut state = ctrl.state_mut();
-        end_in_flight(&mut state, &key, started.id);
+        let still_ours = end_in_flight(&mut state, &key, started.id);
         if state.generation != started.generation {
             response.map(|value| Rc::new(value.into_value()) as Rc<dyn Any>)
         } else {
@@ -527,6 +527,11 @@ where
                             recorded
                         });
                         ctrl.stored_fresh(&mut state, delivery, recorded);
+                        // Let go by an invalidation or an expiry after it
+                        // started: it is older than they are.
+                        if !still_ours {
+                            state.store.expire_result(&key);
+                        }
                     }
                     let State { store, memo, .. } = &mut *state;
                     Ok(match memo.read::<S>(store, &key) {
@@ -577,13 +582,16 @@ fn stored_read(
     }
 }
 
-/// Ends the read `key`'s request `id` (unless a later one took its
-/// place): the key is no longer fetching.
-fn end_in_flight(state: &mut State, key: &str, id: u64) {
+/// Ends the read `key`'s request `id` (unless it was let go, or a later
+/// one took its place): the key is no longer fetching. Returns whether
+/// it was still the key's request.
+fn end_in_flight(state: &mut State, key: &str, id: u64) -> bool {
     let ours = |kept: &mut KeyState| kept.in_flight.take_if(|f| f.id == id);
-    if state.keys.edit(key, ours).flatten().is_some() {
+    let ended = state.keys.edit(key, ours).flatten().is_some();
+    if ended {
         state.touch(key);
     }
+    ended
 }
 
 impl Controller {

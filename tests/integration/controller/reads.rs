@@ -517,3 +517,74 @@ async fn reads_sent_with_other_bodies_are_other_reads() {
         mock.assert_async().await;
     }
 }
+
+#[tokio::test]
+async fn a_record_invalidated_while_its_list_is_on_its_way_comes_back_with_the_next_fetch() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let lists = slowly(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(150),
+        LIST,
+    )
+    .expect(3)
+    .create_async()
+    .await;
+    let list = TodoResource::get_list();
+    ctrl.fetch(&list, &(), None).await.unwrap();
+    let refetch = ctrl.fetch(&list, &(), None);
+    let invalidated_meanwhile = async {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        // A push says todo 1 changed: the list on its way may hold an
+        // older copy of it.
+        ctrl.invalidate_entity::<Todo>(1u64);
+        ctrl.fetch(&list, &(), None).await
+    };
+    let (refetched, after) = futures_util::future::join(refetch, invalidated_meanwhile).await;
+    refetched.unwrap();
+    after.unwrap();
+    let shown = ctrl.read(&list, &());
+    assert_eq!(
+        (titles(&shown.data.unwrap()), shown.status),
+        (vec!["milk", "eggs"], ExpiryStatus::Valid),
+        "fetched after the invalidation, not joined to the request from before it"
+    );
+    lists.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_read_expired_while_on_its_way_is_fetched_again_not_joined() {
+    let (mut server, ctrl, _clock) = setup().await;
+    // Each answer tells which request it is: the server changes todo 1
+    // between them.
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&answered);
+    let todo = server
+        .mock("GET", "/todos/1")
+        .with_header("content-type", "application/json")
+        .with_chunked_body(move |w| {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(150));
+            w.write_all(todo_json(1, &format!("version {n}")).as_bytes())
+        })
+        .expect(3)
+        .create_async()
+        .await;
+    let (get, first) = (TodoResource::get(), one(1));
+    ctrl.fetch(&get, &first, None).await.unwrap();
+    let refetch = ctrl.fetch(&get, &first, None);
+    let expired_meanwhile = async {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        // A stream that cannot resume reconnects: what it may have missed
+        // expires, and is fetched again.
+        assert_eq!(ctrl.expire_all(|_| true), 1);
+        ctrl.fetch(&get, &one(1), None).await
+    };
+    let (_, after) = futures_util::future::join(refetch, expired_meanwhile).await;
+    assert_eq!(after.unwrap().title, "version 2", "a request of its own");
+    let shown = ctrl.read(&get, &one(1));
+    assert_eq!(
+        (shown.data.unwrap().title.as_str(), shown.status),
+        ("version 2", ExpiryStatus::Valid)
+    );
+    todo.assert_async().await;
+}

@@ -29,8 +29,14 @@ impl Store {
     /// # Ok::<(), restcache::SchemaError>(())
     /// ```
     pub fn expire_holding(&mut self, key: &str, pk: impl PkValue) -> usize {
+        self.expire_holding_keys(key, pk).len()
+    }
+
+    /// [`expire_holding`](Self::expire_holding), returning the keys of the
+    /// results it expired.
+    pub(crate) fn expire_holding_keys(&mut self, key: &str, pk: impl PkValue) -> Vec<String> {
         let Some(target) = pk.to_pk().and_then(|pk| self.record_ref(key, &pk)) else {
-            return 0;
+            return Vec::new();
         };
         let holding: Vec<String> = self
             .results
@@ -41,7 +47,7 @@ impl Store {
         for key in &holding {
             self.expire_result(key);
         }
-        holding.len()
+        holding
     }
 
     /// Every record the results `keys` hold, at any depth.

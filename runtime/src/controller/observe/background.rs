@@ -7,7 +7,7 @@ use futures_util::future::{LocalBoxFuture, Shared, WeakShared};
 use serde::Serialize;
 
 use crate::cache::schema::Schema;
-use crate::controller::{Controller, ExpiryStatus};
+use crate::controller::{Controller, ExpiryStatus, State};
 use crate::meta::Timestamp;
 use crate::rest::{Endpoint, Readable};
 
@@ -80,14 +80,11 @@ impl Controller {
         S: Schema,
         E: Readable,
     {
-        // A fetch from before a reset stores nothing: it is not joined.
-        let generation = self.inner.state.borrow().generation;
         let running = self
             .inner
             .background
             .borrow()
             .get(key)
-            .filter(|(of, _)| *of == generation)
             .and_then(|(_, running)| running.upgrade());
         if let Some(running) = running {
             return running;
@@ -98,14 +95,12 @@ impl Controller {
             params.clone(),
             key.to_owned(),
         );
+        let serial = self.state_mut().next_serial();
         let fetch = async move {
             let _ = ctrl.fetch(&endpoint, &params, None).await;
             let mut background = ctrl.inner.background.borrow_mut();
-            // Unless a fetch for a later generation took the key.
-            if background
-                .get(&done)
-                .is_some_and(|(of, _)| *of == generation)
-            {
+            // Unless a later fetch took the key.
+            if background.get(&done).is_some_and(|(of, _)| *of == serial) {
                 background.remove(&done);
             }
         }
@@ -115,9 +110,32 @@ impl Controller {
             self.inner
                 .background
                 .borrow_mut()
-                .insert(key.to_owned(), (generation, running));
+                .insert(key.to_owned(), (serial, running));
         }
         fetch
+    }
+
+    /// Lets go of the requests on their way for `keys` (an invalidation
+    /// or an expiry made them old): a later read starts a request of its
+    /// own instead of joining one from before, and an answer that lands
+    /// from one of them shows stale.
+    pub(crate) fn detach_requests<'k>(
+        &self,
+        state: &mut State,
+        keys: impl IntoIterator<Item = &'k str>,
+    ) {
+        let mut background = self.inner.background.borrow_mut();
+        for key in keys {
+            background.remove(key);
+            if state
+                .keys
+                .edit(key, |kept| kept.in_flight.take())
+                .flatten()
+                .is_some()
+            {
+                state.touch(key);
+            }
+        }
     }
 
     /// Fetches the read in the background when it is stale as the request
