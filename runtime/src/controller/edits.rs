@@ -222,6 +222,8 @@ impl Controller {
     /// expire too. A request on its way for one of them is let go: the
     /// next read sends a request of its own rather than join one that
     /// started before, and the older answer, when it lands, shows stale.
+    /// (After [`invalidate_all`](Self::invalidate_all) the older answer
+    /// is turned down instead.)
     /// Returns how many results.
     /// ```
     /// use restcache::prelude::*;
@@ -305,6 +307,7 @@ impl Controller {
                 kept.used = None;
                 kept.pages = None;
                 kept.in_flight = None;
+                kept.let_go.clear();
             });
             state.handoff.recorded.clear();
             state.handoff.pending.clear();

@@ -434,7 +434,11 @@ impl Controller {
     /// ```
     pub fn in_flight(&self) -> usize {
         let state = self.inner.state.borrow();
-        state.keys.having(|kept| kept.in_flight.is_some()).count()
+        state
+            .keys
+            .values()
+            .map(|kept| kept.requests().count())
+            .sum()
     }
 
     /// How many subscriptions are live (one per subscribed

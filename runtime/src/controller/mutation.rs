@@ -175,7 +175,7 @@ impl Controller {
                 });
                 if let Err(error) = &stored {
                     if may_have_applied(error) {
-                        forget_targets(&mut state, endpoint, params, delivery);
+                        forget_targets(self, &mut state, endpoint, params, delivery);
                     }
                     self.emit(|| Event::RequestFailed {
                         key: key.clone(),
@@ -256,6 +256,7 @@ fn found_no_server(error: &Error) -> bool {
 /// before showing it again) and every result holding it expires; after a
 /// create, the list it would have joined is invalidated.
 fn forget_targets<P: Serialize, S, E: Effect>(
+    ctrl: &Controller,
     state: &mut State,
     endpoint: &Endpoint<P, S, E>,
     params: &P,
@@ -264,15 +265,18 @@ fn forget_targets<P: Serialize, S, E: Effect>(
     if let Some(target) = endpoint.target()
         && let Some(pk) = (target.pk)(params)
     {
-        state.store.expire_holding(target.entity, pk.clone());
+        let holding = state.store.expire_holding_keys(target.entity, pk.clone());
+        ctrl.detach_requests(state, holding.iter().map(String::as_str));
         state
             .store
             .invalidate_entity_key(target.entity, pk, delivery.started);
     }
     if E::ACTION == Action::Create {
-        for list in lists_under(&state.store, &state.keys, endpoint, params, delivery.url) {
+        let lists = lists_under(&state.store, &state.keys, endpoint, params, delivery.url);
+        for list in &lists {
             state.store.invalidate_result(&list.key, delivery.started);
         }
+        ctrl.detach_requests(state, lists.iter().map(|list| list.key.as_str()));
     }
 }
 
@@ -293,7 +297,7 @@ fn called<P: Clone + 'static, S, E: Effect>(
 
 /// What a mutation whose request went out leaves to do when it is given
 /// up before its answer (the state, and when the request started).
-type Abandoned = Box<dyn FnOnce(&mut State, Timestamp)>;
+type Abandoned = Box<dyn FnOnce(&Controller, &mut State, Timestamp)>;
 
 /// When a mutation started, and the layer of its optimistic value. A
 /// mutation dropped before its request ended (its future never awaited to
@@ -326,10 +330,12 @@ where
 {
     let (endpoint, params) = (endpoint.clone(), params.clone());
     let (key, url) = (key.to_owned(), url.to_owned());
-    Box::new(move |state: &mut State, started: Timestamp| {
-        let delivery = Delivery::at(&key, &url, started);
-        forget_targets(state, &endpoint, &params, delivery);
-    })
+    Box::new(
+        move |ctrl: &Controller, state: &mut State, started: Timestamp| {
+            let delivery = Delivery::at(&key, &url, started);
+            forget_targets(ctrl, state, &endpoint, &params, delivery);
+        },
+    )
 }
 
 impl Drop for Started {
@@ -357,7 +363,7 @@ impl Drop for Started {
                 });
             }
             if let Some(abandoned) = abandoned {
-                abandoned(state, at);
+                abandoned(ctrl, state, at);
                 ctrl.emit(|| Event::RequestCancelled { key });
             }
         };

@@ -392,21 +392,27 @@ impl Drop for Waiting {
         let Ok(mut state) = inner.state.try_borrow_mut() else {
             return;
         };
-        let Some(in_flight) = state.keys.in_flight_mut(&self.key) else {
-            return; // answered: the request let go of its key
+        // The key's request, or one it let go; none once answered.
+        let id = self.id;
+        let last = |kept: &mut KeyState| {
+            let own = kept.in_flight.as_mut().filter(|f| f.id == id);
+            let request = own.or_else(|| kept.let_go.iter_mut().find(|f| f.id == id))?;
+            request.waiters -= 1;
+            if request.waiters > 0 {
+                return None;
+            }
+            let own = kept.in_flight.take_if(|f| f.id == id);
+            let at = kept.let_go.iter().position(|f| f.id == id);
+            Some((own, at.map(|at| kept.let_go.remove(at))))
         };
-        if in_flight.id != self.id {
+        let Some(cancelled) = state.keys.edit(&self.key, last).flatten() else {
             return;
-        }
-        in_flight.waiters -= 1;
-        if in_flight.waiters == 0 {
-            let cancelled = state.keys.edit(&self.key, |kept| kept.in_flight.take());
-            state.touch(&self.key);
-            drop(state);
-            drop(cancelled);
-            let key = &self.key;
-            Controller { inner }.emit(|| Event::RequestCancelled { key: key.clone() });
-        }
+        };
+        state.touch(&self.key);
+        drop(state);
+        drop(cancelled);
+        let key = &self.key;
+        Controller { inner }.emit(|| Event::RequestCancelled { key: key.clone() });
     }
 }
 
@@ -582,11 +588,14 @@ fn stored_read(
     }
 }
 
-/// Ends the read `key`'s request `id` (unless it was let go, or a later
-/// one took its place): the key is no longer fetching. Returns whether
-/// it was still the key's request.
+/// Ends the read `key`'s request `id`: the key is no longer fetching,
+/// unless the request was let go (or a later one took its place).
+/// Returns whether it was still the key's request.
 fn end_in_flight(state: &mut State, key: &str, id: u64) -> bool {
-    let ours = |kept: &mut KeyState| kept.in_flight.take_if(|f| f.id == id);
+    let ours = |kept: &mut KeyState| {
+        kept.let_go.retain(|request| request.id != id);
+        kept.in_flight.take_if(|f| f.id == id)
+    };
     let ended = state.keys.edit(key, ours).flatten().is_some();
     if ended {
         state.touch(key);

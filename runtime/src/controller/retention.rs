@@ -220,7 +220,7 @@ fn collect<'h>(
     longest_request: Duration,
 ) -> Collected {
     let retention = state.retention;
-    let reading = state.keys.having(|kept| kept.in_flight.is_some());
+    let reading = state.keys.having(|kept| kept.requests().next().is_some());
     let mut keys: FxHashSet<String> = reading.cloned().collect();
     // The records derived queries read by pk, owned here: their reads
     // are borrowed only while they are looked at.
@@ -311,7 +311,7 @@ fn collect<'h>(
         gone_before: state
             .keys
             .values()
-            .filter_map(|kept| Some(kept.in_flight.as_ref()?.started))
+            .flat_map(|kept| kept.requests().map(|request| request.started))
             .chain(oldest_waiting)
             .fold(ago(longest_request), Timestamp::min),
         at_most: retention.max_entities.map(|max| max - max / 10),

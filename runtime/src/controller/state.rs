@@ -56,6 +56,10 @@ pub(crate) struct KeyState {
     pub error: Option<StoredError>,
     /// The read request on its way.
     pub(super) in_flight: Option<InFlight>,
+    /// Requests let go by an invalidation or an expiry after they
+    /// started, still on their way: no read joins them, and what they
+    /// bring is older than the key's last change.
+    pub(super) let_go: Vec<InFlight>,
     /// When the key was last used.
     pub(super) used: Option<retention::Used>,
     /// How the cached list pages (its page params filter nothing).
@@ -98,9 +102,16 @@ impl FromRecord {
 }
 
 impl KeyState {
+    /// The read requests on the key's behalf on their way: its own and
+    /// those let go.
+    pub(super) fn requests(&self) -> impl Iterator<Item = &InFlight> {
+        self.in_flight.iter().chain(&self.let_go)
+    }
+
     fn is_empty(&self) -> bool {
         self.error.is_none()
             && self.in_flight.is_none()
+            && self.let_go.is_empty()
             && self.used.is_none()
             && self.pages.is_none()
             && self.next_page.is_none()

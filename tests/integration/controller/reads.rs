@@ -577,7 +577,12 @@ async fn a_read_expired_while_on_its_way_is_fetched_again_not_joined() {
         // A stream that cannot resume reconnects: what it may have missed
         // expires, and is fetched again.
         assert_eq!(ctrl.expire_all(|_| true), 1);
-        ctrl.fetch(&get, &one(1), None).await
+        let again = ctrl.fetch(&get, &first, None);
+        futures_util::pin_mut!(again);
+        assert!(futures_util::poll!(&mut again).is_pending());
+        assert_eq!(ctrl.in_flight(), 2, "the one let go is on its way too");
+        assert!(!ctrl.is_idle());
+        again.await
     };
     let (_, after) = futures_util::future::join(refetch, expired_meanwhile).await;
     assert_eq!(after.unwrap().title, "version 2", "a request of its own");
@@ -587,4 +592,34 @@ async fn a_read_expired_while_on_its_way_is_fetched_again_not_joined() {
         ("version 2", ExpiryStatus::Valid)
     );
     todo.assert_async().await;
+}
+
+#[tokio::test]
+async fn a_request_let_go_ends_cancelled_when_nobody_waits_on_it() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _todo = slowly(
+        server.mock("GET", "/todos/1"),
+        Duration::from_millis(150),
+        todo_json(1, "milk"),
+    )
+    .create_async()
+    .await;
+    let events = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let log = Rc::clone(&events);
+    let _listener = ctrl.on_event(move |event, _| match event {
+        restcache::Event::RequestStarted { .. } => log.borrow_mut().push("started"),
+        restcache::Event::RequestCancelled { .. } => log.borrow_mut().push("cancelled"),
+        _ => {}
+    });
+    let (get, first) = (TodoResource::get(), one(1));
+    ctrl.fetch(&get, &first, None).await.unwrap();
+    events.borrow_mut().clear();
+    let mut fetch = Box::pin(ctrl.fetch(&get, &first, None));
+    assert!(futures_util::poll!(&mut fetch).is_pending());
+    assert_eq!(ctrl.expire_all(|_| true), 1);
+    assert_eq!(ctrl.in_flight(), 1);
+    drop(fetch); // its one waiter goes
+    assert_eq!(ctrl.in_flight(), 0);
+    assert!(ctrl.is_idle());
+    assert_eq!(*events.borrow(), ["started", "cancelled"]);
 }

@@ -578,6 +578,51 @@ async fn an_update_to_a_record_on_a_page_not_loaded_leaves_an_envelope_feed() {
     }
 }
 
+endpoint!(titled_feed {
+    path: "/post\\?title=:title&page=:page",
+    schema: crate::common::PaginatedPosts,
+});
+
+#[tokio::test]
+async fn an_update_that_brings_a_record_into_a_filtered_envelope_feed_makes_it_stale() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let first = crate::common::mock::once(
+        server.mock("GET", "/post?title=out&page=1"),
+        200,
+        FEED_PAGE_1,
+    )
+    .await;
+    let patch = crate::common::mock::once(
+        server.mock("PATCH", "/post/57"),
+        200,
+        r#"{"id": 57, "title": "out", "content": ""}"#,
+    )
+    .await;
+    let ctrl = Controller::new(client);
+    let feed = titled_feed().paginated_by("page");
+    let params = TitledFeedParams {
+        title: "out".into(),
+        page: "1".into(),
+    };
+    ctrl.fetch(&feed, &params, None).await.unwrap();
+    let body = Body::json(&json!({ "title": "out" })).unwrap();
+    ctrl.fetch(
+        &PostResource::partial_update(),
+        &PostResourceParams { id: 57 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    let shown = ctrl.read(&feed, &params);
+    assert_eq!(
+        shown.status,
+        ExpiryStatus::Stale,
+        "post 57 may belong on a loaded page now: fetched again, the pages on show meanwhile"
+    );
+    first.assert_async().await;
+    patch.assert_async().await;
+}
+
 #[tokio::test]
 async fn a_record_deleted_from_a_page_not_loaded_leaves_the_total() {
     let (api, ctrl, pages, first) = first_page().await;

@@ -112,7 +112,8 @@ impl Store {
     /// Adds the record `item` (whose store references are `item_refs`) at
     /// the end of the list stored under `key`, keeping the list's meta.
     /// A result that cannot take it (an envelope, a list of another type)
-    /// is invalidated instead, so its next read fetches it again.
+    /// is invalidated instead, so its next read fetches it again; a paged
+    /// one is left as it is or made stale, as [`Joining::paged`] says.
     /// With `at_start`, it goes first instead. With a `layer` (an
     /// optimistic create), the record joins as part of that layer: it
     /// stays in the list when a refetch of the list lands beneath, and
@@ -377,7 +378,7 @@ fn appended(
                 join: list.join,
             })
         }
-        None if joining.paged && !joining.new => None,
+        None if joining.paged && !joining.new && !joining.filtered => None,
         None if joining.paged => {
             let mut stale = list.clone();
             stale.meta.expires_at = Timestamp::default();
@@ -404,10 +405,13 @@ pub(crate) struct Joining {
     /// that took it meanwhile) does not take it twice.
     pub record: Option<EntityRef>,
     /// A paged list that cannot take the record (an envelope of its own
-    /// type) is not dropped: an updated record it does not hold is on a
-    /// page not loaded yet, and comes with it; a created one makes it
-    /// stale (it shows its pages while it is fetched again).
+    /// type) is not dropped: with no filters, an updated record it does
+    /// not hold is on a page not loaded yet, and comes with it; a created
+    /// one, or one a filtered list now takes, makes it stale (it shows
+    /// its pages while it is fetched again).
     pub paged: bool,
+    /// The list has filters (beside its page params).
+    pub filtered: bool,
 }
 
 /// `list` without the record `item`: `None` when it does not hold it as

@@ -7,6 +7,7 @@ use futures_util::future::{LocalBoxFuture, Shared, WeakShared};
 use serde::Serialize;
 
 use crate::cache::schema::Schema;
+use crate::controller::state::KeyState;
 use crate::controller::{Controller, ExpiryStatus, State};
 use crate::meta::Timestamp;
 use crate::rest::{Endpoint, Readable};
@@ -117,8 +118,9 @@ impl Controller {
 
     /// Lets go of the requests on their way for `keys` (an invalidation
     /// or an expiry made them old): a later read starts a request of its
-    /// own instead of joining one from before, and an answer that lands
-    /// from one of them shows stale.
+    /// own instead of joining one from before. An answer that lands from
+    /// one of them is stored stale, where the store takes it at all (an
+    /// invalidated result turns it down).
     pub(crate) fn detach_requests<'k>(
         &self,
         state: &mut State,
@@ -127,12 +129,12 @@ impl Controller {
         let mut background = self.inner.background.borrow_mut();
         for key in keys {
             background.remove(key);
-            if state
-                .keys
-                .edit(key, |kept| kept.in_flight.take())
-                .flatten()
-                .is_some()
-            {
+            let let_go = |kept: &mut KeyState| {
+                let request = kept.in_flight.take()?;
+                kept.let_go.push(request);
+                Some(())
+            };
+            if state.keys.edit(key, let_go).flatten().is_some() {
                 state.touch(key);
             }
         }
@@ -184,7 +186,7 @@ impl Controller {
         running.values().all(|(_, fetch)| fetch.upgrade().is_none())
             && self.inner.mutating.get() == 0
             && (self.inner.state.borrow().keys)
-                .having(|kept| kept.in_flight.is_some() || kept.next_page.is_some())
+                .having(|kept| kept.requests().next().is_some() || kept.next_page.is_some())
                 .next()
                 .is_none()
     }
