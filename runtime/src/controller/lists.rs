@@ -39,6 +39,35 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
     params: &P,
     url: &str,
 ) -> Vec<List> {
+    lists_among(store.result_keys(), keys, endpoint, params, url)
+}
+
+/// The keys of the lists under `url` (as [`lists_under`] finds them)
+/// whose first answer is on its way: the store holds nothing of them yet
+/// for a write to edit.
+pub(super) fn lists_on_their_way<P: Serialize, S, E: Effect>(
+    store: &Store,
+    keys: &Keys,
+    endpoint: &Endpoint<P, S, E>,
+    params: &P,
+    url: &str,
+) -> Vec<String> {
+    let waiting = keys
+        .having(|kept| kept.in_flight.is_some())
+        .map(String::as_str)
+        .filter(|key| store.result_meta(key).is_none());
+    let lists = lists_among(waiting, keys, endpoint, params, url);
+    lists.into_iter().map(|list| list.key).collect()
+}
+
+/// The lists among `candidates` (result keys) under `url`.
+fn lists_among<'k, P: Serialize, S, E: Effect>(
+    candidates: impl Iterator<Item = &'k str>,
+    keys: &Keys,
+    endpoint: &Endpoint<P, S, E>,
+    params: &P,
+    url: &str,
+) -> Vec<List> {
     let (base, scope) = url.split_once('?').unwrap_or((url, ""));
     let scope = pairs(scope);
     let base = base.trim_end_matches('/');
@@ -52,8 +81,7 @@ pub(super) fn lists_under<P: Serialize, S, E: Effect>(
     let current = format!("{} {base}", Method::Get);
     let mut prefixes = vec![own.as_str(), current.as_str(), base];
     prefixes.dedup();
-    store
-        .result_keys()
+    candidates
         .filter_map(|key| {
             let rest = prefixes
                 .iter()

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::events::Event;
 use super::handoff::Recorded;
-use super::lists::{Deletion, collection_of, leave_lists, place_in_lists};
+use super::lists::{Deletion, collection_of, leave_lists, lists_on_their_way, place_in_lists};
 use super::state::{KeyState, SharedResponse};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
@@ -220,6 +220,14 @@ impl Controller {
                         started,
                         layer.as_mut(),
                     );
+                    // A list whose first answer is on its way may have
+                    // been answered before this write: it shows stale, and
+                    // its next read fetches it again.
+                    if !layered {
+                        let waiting =
+                            lists_on_their_way(store, keys, endpoint, params, &collection);
+                        self.detach_requests(state, waiting.iter().map(String::as_str));
+                    }
                 }
             }
             Action::Delete => {

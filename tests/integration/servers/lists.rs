@@ -219,6 +219,46 @@ async fn a_base_address_query_filters_no_list() {
 }
 
 #[tokio::test]
+async fn a_list_whose_first_answer_is_on_its_way_during_a_create_shows_stale() {
+    let mut server = mockito::Server::new_async().await;
+    // The server answered the list before the create reached it.
+    let list = crate::common::mock::slowly(
+        server.mock("GET", "/todos?userId=2"),
+        std::time::Duration::from_millis(150),
+        "[]",
+    )
+    .expect(1)
+    .create_async()
+    .await;
+    let create = once(
+        server.mock("POST", "/todos"),
+        201,
+        r#"{"id": 9, "userId": 2, "title": "tea", "completed": false}"#,
+    )
+    .await;
+    let ctrl = Controller::new(Client::new(server.url()));
+    let (for_user, two) = (
+        TodoResource::for_user(),
+        TodoResourceForUserParams { user_id: 2 },
+    );
+    let mut first_load = Box::pin(ctrl.fetch(&for_user, &two, None));
+    assert!(futures_util::poll!(&mut first_load).is_pending());
+    let body = Body::json(&json!({"userId": 2, "title": "tea"})).unwrap();
+    ctrl.fetch(&TodoResource::create(), &(), Some(body))
+        .await
+        .unwrap();
+    first_load.await.unwrap();
+    let shown = ctrl.read(&TodoResource::for_user(), &two);
+    assert_eq!(
+        (ids(&shown.data.unwrap()), shown.status),
+        (vec![], ExpiryStatus::Stale),
+        "its answer may predate the create: fetched again on its next read"
+    );
+    list.assert_async().await;
+    create.assert_async().await;
+}
+
+#[tokio::test]
 async fn a_create_may_join_its_lists_at_their_start() {
     let api = DemoApi::start().unwrap();
     let ctrl = Controller::new(Client::new(api.url()));
