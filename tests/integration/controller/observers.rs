@@ -653,3 +653,55 @@ async fn a_read_waited_on_across_a_reset_fetches_for_the_new_session() {
         })
         .await;
 }
+
+/// Todo 1 read with a token the fetch sends, as a view's endpoint made in
+/// a render captures it; `sent` notes each token sent.
+fn with_token(
+    token: &'static str,
+    sent: &Rc<std::cell::RefCell<Vec<&'static str>>>,
+) -> Endpoint<crate::common::TodoResourceParams, Rc<Todo>, Read> {
+    let sent = Rc::clone(sent);
+    TodoResource::get().with_fetch(
+        move |client: &restcache::http::Client,
+              _: &crate::common::TodoResourceParams,
+              request: restcache::http::Request| {
+            sent.borrow_mut().push(token);
+            client.send(request.with_header(
+                restcache::http::HeaderName::from_static("x-token"),
+                restcache::http::HeaderValue::from_static(token),
+            ))
+        },
+    )
+}
+
+#[tokio::test]
+async fn a_read_sends_what_its_latest_endpoint_captured() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let _todo = server
+                .mock("GET", "/todos/1")
+                .with_header("content-type", "application/json")
+                .with_body(todo_json(1, "milk"))
+                .create_async()
+                .await;
+            let sent = Rc::default();
+            let mut observer = ReadObserver::new(&ctrl, Observe::new().changes().revalidate());
+            observer.set(&with_token("old", &sent), &one(1));
+            observer.subscribe(|| {});
+            // The token was refreshed: the next render's endpoint has the new one.
+            observer.set(&with_token("new", &sent), &one(1));
+            observer.wait().unwrap().await;
+            clock.advance(Duration::from_secs(61));
+            // Shown again: the stale read refetches.
+            ctrl.set_focused(false);
+            ctrl.set_focused(true);
+            settle(&ctrl).await;
+            assert_eq!(
+                *sent.borrow(),
+                ["new", "new"],
+                "the wait's fetch and the refetch on show both send the new token"
+            );
+        })
+        .await;
+}

@@ -105,9 +105,15 @@ impl Observe {
     }
 }
 
+/// The endpoint of the read an observer follows, as the view last gave
+/// it: shared with the revalidation and the polls it set up, so that a
+/// fetch function that captures what a render had (a token) sends what
+/// the latest render had.
+type LatestEndpoint<P, S> = Rc<std::cell::RefCell<Endpoint<P, S, Read>>>;
+
 /// The read an observer follows.
 struct Current<P, S> {
-    endpoint: Endpoint<P, S, Read>,
+    endpoint: LatestEndpoint<P, S>,
     params: P,
     /// The pks of the record it names, if the cache may answer it from
     /// that record.
@@ -262,20 +268,20 @@ where
     pub fn set<E: Readable>(&mut self, endpoint: &Endpoint<P, S, E>, params: &P) -> bool {
         if let Some(current) = &mut self.current
             && current.params == *params
-            && current.endpoint.keys_like(endpoint)
+            && current.endpoint.borrow().keys_like(endpoint)
         {
-            // The same read with other options (a poll switched on or
-            // off, another expiry): watched as they now say.
-            if current.endpoint.options() != endpoint.options() {
-                current.endpoint = endpoint.clone().with_effect();
-                if self.on_change.is_some() {
-                    self.attach();
-                }
+            // The same read, through the endpoint as this render made it.
+            let options_changed = current.endpoint.borrow().options() != endpoint.options();
+            *current.endpoint.borrow_mut() = endpoint.clone().with_effect();
+            // Other options (a poll switched on or off, another expiry):
+            // watched as they now say.
+            if options_changed && self.on_change.is_some() {
+                self.attach();
             }
             return false;
         }
         self.current = Some(Current {
-            endpoint: endpoint.clone().with_effect(),
+            endpoint: Rc::new(std::cell::RefCell::new(endpoint.clone().with_effect())),
             params: params.clone(),
             named: endpoint.named_pks(params),
             key: self.controller.key(endpoint, params),
@@ -352,9 +358,12 @@ where
             }
         };
         let named = &current.named;
-        let (cached, seen) =
-            self.controller
-                .read_key_seen(&current.endpoint, &current.params, key, &|| named.clone());
+        let (cached, seen) = self.controller.read_key_seen(
+            &current.endpoint.borrow(),
+            &current.params,
+            key,
+            &|| named.clone(),
+        );
         self.seen = Some(seen);
         Some(cached)
     }
@@ -389,7 +398,7 @@ where
         let key = current.key.as_ref().ok()?;
         Some(
             self.controller
-                .fetch_while_awaited(&current.endpoint, &current.params, key),
+                .fetch_while_awaited(&current.endpoint.borrow(), &current.params, key),
         )
     }
 
@@ -456,14 +465,14 @@ where
             return;
         };
         let options = self.options;
-        let (endpoint, params) = (current.endpoint.clone(), current.params.clone());
+        let (latest, params) = (Rc::clone(&current.endpoint), current.params.clone());
+        let endpoint_options = latest.borrow().options();
         let revalidate = options.revalidate.then(|| {
-            let (endpoint, params) = (endpoint.clone(), params.clone());
-            Rc::new(move |ctrl: &Controller| ctrl.revalidate(&endpoint, &params)) as _
+            let (latest, params) = (Rc::clone(&latest), params.clone());
+            Rc::new(move |ctrl: &Controller| ctrl.revalidate(&latest.borrow(), &params)) as _
         });
         let make_poll = self.make_poll.filter(|_| options.poll);
-        let poll = endpoint
-            .options()
+        let poll = endpoint_options
             .poll_frequency
             .filter(|_| make_poll.is_some());
         let on_change = if options.changes {
@@ -477,7 +486,7 @@ where
             key.clone(),
             current.named.clone(),
             options.fetching,
-            endpoint.options().invalid_if_stale,
+            endpoint_options.invalid_if_stale,
             self.seen.take(),
         );
         let holds = registry::Holds::of_read::<S>(Some(key), &current.named);
@@ -493,13 +502,13 @@ where
                 subscription.id,
                 key,
                 every,
-                &endpoint,
+                &latest,
                 &params,
             );
         }
         self.subscription = Some(subscription);
         if options.revalidate {
-            self.controller.revalidate(&endpoint, &params);
+            self.controller.revalidate(&latest.borrow(), &params);
         }
         if let (Some(changed), true) = (changed, report) {
             changed();
@@ -509,7 +518,7 @@ where
 
 /// Starts the observer `id` polling `key`, its read of `endpoint` for
 /// `params`, every period.
-pub(crate) type MakePoll<P, S> = fn(&Controller, u32, &str, Duration, &Endpoint<P, S>, &P);
+pub(crate) type MakePoll<P, S> = fn(&Controller, u32, &str, Duration, &LatestEndpoint<P, S>, &P);
 
 /// Starts the observer `id` polling `key`, its read of `endpoint` for
 /// `params`, every `every`.
@@ -518,15 +527,15 @@ pub(crate) fn start_poll<P, S>(
     id: u32,
     key: &str,
     every: Duration,
-    endpoint: &Endpoint<P, S>,
+    endpoint: &LatestEndpoint<P, S>,
     params: &P,
 ) where
     P: Serialize + Clone + 'static,
     S: Schema,
 {
-    let (endpoint, params) = (endpoint.clone(), params.clone());
+    let (latest, params) = (Rc::clone(endpoint), params.clone());
     let fetch: PollFetch = Rc::new(move |ctrl: Controller| {
-        let (endpoint, params) = (endpoint.clone(), params.clone());
+        let (endpoint, params) = (latest.borrow().clone(), params.clone());
         Box::pin(async move { ctrl.fetch_polled(&endpoint, &params).await })
     });
     controller.join_poll(id, key, every, fetch);
