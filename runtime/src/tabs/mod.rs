@@ -65,7 +65,7 @@ mod message;
 mod optimistic;
 mod reads;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -142,7 +142,8 @@ impl TabSync {
     }
 
     /// The app's schema version: tabs of another version (opened before
-    /// a deploy) do not exchange records with this one.
+    /// a deploy) do not exchange records with this one. A reset (a
+    /// log-out) and an invalidation still reach them.
     ///
     /// ```
     /// let sync = restcache::tabs::TabSync::new("app").version(2);
@@ -269,7 +270,7 @@ fn forget_shared(link: &Link) {
 
 fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     let writes = ctrl.with_store(|store| store.writes());
-    if link.applying.get() {
+    if link.applying.get() || applying_to(ctrl) {
         link.sent_up_to.set(writes);
         return;
     }
@@ -335,21 +336,42 @@ fn mark_private(link: &Link, records: &[crate::records::Record], ctrl: &Controll
 #[cfg(not(feature = "persist"))]
 fn mark_private(_: &Link, _: &[crate::records::Record], _: &Controller) {}
 
+thread_local! {
+    /// The controllers a heard message is being written to, innermost
+    /// last: while one is, none of its links sends what it changes (two
+    /// links of one controller would otherwise echo a reset to each other
+    /// without end).
+    static APPLYING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether a heard message is being written to `ctrl`.
+fn applying_to(ctrl: &Controller) -> bool {
+    APPLYING.with(|applying| applying.borrow().contains(&ctrl.id()))
+}
+
 /// Writes another tab's message here.
 fn hear(link: &Link, text: &str, ctrl: &Controller) {
     // Another version of the app (a tab from before a deploy) may read
-    // records otherwise: its messages are left alone.
+    // records otherwise: its records are left alone. A reset (a log-out)
+    // and an invalidation reach it still: a key names the same read in
+    // either version.
     let message = match serde_json::from_str::<Sent>(text) {
         Ok(sent) if sent.version == link.version => sent.message,
+        Ok(Sent {
+            message: message @ (Message::Reset | Message::Invalidate { .. }),
+            ..
+        }) => message,
         _ => return,
     };
     struct Applying<'a>(&'a Cell<bool>);
     impl Drop for Applying<'_> {
         fn drop(&mut self) {
             self.0.set(false);
+            APPLYING.with(|applying| applying.borrow_mut().pop());
         }
     }
     link.applying.set(true);
+    APPLYING.with(|applying| applying.borrow_mut().push(ctrl.id()));
     let _applying = Applying(&link.applying);
     match message {
         Message::Reset => {

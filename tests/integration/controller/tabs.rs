@@ -195,6 +195,50 @@ async fn two_links_on_one_controller_do_not_echo_and_other_versions_are_ignored(
         "no echo: {} messages",
         messages.get() - sent
     );
+    // A log-out in the new version empties the old tab too (and tab
+    // one's two links, which once echoed a reset to each other without
+    // end, each apply it once).
+    let sent = messages.get();
+    two.reset();
+    assert!(
+        messages.get() - sent <= 2,
+        "{} messages",
+        messages.get() - sent
+    );
+    assert!(
+        old.read(&TodoResource::get_list(), &()).data.is_none(),
+        "another version's tab hears a reset"
+    );
+}
+
+#[tokio::test]
+async fn another_versions_tab_hears_an_invalidation() {
+    let channel = LocalChannel::new();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (new, old) = (Controller::new(client()), Controller::new(client()));
+    let _new = new.sync_tabs(
+        &TabSync::new("todos")
+            .version(2)
+            .entity::<Todo>()
+            .over(channel.clone()),
+    );
+    let _old = old.sync_tabs(
+        &TabSync::new("todos")
+            .version(1)
+            .entity::<Todo>()
+            .over(channel),
+    );
+    let list = || vec![Rc::new(crate::common::todo(1, "milk"))];
+    for ctrl in [&new, &old] {
+        ctrl.set_response(&TodoResource::get_list(), &(), list())
+            .unwrap();
+    }
+    new.invalidate(&TodoResource::get_list(), &());
+    assert_eq!(
+        old.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Invalid,
+        "its key names the same read in either version"
+    );
 }
 
 #[tokio::test]
