@@ -16,7 +16,8 @@ enum Ended {
     /// The server closed it, or it broke; `read` tells whether it worked:
     /// a message came first, or it stayed open a while.
     Dropped { read: bool },
-    /// The page went offline or out of view: closed on purpose.
+    /// The page went offline or out of view: closed on purpose, after it
+    /// connected.
     Paused,
 }
 
@@ -72,7 +73,12 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
             }
         };
         match ended {
-            Ended::Paused => continue,
+            // It connected: a failure after the pause starts the waits
+            // over.
+            Ended::Paused => {
+                failures = 0;
+                continue;
+            }
             // A connection that worked starts the waits over; one the
             // server accepts and drops at once does not.
             Ended::Dropped { read: true } => failures = 1,

@@ -511,3 +511,51 @@ async fn an_answer_that_is_no_event_stream_is_no_open_stream() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_connection_that_worked_starts_the_waits_over_after_a_pause() {
+    in_local_set(async {
+        let api = DemoApi::start().unwrap();
+        let ctrl = Controller::new(restcache::http::Client::new(api.url()));
+        let attempts = Rc::new(RefCell::new(Vec::new()));
+        let heard = Rc::clone(&attempts);
+        let _listener = ctrl.on_event(move |event, _| {
+            if let Event::StreamChanged {
+                status: StreamStatus::Retrying { attempt },
+                ..
+            } = event
+            {
+                heard.borrow_mut().push(*attempt);
+            }
+        });
+        let live = sse().retry(Duration::from_millis(10), Duration::from_millis(20));
+        // An outage: the waits grow with each failed attempt.
+        api.set_outage(true);
+        let _hold = ctrl.open_stream(&live);
+        eventually("three failed attempts", || attempts.borrow().len() >= 3).await;
+        api.set_outage(false);
+        eventually("open", || {
+            ctrl.stream_status(&live) == Some(StreamStatus::Open)
+        })
+        .await;
+
+        // It worked; the page goes offline and comes back to a server
+        // that fails once more.
+        ctrl.set_online(false);
+        eventually("paused", || {
+            ctrl.stream_status(&live) == Some(StreamStatus::Paused)
+        })
+        .await;
+        api.set_outage(true);
+        attempts.borrow_mut().clear();
+        ctrl.set_online(true);
+        eventually("a failed attempt", || !attempts.borrow().is_empty()).await;
+        assert_eq!(
+            attempts.borrow()[0],
+            1,
+            "the first wait again, not the outage's"
+        );
+        api.set_outage(false);
+    })
+    .await;
+}
