@@ -564,14 +564,35 @@ fn save(ctrl: &Controller, saving: &Saving) {
         Ok(text) if text.len() <= persist.max_bytes || keep_whatever_the_size => {
             let refused = saving.storage.save(&persist.name, &text).err();
             if refused.is_some() {
-                // Still to save: the next change saves at once, and so
-                // does the link as it goes.
+                // Still to save, once the throttle allows (or as the link
+                // goes). Meanwhile the saved queue must not go stale: a
+                // mutation answered since would be sent again after a
+                // reload.
                 saving.dirty.set(true);
-                saving.queue_saved.set(usize::MAX);
+                save_queue_alone(saving, saved);
             }
             *saving.last_error.borrow_mut() = refused;
         }
         _ => saving.storage.remove(&persist.name),
+    }
+}
+
+/// After the storage refused `saved`: saves its mutations alone (the
+/// records and responses are a cache, the queue is the user's own
+/// changes); failing that, removes the older save when no mutation is
+/// left to keep.
+fn save_queue_alone(saving: &Saving, saved: Saved<Box<RawValue>, Box<RawValue>, Box<RawValue>>) {
+    let persist = &saving.persist;
+    let queue_alone = Saved {
+        records: Vec::new(),
+        responses: Vec::new(),
+        ..saved
+    };
+    let written = serde_json::to_string(&queue_alone)
+        .ok()
+        .is_some_and(|text| saving.storage.save(&persist.name, &text).is_ok());
+    if !written && queue_alone.mutations.is_empty() {
+        saving.storage.remove(&persist.name);
     }
 }
 

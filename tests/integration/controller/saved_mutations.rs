@@ -204,3 +204,81 @@ async fn a_saved_mutation_that_no_longer_fits_is_dropped_and_counted() {
         })
         .await;
 }
+
+/// A storage with a quota: it refuses a text longer than `limit` bytes,
+/// as a browser's full storage does.
+#[derive(Clone)]
+struct Quota {
+    inner: MemoryStorage,
+    limit: Rc<std::cell::Cell<usize>>,
+}
+
+impl CacheStorage for Quota {
+    fn load(&self, name: &str) -> Option<String> {
+        self.inner.load(name)
+    }
+
+    fn save(&self, name: &str, text: &str) -> Result<(), String> {
+        match text.len() <= self.limit.get() {
+            true => self.inner.save(name, text),
+            false => Err("QuotaExceededError".into()),
+        }
+    }
+
+    fn remove(&self, name: &str) {
+        self.inner.remove(name);
+    }
+}
+
+#[tokio::test]
+async fn a_mutation_answered_while_the_storage_is_full_is_not_sent_again_after_a_reload() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let quota = Quota {
+                inner: MemoryStorage::new(),
+                limit: Rc::new(std::cell::Cell::new(usize::MAX)),
+            };
+            let update = TodoResource::partial_update();
+            let saving = restcache::persist::Persist::new("todos")
+                .version(1)
+                .entity::<Todo>()
+                .to(quota.clone())
+                .throttle(std::time::Duration::ZERO)
+                .mutation(&update);
+            let one = TodoResourceParams { id: 1 };
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&saving);
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+                ctrl.set_online(false);
+                let body = Some(Body::json(&json!({ "title": "tea" })).unwrap());
+                let renamed = Rc::new(Todo {
+                    title: "tea".into(),
+                    ..crate::common::todo(1, "")
+                });
+                let mut renaming = Box::pin(ctrl.fetch_optimistic(&update, &one, body, renamed));
+                assert!(futures_util::poll!(&mut renaming).is_pending());
+                assert_eq!(ctrl.queued_mutations(), 1);
+                // The storage fills up: the cache no longer fits, the
+                // queue alone does.
+                quota.limit.set(1_000);
+                ctrl.set_online(true);
+                renaming.await.unwrap();
+                assert_eq!(ctrl.queued_mutations(), 0);
+                drop(link);
+            }
+            assert_eq!(api.hits("PATCH /todos/1"), 1);
+            let reloaded = Controller::new(Client::new(api.url()));
+            reloaded.set_online(false);
+            let link = reloaded.persist(&saving);
+            assert_eq!(
+                link.restored().mutations,
+                0,
+                "answered before the reload: the saved queue says so"
+            );
+        })
+        .await;
+}
