@@ -304,7 +304,11 @@ impl Controller {
     /// The responses of the reads this controller recorded and still
     /// holds, as one text for the page (embed it with [`handoff_script`]).
     /// It carries what the reads got, nothing else: not the server's
-    /// `Set-Cookie`, not the requests' headers.
+    /// `Set-Cookie`, not the requests' headers. Serve a page that carries
+    /// one with `Cache-Control: no-store`: a page taken from a cache (the
+    /// Back button, a CDN) hands over data as old as the page, which the
+    /// browser counts from when the page was made, not from when the
+    /// cache served it.
     ///
     /// ```
     /// use restcache::prelude::*;

@@ -10,7 +10,10 @@ use crate::persist::{Persist, Restored};
 /// render (so before any child reads), and saves the provider's cache
 /// after its changes while the component is mounted (and once more as
 /// it goes). Call it near the app's root, inside the provider and above
-/// every read. Returns what was taken back. On the server it does
+/// every read. Returns what was taken back. On a log-out, reset the
+/// controller ([`Controller::reset`](crate::Controller::reset)): that
+/// removes the save too, so the next user's provider takes nothing back.
+/// On the server it does
 /// nothing: a server-rendered page hands its own cache over instead.
 ///
 /// ```

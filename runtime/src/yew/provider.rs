@@ -22,6 +22,11 @@ pub struct CacheProviderProps {
     /// its render; to swap the cache on purpose (a log-out, another
     /// tenant), give the provider a `key` that changes with it
     /// (`<CacheProvider key={user_id} ..>`): Yew then mounts a new one.
+    /// On a log-out, [`reset`](Controller::reset) the old controller
+    /// first: a reset also removes what `use_persist` (feature `persist`)
+    /// saved, drops the mutations queued offline, and reaches the other
+    /// tabs. A provider swapped without one leaves its cache saved, and
+    /// the next provider's `use_persist` takes it back.
     #[prop_or_default]
     pub controller: Option<Controller>,
     /// The API's base address, to build a controller from when none is
