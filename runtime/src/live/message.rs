@@ -217,6 +217,14 @@ fn apply<E: Entity + DeserializeOwned>(
             // Fields the message leaves out keep their stored values.
             let record = crate::cache::schema::from_json::<Rc<E>>(data.get())
                 .map_err(|e| format!("a `set` of {}: {e}", E::KEY))?;
+            // With no stored copy, nothing fills them: the record is left
+            // for the next fetch, not written with blank fields.
+            if let Some(pk) = record.pk()
+                && record.leaves_out::<E>(&pk)
+                && !controller.with_store(|store| store.get_entity::<E>(pk).value().is_some())
+            {
+                return Ok(());
+            }
             controller
                 .set_decoded_entity(record, at)
                 .map(drop)

@@ -182,7 +182,9 @@ impl Live {
 
     /// Reads standard messages about `E`:
     /// `{"entity": "Todo", "op": "set", "data": {..}}` stores the record
-    /// (merged as a response's copy would be), and
+    /// (merged as a response's copy would be; a message that leaves
+    /// fields out of a record the cache does not hold is left for the
+    /// next fetch, as nothing fills them), and
     /// `{"entity": "Todo", "op": "delete", "pk": 3}` deletes it from every
     /// read. An optional `"at"` (milliseconds since the Unix epoch, by
     /// the server's clock) says when the change was made; it counts no

@@ -559,3 +559,31 @@ async fn a_connection_that_worked_starts_the_waits_over_after_a_pause() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_message_with_some_fields_of_a_record_not_held_waits_for_a_fetch() {
+    let (mut server, client) = crate::common::mock::server().await;
+    // The list was answered before todo 1 was completed elsewhere.
+    let list = crate::common::mock::slowly(
+        server.mock("GET", "/todos"),
+        Duration::from_millis(150),
+        r#"[{"id": 1, "userId": 1, "title": "milk", "completed": false}]"#,
+    )
+    .expect(1)
+    .create_async()
+    .await;
+    let ctrl = Controller::new(client);
+    let all = TodoResource::get_list();
+    let mut loading = Box::pin(ctrl.fetch(&all, &(), None));
+    assert!(futures_util::poll!(&mut loading).is_pending());
+    let pushed = r#"{"entity": "Todo", "op": "set", "data": {"id": 1, "completed": true}}"#;
+    let message = restcache::live::Message::new(pushed, ctrl.write_time());
+    assert_eq!(sse().apply(&ctrl, &message), Ok(()));
+    loading.await.unwrap();
+    let shown = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(
+        shown[0].title, "milk",
+        "no record of blank fields: the message had nothing to fill them from"
+    );
+    list.assert_async().await;
+}

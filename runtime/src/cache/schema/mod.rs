@@ -398,6 +398,12 @@ impl<S> Decoded<S> {
         self
     }
 
+    /// Whether the record `pk` of `E` in it left out fields it may leave
+    /// out.
+    pub(crate) fn leaves_out<E: 'static>(&self, pk: &crate::pk::Pk) -> bool {
+        self.presence.absent::<E>(pk) != 0
+    }
+
     /// The value and what the decoding read of it.
     pub(crate) fn into_parts(self) -> (S, Presence) {
         (self.value, self.presence)
