@@ -177,6 +177,39 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     }
 }
 
+/// After the record at `record` was written from outside a mutation (a
+/// live message, [`set_entity`](super::Controller::set_entity)), with
+/// `field_text` reading its fields: each cached list holding it whose
+/// filters it no longer matches lets it go. One whose filters cannot be
+/// judged (a `sort` param) is left as it is: writes from outside come
+/// often (every message of a live stream), and each would fetch it
+/// again. A paged list's page params filter nothing, nor
+/// do the params of the base address's query (`scope`, `key=K`). A list
+/// it now matches and does not hold is not known here: it joins with the
+/// list's next fetch.
+pub(super) fn judge_holding_lists(
+    store: &mut Store,
+    keys: &Keys,
+    record: EntityRef,
+    field_text: &dyn Fn(&str) -> crate::cache::filter::FieldText,
+    scope: &str,
+) {
+    let scope = pairs(scope);
+    for key in store.results_holding(record) {
+        let Some((_, query)) = key.split_once('?') else {
+            continue;
+        };
+        let mut filters = pairs(query);
+        filters.retain(|pair| !scope.contains(pair));
+        if let Some(pagination) = keys.get(&key).and_then(|kept| kept.pages.as_ref()) {
+            filters.retain(|(name, _)| !pagination.names(name));
+        }
+        if judge(field_text, &filters) == Verdict::Stays && !store.leave(&key, record, None) {
+            store.expire_result(&key);
+        }
+    }
+}
+
 /// A delete's record: its entity and pk, and whether lists may still
 /// count it (it was not gone already).
 pub(super) struct Deletion<'a> {

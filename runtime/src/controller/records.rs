@@ -6,9 +6,10 @@
 
 use std::rc::Rc;
 
-use super::Controller;
 use super::edits::WriteError;
 use super::events::{Event, RecordChange};
+use super::lists::judge_holding_lists;
+use super::{Controller, State};
 use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
 use crate::cache::schema::Decoded;
@@ -19,8 +20,10 @@ use crate::pk::PkValue;
 impl Controller {
     /// Stores `record` as its data stood at `fetched_at` (its nested
     /// records too): every cached read that holds it shows it, unless a
-    /// copy fetched later is stored. A new record joins no list (a
-    /// create's response does: [`set_response`](Self::set_response)).
+    /// copy fetched later is stored. A list holding it whose filters it
+    /// no longer matches (`?userId=1` after its user changed) lets it go.
+    /// A new record joins no list (a create's response does:
+    /// [`set_response`](Self::set_response)).
     /// Returns the store's copy (the stored one, when it was fetched
     /// later); a record the store refuses (no pk) changes nothing. For
     /// data that is true now, give [`write_time`](Self::write_time).
@@ -58,11 +61,21 @@ impl Controller {
         fetched_at: Timestamp,
     ) -> Result<Rc<E>, WriteError> {
         let meta = Meta::fetched(fetched_at, fetched_at, self.inner.data_expiry);
-        let written = self
-            .state_mut()
-            .store
-            .write(None, record, meta, false)
-            .map_err(WriteError::Schema)?;
+        let written = {
+            let mut state = self.state_mut();
+            let written = state
+                .store
+                .write(None, record, meta, false)
+                .map_err(WriteError::Schema)?;
+            if let Some(&at) = written.refs.first() {
+                let stored = &written.value;
+                let field_text = |field: &str| E::field_text(stored, field);
+                let scope = self.inner.client.base_url().split_once('?');
+                let State { store, keys, .. } = &mut *state;
+                judge_holding_lists(store, keys, at, &field_text, scope.map_or("", |(_, q)| q));
+            }
+            written
+        };
         let stored = Rc::unwrap_or_clone(written.value);
         if let Some(pk) = stored.pk() {
             self.emit(|| Event::Record {

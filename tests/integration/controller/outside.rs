@@ -327,3 +327,45 @@ async fn a_next_page_is_told_from_start_to_end_and_keeps_the_controller_busy() {
     let list = ctrl.read(&pages, &first).data.unwrap();
     assert_eq!(list.items.iter().map(|t| t.id).collect::<Vec<_>>(), [1, 2]);
 }
+
+#[test]
+fn a_record_written_from_outside_leaves_the_lists_it_no_longer_matches() {
+    // The base address's query scopes every URL: it filters no list.
+    let ctrl = Controller::new(Client::new("http://api.test?key=K"));
+    let (for_user, first) = (
+        TodoResource::for_user(),
+        crate::common::TodoResourceForUserParams { user_id: 1 },
+    );
+    let milk = Todo {
+        user_id: 1,
+        ..todo(1, "milk")
+    };
+    let eggs = Todo {
+        user_id: 1,
+        ..todo(2, "eggs")
+    };
+    ctrl.set_response(
+        &for_user,
+        &first,
+        vec![Rc::new(milk.clone()), Rc::new(eggs)],
+    )
+    .unwrap();
+    ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(milk.clone())])
+        .unwrap();
+
+    // Another user took milk over (a live message says so).
+    let moved = Todo { user_id: 2, ..milk };
+    ctrl.set_entity(moved, ctrl.write_time()).unwrap();
+    let shown = ctrl.read(&for_user, &first);
+    assert_eq!(
+        (titles(&shown.data.unwrap()), shown.status),
+        (vec!["eggs"], ExpiryStatus::Valid),
+        "user 1's list lets it go"
+    );
+    let all = ctrl.read(&TodoResource::get_list(), &());
+    assert_eq!(
+        (titles(&all.data.unwrap()), all.status),
+        (vec!["milk"], ExpiryStatus::Valid),
+        "the unfiltered list keeps it"
+    );
+}

@@ -400,6 +400,7 @@ impl<S> Decoded<S> {
 
     /// Whether the record `pk` of `E` in it left out fields it may leave
     /// out.
+    #[cfg(feature = "live")]
     pub(crate) fn leaves_out<E: 'static>(&self, pk: &crate::pk::Pk) -> bool {
         self.presence.absent::<E>(pk) != 0
     }
