@@ -178,35 +178,69 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
 }
 
 /// After the record at `record` was written from outside a mutation (a
-/// live message, [`set_entity`](super::Controller::set_entity)), with
-/// `field_text` reading its fields: each cached list holding it whose
-/// filters it no longer matches lets it go. One whose filters cannot be
-/// judged (a `sort` param) is left as it is: writes from outside come
-/// often (every message of a live stream), and each would fetch it
-/// again. A paged list's page params filter nothing, nor
-/// do the params of the base address's query (`scope`, `key=K`). A list
-/// it now matches and does not hold is not known here: it joins with the
-/// list's next fetch.
+/// live message, [`set_entity`](super::Controller::set_entity), another
+/// tab's records) as of `at`, with `field_text` reading its fields: each
+/// cached list holding it (as confirmed) whose filters it no longer
+/// matches lets it go, and each other filtered list of the same
+/// collection (the same URL before its query) that it now matches, and
+/// does not hold, goes stale, so that its next read brings it. A list
+/// whose filters cannot be judged (a `sort` param) is left as it is:
+/// writes from outside come often (every message of a live stream), and
+/// each would fetch it again. A paged list's page params filter nothing,
+/// nor do the params of the base address's query (`scope`, `key=K`).
 pub(super) fn judge_holding_lists(
     store: &mut Store,
     keys: &Keys,
     record: EntityRef,
     field_text: &dyn Fn(&str) -> crate::cache::filter::FieldText,
-    scope: &str,
+    (scope, at): (&str, Timestamp),
 ) {
     let scope = pairs(scope);
-    for key in store.results_holding(record) {
-        let Some((_, query)) = key.split_once('?') else {
-            continue;
-        };
+    let filters_of = |key: &str| {
+        let (base, query) = key.split_once('?')?;
         let mut filters = pairs(query);
         filters.retain(|pair| !scope.contains(pair));
-        if let Some(pagination) = keys.get(&key).and_then(|kept| kept.pages.as_ref()) {
+        let pages = keys.get(key).and_then(|kept| kept.pages.as_ref());
+        if let Some(pagination) = pages {
             filters.retain(|(name, _)| !pagination.names(name));
         }
-        if judge(field_text, &filters) == Verdict::Stays && !store.leave(&key, record, None) {
-            store.expire_result(&key);
+        Some((base.to_owned(), filters, pages.is_some()))
+    };
+    let holding = store.results_holding(record);
+    let mut collections = Vec::new();
+    for key in &holding {
+        // As confirmed: an optimistic value on show may leave it out.
+        let confirmed = store.confirmed_result(key);
+        if !confirmed.is_some_and(|slot| slot.refs.view().contains(record)) {
+            continue;
         }
+        let Some((base, filters, _)) = filters_of(key) else {
+            continue;
+        };
+        if !collections.contains(&base) {
+            collections.push(base);
+        }
+        if judge(field_text, &filters) == Verdict::Stays {
+            match store.leave(key, record, None) {
+                true => store.date_result(key, at),
+                false => drop(store.expire_result(key)),
+            }
+        }
+    }
+    let joins: Vec<String> = store
+        .result_keys()
+        .filter(|key| !holding.iter().any(|held| held == key))
+        .filter(|key| {
+            filters_of(key).is_some_and(|(base, filters, paged)| {
+                !paged
+                    && collections.contains(&base)
+                    && judge(field_text, &filters) == Verdict::Joins
+            })
+        })
+        .map(str::to_owned)
+        .collect();
+    for key in joins {
+        store.expire_result(&key);
     }
 }
 

@@ -241,7 +241,7 @@ impl PartialEq for Controller {
     }
 }
 
-#[cfg(feature = "yew")]
+#[cfg(any(feature = "yew", feature = "tabs"))]
 impl Controller {
     /// Tells this cache from every other one alive (two handles of one
     /// cache have the same id): a key that holds no handle.

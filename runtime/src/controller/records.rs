@@ -72,7 +72,8 @@ impl Controller {
                 let field_text = |field: &str| E::field_text(stored, field);
                 let scope = self.inner.client.base_url().split_once('?');
                 let State { store, keys, .. } = &mut *state;
-                judge_holding_lists(store, keys, at, &field_text, scope.map_or("", |(_, q)| q));
+                let scope = (scope.map_or("", |(_, q)| q), fetched_at);
+                judge_holding_lists(store, keys, at, &field_text, scope);
             }
             written
         };

@@ -16,9 +16,9 @@ enum Ended {
     /// The server closed it, or it broke; `read` tells whether it worked:
     /// a message came first, or it stayed open a while.
     Dropped { read: bool },
-    /// The page went offline or out of view: closed on purpose, after it
-    /// connected.
-    Paused,
+    /// The page went offline or out of view: closed on purpose; `read`
+    /// as for a drop.
+    Paused { read: bool },
 }
 
 /// Keeps the stream `live` open on `controller` until the task is
@@ -42,7 +42,7 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
         controller.set_stream_status(&ticket, StreamStatus::Connecting);
         let opened = open(&controller, &live, &url, last_id.as_deref()).await;
         let ended = match opened {
-            Ok(_) if !live.may_connect(&controller) => Ended::Paused,
+            Ok(_) if !live.may_connect(&controller) => Ended::Paused { read: false },
             Ok(mut connection) => {
                 controller.set_stream_status(&ticket, StreamStatus::Open);
                 controller.note_stream_position(&key, last_id.as_deref());
@@ -61,7 +61,7 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
                 let long = lived >= live.retry.max_delay.as_micros() as u64;
                 match ended {
                     Ended::Dropped { read } => Ended::Dropped { read: read || long },
-                    paused => paused,
+                    Ended::Paused { read } => Ended::Paused { read: read || long },
                 }
             }
             Err(error) => {
@@ -73,10 +73,12 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
             }
         };
         match ended {
-            // It connected: a failure after the pause starts the waits
-            // over.
-            Ended::Paused => {
-                failures = 0;
+            // A connection that worked: a failure after the pause starts
+            // the waits over.
+            Ended::Paused { read } => {
+                if read {
+                    failures = 0;
+                }
                 continue;
             }
             // A connection that worked starts the waits over; one the
@@ -142,7 +144,7 @@ async fn read(
     loop {
         // Checked each time: a change may have come with a message.
         if !live.may_connect(controller) {
-            return Ended::Paused;
+            return Ended::Paused { read };
         }
         let next = connection.next(controller);
         let changed = controller.signals_changed();

@@ -565,9 +565,9 @@ fn save(ctrl: &Controller, saving: &Saving) {
             let refused = saving.storage.save(&persist.name, &text).err();
             if refused.is_some() {
                 // Still to save, once the throttle allows (or as the link
-                // goes). Meanwhile the saved queue must not go stale: a
-                // mutation answered since would be sent again after a
-                // reload.
+                // goes). Meanwhile the saved queue is brought up to date
+                // where the storage takes it: a mutation answered since
+                // would be sent again after a reload.
                 saving.dirty.set(true);
                 save_queue_alone(saving, saved);
             }

@@ -14,6 +14,8 @@ use crate::records::Codecs;
 pub(super) struct Link {
     /// This tab, among those of the channel.
     pub tab: u64,
+    /// This tab's cache, the same for each of its links.
+    pub home: u64,
     pub version: u32,
     pub codecs: Codecs,
     pub channel: Rc<dyn TabChannel>,
@@ -44,6 +46,7 @@ impl Link {
     ) -> Self {
         Link {
             tab: tab_id(ctrl),
+            home: home_of(ctrl),
             version,
             codecs,
             channel,
@@ -60,6 +63,7 @@ impl Link {
     pub fn post(&self, message: Message) {
         let sent = Sent {
             version: self.version,
+            home: self.home,
             message,
         };
         if let Ok(text) = serde_json::to_string(&sent) {
@@ -83,6 +87,20 @@ fn tab_id(ctrl: &Controller) -> u64 {
     #[cfg(not(target_arch = "wasm32"))]
     let salt = u64::from(std::process::id()) << 32;
     ctrl.now().as_micros() ^ salt ^ count.rotate_right(16)
+}
+
+/// The number of `ctrl`'s cache, the same for each of its links: a
+/// number no other tab's cache has (as the tab ids are made).
+fn home_of(ctrl: &Controller) -> u64 {
+    thread_local! {
+        static HOMES: RefCell<HashMap<usize, u64>> = RefCell::default();
+    }
+    HOMES.with(|homes| {
+        let mut homes = homes.borrow_mut();
+        *homes
+            .entry(ctrl.id())
+            .or_insert_with(|| tab_id(ctrl).max(1))
+    })
 }
 
 /// In a browser, the other tabs are told when this page goes (closed,

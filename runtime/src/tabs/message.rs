@@ -5,10 +5,16 @@ use serde::{Deserialize, Serialize};
 use crate::controller::Recorded;
 use crate::records::Record;
 
-/// A message, with the version of the app that sent it.
+/// A message, with the version of the app that sent it and the cache it
+/// comes from.
 #[derive(Serialize, Deserialize)]
 pub(super) struct Sent {
     pub version: u32,
+    /// The sending tab's cache (one number for all its links; 0 from a
+    /// version that did not say): a link leaves the messages of another
+    /// link of its own cache alone.
+    #[serde(default)]
+    pub home: u64,
     pub message: Message,
 }
 

@@ -355,12 +355,14 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
     // records otherwise: its records are left alone. A reset (a log-out)
     // and an invalidation reach it still: a key names the same read in
     // either version.
-    let message = match serde_json::from_str::<Sent>(text) {
-        Ok(sent) if sent.version == link.version => sent.message,
+    let (message, same_version) = match serde_json::from_str::<Sent>(text) {
+        // Another link of this tab's own cache: nothing to take.
+        Ok(sent) if sent.home == link.home => return,
+        Ok(sent) if sent.version == link.version => (sent.message, true),
         Ok(Sent {
             message: message @ (Message::Reset | Message::Invalidate { .. }),
             ..
-        }) => message,
+        }) => (message, false),
         _ => return,
     };
     struct Applying<'a>(&'a Cell<bool>);
@@ -385,8 +387,9 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
             at,
         } => {
             // The tab that invalidated it reads it again: a read here
-            // waits for that answer, which started after the invalidation.
-            if refetching {
+            // waits for that answer, which started after the invalidation
+            // (an answer another version shares, it cannot read).
+            if refetching && same_version {
                 reads::heard_fetching(link, tab, key.clone(), false);
             }
             let at = match at {

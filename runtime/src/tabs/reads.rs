@@ -87,8 +87,10 @@ pub(super) fn tell_request(link: &Link, event: &Event, ctrl: &Controller) {
         {
             announce(link, key);
         }
+        // Unless a later request of the key is on its way (one let go by
+        // an invalidation ended): its answer is still to share.
         Event::RequestFailed { key, .. } | Event::RequestCancelled { key }
-            if link.fetching.borrow_mut().remove(key).is_some() =>
+            if !ctrl.is_reading(key) && link.fetching.borrow_mut().remove(key).is_some() =>
         {
             link.post(Message::FetchEnded {
                 tab: link.tab,

@@ -332,9 +332,10 @@ async fn a_next_page_is_told_from_start_to_end_and_keeps_the_controller_busy() {
 fn a_record_written_from_outside_leaves_the_lists_it_no_longer_matches() {
     // The base address's query scopes every URL: it filters no list.
     let ctrl = Controller::new(Client::new("http://api.test?key=K"));
-    let (for_user, first) = (
+    let (for_user, first, second) = (
         TodoResource::for_user(),
         crate::common::TodoResourceForUserParams { user_id: 1 },
+        crate::common::TodoResourceForUserParams { user_id: 2 },
     );
     let milk = Todo {
         user_id: 1,
@@ -352,6 +353,7 @@ fn a_record_written_from_outside_leaves_the_lists_it_no_longer_matches() {
     .unwrap();
     ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(milk.clone())])
         .unwrap();
+    ctrl.set_response(&for_user, &second, vec![]).unwrap();
 
     // Another user took milk over (a live message says so).
     let moved = Todo { user_id: 2, ..milk };
@@ -367,5 +369,11 @@ fn a_record_written_from_outside_leaves_the_lists_it_no_longer_matches() {
         (titles(&all.data.unwrap()), all.status),
         (vec!["milk"], ExpiryStatus::Valid),
         "the unfiltered list keeps it"
+    );
+    let theirs = ctrl.read(&for_user, &second);
+    assert_eq!(
+        (theirs.data.unwrap().len(), theirs.status),
+        (0, ExpiryStatus::Stale),
+        "user 2's list, which it now matches, fetches again to bring it"
     );
 }

@@ -209,6 +209,15 @@ async fn two_links_on_one_controller_do_not_echo_and_other_versions_are_ignored(
         old.read(&TodoResource::get_list(), &()).data.is_none(),
         "another version's tab hears a reset"
     );
+    // A reset in the tab of two links: each posts it once, and neither
+    // takes the other's.
+    let sent = messages.get();
+    one.reset();
+    assert!(
+        messages.get() - sent <= 2,
+        "{} messages",
+        messages.get() - sent
+    );
 }
 
 #[tokio::test]

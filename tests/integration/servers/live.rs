@@ -538,6 +538,8 @@ async fn a_connection_that_worked_starts_the_waits_over_after_a_pause() {
             ctrl.stream_status(&live) == Some(StreamStatus::Open)
         })
         .await;
+        // Open longer than the longest wait: it worked.
+        tokio::time::sleep(Duration::from_millis(60)).await;
 
         // It worked; the page goes offline and comes back to a server
         // that fails once more.
