@@ -123,7 +123,7 @@ impl Controller {
     }
 
     /// Deletes the record `pk` of `E` as of `fetched_at`: every list drops
-    /// it, direct reads of it fetch, and a response whose request started
+    /// it (a paged one counts one record fewer), direct reads of it fetch, and a response whose request started
     /// before `fetched_at` does not bring it back, whether or not the
     /// cache held the record yet. Returns whether a live copy went (a
     /// copy fetched after `fetched_at` stays).
@@ -155,12 +155,25 @@ impl Controller {
                 matches!(store.get_entity::<E>(&pk), Lookup::Found(..))
             };
             let held = live(&state.store);
+            // The lists holding it, as confirmed: they let it go (a paged
+            // one counts one record fewer), as after a delete's answer.
+            let record = state.store.record_ref(E::KEY, &pk);
+            let holding =
+                record.map_or_else(Vec::new, |record| state.store.results_holding(record));
             // Written as a delete's response is: a pk the cache never
             // held leaves a marker, so an older response does not bring
             // the record back.
             let gone = Decoded::from(Deleted::<E>::new(pk.clone()));
             let written = state.store.write(None, gone, meta, false).is_ok();
-            written && held && !live(&state.store)
+            let deleted = written && held && !live(&state.store);
+            if let (true, Some(record)) = (deleted, record) {
+                for key in &holding {
+                    if state.store.leave(key, record, None) {
+                        state.store.date_result(key, fetched_at);
+                    }
+                }
+            }
+            deleted
         };
         self.emit(|| Event::Record {
             entity: E::KEY,

@@ -377,3 +377,26 @@ fn a_record_written_from_outside_leaves_the_lists_it_no_longer_matches() {
         "user 2's list, which it now matches, fetches again to bring it"
     );
 }
+
+#[test]
+fn a_record_deleted_from_outside_leaves_a_paged_lists_count() {
+    let ctrl = Controller::new(Client::new("http://api.test"));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    let page = restcache::rest::Page {
+        items: vec![Rc::new(todo(1, "milk")), Rc::new(todo(2, "eggs"))],
+        total: Some(5),
+        next: None,
+    };
+    ctrl.set_response(&pages, &first, page).unwrap();
+    // Another user deleted milk (a live message says so).
+    assert!(ctrl.delete_entity::<Todo>(1u64, ctrl.write_time()));
+    let shown = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!(
+        (titles(&shown.items), shown.total),
+        (vec!["eggs"], Some(4)),
+        "one record fewer in the collection"
+    );
+}
