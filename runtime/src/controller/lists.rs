@@ -93,17 +93,29 @@ fn lists_among<'k, P: Serialize, S, E: Effect>(
                 "" => "",
                 _ => rest.strip_prefix('?')?,
             };
-            let mut filters = pairs(query);
-            filters.retain(|pair| !scope.contains(pair));
-            if let Some(pagination) = keys.get(key).and_then(|kept| kept.pages.as_ref()) {
-                filters.retain(|(name, _)| !pagination.names(name));
-            }
             Some(List {
                 key: key.to_owned(),
-                filters,
+                filters: filters_of(keys, key, query, &scope),
             })
         })
         .collect()
+}
+
+/// The filters of the list `key` whose query is `query`: its params but
+/// those of `scope` (the query every URL of the write carries) and its
+/// page params (as `keys` holds them), which filter nothing.
+fn filters_of(
+    keys: &Keys,
+    key: &str,
+    query: &str,
+    scope: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut filters = pairs(query);
+    filters.retain(|pair| !scope.contains(pair));
+    if let Some(pagination) = keys.get(key).and_then(|kept| kept.pages.as_ref()) {
+        filters.retain(|(name, _)| !pagination.names(name));
+    }
+    filters
 }
 
 /// After a create or an update whose record `item` (its store references
@@ -196,15 +208,10 @@ pub(super) fn judge_holding_lists(
     (scope, at): (&str, Timestamp),
 ) {
     let scope = pairs(scope);
-    let filters_of = |key: &str| {
+    let list = |key: &str| {
         let (base, query) = key.split_once('?')?;
-        let mut filters = pairs(query);
-        filters.retain(|pair| !scope.contains(pair));
-        let pages = keys.get(key).and_then(|kept| kept.pages.as_ref());
-        if let Some(pagination) = pages {
-            filters.retain(|(name, _)| !pagination.names(name));
-        }
-        Some((base.to_owned(), filters, pages.is_some()))
+        let paged = keys.get(key).is_some_and(|kept| kept.pages.is_some());
+        Some((base.to_owned(), filters_of(keys, key, query, &scope), paged))
     };
     let holding = store.results_holding(record);
     let mut collections = Vec::new();
@@ -214,7 +221,7 @@ pub(super) fn judge_holding_lists(
         if !confirmed.is_some_and(|slot| slot.refs.view().contains(record)) {
             continue;
         }
-        let Some((base, filters, _)) = filters_of(key) else {
+        let Some((base, filters, _)) = list(key) else {
             continue;
         };
         if !collections.contains(&base) {
@@ -231,7 +238,7 @@ pub(super) fn judge_holding_lists(
         .result_keys()
         .filter(|key| !holding.iter().any(|held| held == key))
         .filter(|key| {
-            filters_of(key).is_some_and(|(base, filters, paged)| {
+            list(key).is_some_and(|(base, filters, paged)| {
                 !paged
                     && collections.contains(&base)
                     && judge(field_text, &filters) == Verdict::Joins
@@ -250,6 +257,29 @@ pub(super) struct Deletion<'a> {
     pub entity: &'a str,
     pub pk: &'a crate::pk::Pk,
     pub counted: bool,
+}
+
+/// The deleted record `pk` of `entity` leaves every result holding it as
+/// an item (a paged list counts one record fewer), with a `layer` as part
+/// of it. Returns the keys of those results, each with whether it let
+/// the record go (a result of another shape keeps it).
+pub(super) fn leave_holding(
+    store: &mut Store,
+    entity: &str,
+    pk: &crate::pk::Pk,
+    mut layer: Option<&mut Layer>,
+) -> Vec<(String, bool)> {
+    let Some(record) = store.record_ref(entity, pk) else {
+        return Vec::new();
+    };
+    let holding = store.results_holding(record);
+    holding
+        .into_iter()
+        .map(|key| {
+            let left = store.leave(&key, record, layer.as_deref_mut());
+            (key, left)
+        })
+        .collect()
 }
 
 /// After a delete of the record `deleted` (at `url`): it leaves every
@@ -274,18 +304,12 @@ pub(super) fn leave_lists<P: Serialize, S, E: Effect>(
         pk,
         counted,
     } = deleted;
-    let record = store.record_ref(entity, pk);
-    let holding = record.map_or_else(Vec::new, |record| store.results_holding(record));
-    if let Some(record) = record {
-        for key in &holding {
-            store.leave(key, record, layer.as_deref_mut());
-        }
-    }
+    let holding = leave_holding(store, entity, pk, layer.as_deref_mut());
     let Some(collection) = collection_of(url, pk).filter(|_| counted) else {
         return;
     };
     for list in lists_under(store, keys, endpoint, params, &collection) {
-        if holding.contains(&list.key) {
+        if holding.iter().any(|(held, _)| *held == list.key) {
             continue;
         }
         if list.filters.is_empty() {

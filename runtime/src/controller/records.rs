@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::edits::WriteError;
 use super::events::{Event, RecordChange};
-use super::lists::judge_holding_lists;
+use super::lists::{judge_holding_lists, leave_holding};
 use super::{Controller, State};
 use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
@@ -155,21 +155,17 @@ impl Controller {
                 matches!(store.get_entity::<E>(&pk), Lookup::Found(..))
             };
             let held = live(&state.store);
-            // The lists holding it, as confirmed: they let it go (a paged
-            // one counts one record fewer), as after a delete's answer.
-            let record = state.store.record_ref(E::KEY, &pk);
-            let holding =
-                record.map_or_else(Vec::new, |record| state.store.results_holding(record));
             // Written as a delete's response is: a pk the cache never
             // held leaves a marker, so an older response does not bring
             // the record back.
             let gone = Decoded::from(Deleted::<E>::new(pk.clone()));
             let written = state.store.write(None, gone, meta, false).is_ok();
             let deleted = written && held && !live(&state.store);
-            if let (true, Some(record)) = (deleted, record) {
-                for key in &holding {
-                    if state.store.leave(key, record, None) {
-                        state.store.date_result(key, fetched_at);
+            // The lists holding it let it go, as after a delete's answer.
+            if deleted {
+                for (key, left) in leave_holding(&mut state.store, E::KEY, &pk, None) {
+                    if left {
+                        state.store.date_result(&key, fetched_at);
                     }
                 }
             }

@@ -7,6 +7,7 @@ mod handoff;
 mod inference;
 mod mutations;
 mod nested_records;
+mod observer_fetches;
 mod observers;
 mod offline;
 mod outside;

@@ -5,6 +5,7 @@
 //! them, live streams (server-sent events, websockets) and binary data.
 
 mod binary;
+mod feeds;
 mod graphql;
 mod headers;
 mod ids;
