@@ -152,12 +152,20 @@ fn apply_layer<E: Entity + DeserializeOwned>(
     record: &Record,
 ) -> Option<ForeignLayer> {
     let at = stood_at(record, ctrl);
+    if ctrl.stood_before_reset(at) {
+        return None;
+    }
     let data = serde_json::from_str::<E>(record.data.as_ref()?.get()).ok()?;
     ctrl.show_foreign_layer(data, at)
 }
 
 fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bool {
     let at = stood_at(record, ctrl);
+    // The cache was emptied since (a log-out): what stood before is not
+    // brought back.
+    if ctrl.stood_before_reset(at) {
+        return true;
+    }
     // A copy as new as the stored one changes nothing, and is not written
     // (so that it is not sent on again). An optimistic value on show is
     // not what it is measured against: the confirmed copy beneath is.

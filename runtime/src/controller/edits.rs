@@ -314,12 +314,21 @@ impl Controller {
             #[cfg(feature = "persist")]
             state.handoff.private_records.clear();
             state.generation += 1;
+            state.reset_at = self.now();
         }
         // A fetch from before stores nothing: no later read joins it.
         self.inner.background.borrow_mut().clear();
         self.end_queued_mutations();
         self.emit(|| Event::Reset);
         self.notify();
+    }
+
+    /// Whether data that stood at `at` is older than the last
+    /// [`reset`](Self::reset): news of it from outside (another tab that
+    /// had not heard of the reset yet) is not taken.
+    #[cfg(any(feature = "tabs", feature = "persist"))]
+    pub(crate) fn stood_before_reset(&self, at: Timestamp) -> bool {
+        at < self.inner.state.borrow().reset_at
     }
 
     /// Stores `value` as the response of `endpoint` with `params`, as if

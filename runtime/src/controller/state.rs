@@ -204,6 +204,10 @@ pub(crate) struct State {
     /// Bumped by [`Controller::reset`]: responses to requests started in
     /// an earlier generation are dropped.
     pub(super) generation: u64,
+    /// When the last [`Controller::reset`] emptied the cache: records
+    /// that stood before it and come from outside (another tab) are not
+    /// taken.
+    pub(super) reset_at: Timestamp,
     /// Numbers requests and stored errors.
     pub(super) serial: u64,
     /// The start time given to the last request (or invalidation).

@@ -17,6 +17,10 @@
 //! request started earlier does not bring it back, whether or not this
 //! tab held it.
 //!
+//! A reset (a log-out) reaches every tab, and what stood before it stays
+//! out: records, optimistic values and answers that a tab sent before it
+//! heard of the reset are not taken by a tab that reset already.
+//!
 //! Records a private endpoint brought travel marked as such: the other
 //! tabs show them, and a saved cache there leaves them out as it does
 //! in the tab that read them.

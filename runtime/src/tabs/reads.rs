@@ -191,8 +191,11 @@ pub(super) fn heard_answer(
     answer: Option<(Recorded, u64)>,
     ctrl: &Controller,
 ) {
+    // An answer to a request sent before this cache's last reset (the
+    // other tab had not heard of it yet) is no answer: the reads fetch.
     let answer = answer
-        .map(|(response, started)| (response, Timestamp::from_micros(started).min(ctrl.now())));
+        .map(|(response, started)| (response, Timestamp::from_micros(started).min(ctrl.now())))
+        .filter(|(_, started)| !ctrl.stood_before_reset(*started));
     for read in stop_waiting(link, tab, key) {
         let answer = answer.as_ref().map(|(response, started)| SharedAnswer {
             response: response.clone(),

@@ -587,3 +587,41 @@ async fn a_private_reads_records_show_in_another_tab_but_stay_out_of_its_save() 
         })
         .await;
 }
+
+#[tokio::test]
+async fn news_another_tab_sent_from_before_a_reset_is_not_taken_after_it() {
+    let (api, clock, ctrl, tab) = a_tab_on_a_manual_clock();
+    let before = ctrl.now().as_micros();
+    clock.advance(std::time::Duration::from_millis(10));
+    ctrl.reset(); // a log-out here, while another tab still sends the old user's data
+    let record = |id: u64, title: &str, at: u64| {
+        let data = json!({"id": id, "userId": 1, "title": title, "completed": false});
+        json!({"entity": "Todo", "pk": id.to_string(), "data": data, "at": at})
+    };
+    tab.say(json!({"records": {"records": [record(1, "the old user's", before)]}}));
+    let held = |pk: u64| ctrl.with_store(|store| store.get_entity::<Todo>(pk).value().is_some());
+    assert!(!held(1), "a record from before the reset stays out");
+    clock.advance(std::time::Duration::from_millis(10));
+    let after = ctrl.now().as_micros();
+    tab.say(json!({"records": {"records": [record(2, "the new user's", after)]}}));
+    assert!(held(2), "a record from after the reset is taken");
+
+    // An answer to a request the other tab sent before the reset is not
+    // taken either: the read waiting for it fetches for itself.
+    let key = format!("GET {}/todos", api.url());
+    tab.say(json!({"fetching": {"tab": 7, "key": key}}));
+    let list = TodoResource::get_list();
+    let read = ctrl.fetch(&list, &(), None);
+    let later = async {
+        until(|| ctrl.in_flight() == 1).await;
+        tokio::task::yield_now().await;
+        let body = r#"[{"id": 1, "userId": 1, "title": "the old user's", "completed": false}]"#;
+        let response = json!({"status": 200, "headers": [], "body": body});
+        tab.say(
+            json!({"fetched": {"tab": 7, "key": key, "response": response, "started": before}}),
+        );
+    };
+    let (read, ()) = futures_util::join!(read, later);
+    assert_eq!(read.unwrap().len(), 5, "its own answer, from the server");
+    assert_eq!(api.hits("GET /todos"), 1);
+}
