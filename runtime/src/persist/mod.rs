@@ -18,7 +18,9 @@
 //! [`private`](crate::rest::Endpoint::private) leave nothing in a save.
 //!
 //! Saved caches carry the app's schema [`version`](Persist::version):
-//! one saved under another version is discarded whole. Under the same
+//! the records and responses of one saved under another version are
+//! discarded, but its offline mutations are still sent (those whose
+//! endpoint still reads their params). Under the same
 //! version, each record that no longer fits its type and each response
 //! its endpoint can no longer decode is dropped alone (the read fetches).
 //! What is saved is bounded by the store's retention (only what it still
@@ -152,7 +154,11 @@ impl Persist {
     }
 
     /// The app's schema version: bump it when an entity's shape changes,
-    /// and what was saved under another version is discarded.
+    /// and the records and responses saved under another version are
+    /// discarded. Mutations made offline under it are still sent: an
+    /// optimistic value the new types cannot read is left out, params
+    /// they cannot read drop the mutation (counted in
+    /// [`Restored::dropped_mutations`]).
     ///
     /// ```
     /// let persist = restcache::persist::Persist::new("app").version(3);
@@ -266,11 +272,13 @@ pub struct Restored {
     pub mutations: usize,
     /// Saved mutations that could not be called again, dropped: their
     /// endpoint is no longer named ([`Persist::mutation`]), or their
-    /// params or optimistic value no longer fit its types (the app
-    /// changed them since). The next save leaves them out.
+    /// params no longer fit its types (the app changed them since). The
+    /// next save leaves them out. A saved optimistic value that no longer
+    /// fits is left out alone: its mutation is still sent.
     pub dropped_mutations: usize,
-    /// Whether a saved cache was there but discarded whole (another
-    /// schema version, or not a saved cache this version reads).
+    /// Whether a saved cache was there but its records and responses
+    /// were discarded (another schema version, whose offline mutations
+    /// are still sent, or not a saved cache this version reads).
     pub discarded: bool,
 }
 
@@ -440,12 +448,23 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
     };
     let saved = match serde_json::from_str::<Saved>(&text) {
         Ok(saved) if saved.restcache_saved == FORMAT && saved.version == persist.version => saved,
-        _ => {
+        other => {
             storage.remove(&persist.name);
-            return Restored {
+            let mut restored = Restored {
                 discarded: true,
                 ..Restored::default()
             };
+            // Another schema version's records and responses go, but its
+            // queued mutations are the user's own changes: each is called
+            // again if its endpoint still reads it (the next save keeps it).
+            if let Ok(saved) = other
+                && saved.restcache_saved == FORMAT
+                && replay
+            {
+                (restored.mutations, restored.dropped_mutations) =
+                    persist.replay(ctrl, saved.mutations);
+            }
+            return restored;
         }
     };
     let mut restored = Restored {

@@ -158,10 +158,12 @@ impl Persist {
         let endpoint = endpoint.clone();
         let replay = move |ctrl: &Controller, saved: SavedMutation| {
             let params: P = serde_json::from_str(saved.params.get()).ok()?;
-            let optimistic = match saved.optimistic {
-                Some(value) => Some(serde_json::from_str::<S>(value.get()).ok()?),
-                None => None,
-            };
+            // An optimistic value the app's types no longer read (saved
+            // by an older version) is left out: the change is still sent,
+            // and shows once answered.
+            let optimistic = saved
+                .optimistic
+                .and_then(|value| serde_json::from_str::<S>(value.get()).ok());
             let body = saved.body.map(Body::from);
             let sending = ctrl
                 .replay_mutation(endpoint.clone(), params, body, optimistic)

@@ -282,3 +282,51 @@ async fn a_mutation_answered_while_the_storage_is_full_is_not_sent_again_after_a
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_new_schema_version_still_sends_the_mutations_saved_before_it() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let one = TodoResourceParams { id: 1 };
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&persist(&storage).mutation(&update));
+                ctrl.fetch(&TodoResource::get_list(), &(), None)
+                    .await
+                    .unwrap();
+                ctrl.set_online(false);
+                let body = Some(Body::json(&json!({ "title": "made offline" })).unwrap());
+                let optimistic = Rc::new(Todo {
+                    title: "made offline".into(),
+                    ..crate::common::todo(1, "")
+                });
+                let mut rename = Box::pin(ctrl.fetch_optimistic(&update, &one, body, optimistic));
+                assert!(futures_util::poll!(&mut rename).is_pending());
+                // The page goes before the network is back; the app is
+                // deployed again, with a new schema version, meanwhile.
+                drop(link);
+                drop(rename);
+            }
+            // An optimistic value the new version can no longer read.
+            let mut saved: serde_json::Value =
+                serde_json::from_str(&storage.load("todos").unwrap()).unwrap();
+            saved["mutations"][0]["optimistic"] = json!({ "id": 1, "title": 7 });
+            storage.save("todos", &saved.to_string()).unwrap();
+
+            let reloaded = Controller::new(Client::new(api.url()));
+            let link = reloaded.persist(&persist(&storage).version(2).mutation(&update));
+            assert!(link.restored().discarded, "the records and responses go");
+            assert_eq!(link.restored().records, 0);
+            assert_eq!(
+                (link.restored().mutations, link.restored().dropped_mutations),
+                (1, 0),
+                "the user's own change is kept, its optimistic value left out"
+            );
+            crate::common::until(|| api.hits("PATCH /todos/1") == 1).await;
+            assert_eq!(api.records("todos")[0]["title"], "made offline");
+        })
+        .await;
+}
