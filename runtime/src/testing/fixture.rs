@@ -123,7 +123,9 @@ type Fill = Rc<dyn Fn(&Controller) -> Result<(), WriteError>>;
 /// error, optionally after a delay. A [`MockClient`](super::MockClient)
 /// answers the request those params make (same method and URL, whatever
 /// the body; for a GraphQL operation, the same document and variables
-/// too); a read's fixture can also fill a controller before the first
+/// too; for an endpoint whose own fetch picks the method, as an older API
+/// shape's does, a `POST`, `PUT` or `PATCH` to that URL as well, when no
+/// fixture of the method sent answers it); a read's fixture can also fill a controller before the first
 /// render ([`MockClient::fill`](super::MockClient::fill)).
 ///
 /// ```
@@ -144,8 +146,9 @@ type Fill = Rc<dyn Fn(&Controller) -> Result<(), WriteError>>;
 pub struct Fixture {
     pub(super) method: Method,
     /// Whether a request that writes by any method (`POST`, `PUT`,
-    /// `PATCH`) is this fixture's: its endpoint's own fetch function picks
-    /// which it sends (an older API shape's mutation).
+    /// `PATCH`) is this fixture's too: its endpoint's own fetch function
+    /// picks which it sends (an older API shape, a read that posts among
+    /// them). A fixture of the method sent comes first.
     pub(super) any_write: bool,
     /// The URL the params make: a path, or absolute for an endpoint with
     /// a URL prefix of its own.
@@ -281,7 +284,7 @@ impl Fixture {
             .unwrap_or_else(|e| panic!("a fixture's params make no URL: {e}"));
         Fixture {
             method: endpoint.method(),
-            any_write: endpoint.has_own_fetch() && endpoint.method() == Method::Post,
+            any_write: endpoint.has_own_fetch(),
             url,
             reply,
             body: endpoint

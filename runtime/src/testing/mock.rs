@@ -490,20 +490,30 @@ impl MockClient {
     /// itself) passes.
     fn reply(&self, request: &RecordedRequest) -> Reply {
         let answers = self.0.answers.borrow().clone();
+        // A fixture that takes any write (an endpoint with a fetch of its
+        // own) answers only when none of the method sent does; one of a
+        // write's endpoint before one of a read's (a read that posts).
+        let mut any_write: Option<(bool, Reply)> = None;
         for answer in &answers {
             match &**answer {
                 Answer::Fixture(fixture) => {
                     let writes = [Method::Post, Method::Put, Method::Patch];
-                    let method_fits = fixture.method == request.method
-                        || (fixture.any_write && writes.contains(&request.method));
-                    if method_fits
-                        && resolve(&self.0.base_url, &fixture.url) == request.url
+                    let fits = resolve(&self.0.base_url, &fixture.url) == request.url
                         && fixture
                             .body
                             .as_ref()
-                            .is_none_or(|body| same_body(body, request.body.as_deref()))
-                    {
+                            .is_none_or(|body| same_body(body, request.body.as_deref()));
+                    if fits && fixture.method == request.method {
                         return fixture.reply.clone();
+                    }
+                    if fits && fixture.any_write && writes.contains(&request.method) {
+                        let of_a_write = fixture.method != Method::Get;
+                        if any_write
+                            .as_ref()
+                            .is_none_or(|(best, _)| of_a_write && !best)
+                        {
+                            any_write = Some((of_a_write, fixture.reply.clone()));
+                        }
                     }
                 }
                 Answer::Interceptor(intercept) => {
@@ -515,6 +525,9 @@ impl MockClient {
                     }
                 }
             }
+        }
+        if let Some((_, reply)) = any_write {
+            return reply;
         }
         Reply::status(
             404,

@@ -265,3 +265,48 @@ async fn a_fixture_answers_an_older_api_shape_whatever_method_it_sends() {
     let updated = update.call(&ctrl, &1, Some(body)).await.unwrap();
     assert_eq!(updated.username, "ada");
 }
+
+#[tokio::test]
+async fn a_fixture_answers_an_older_api_read_shape_that_posts() {
+    use restcache::legacy::Query;
+    let mock = MockClient::new();
+    let me = crate::legacy::current_user_shape();
+    let bret = json!({"id": 1, "username": "Bret", "email": "b@x", "isManager": false});
+    mock.answer(Fixture::new(
+        &me.endpoint::<restcache::rest::Read>(),
+        Query::new(),
+        bret,
+    ));
+    let ctrl = mock.controller();
+    let user = me.call(&ctrl, &Query::new(), None).await.unwrap();
+    assert_eq!(user.username, "Bret");
+    assert_eq!(
+        mock.count(restcache::http::Method::Post, "/current_user/"),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_fixture_of_the_method_sent_wins_over_one_that_takes_any_write() {
+    use crate::common::User;
+    use restcache::legacy::Resource;
+    let mock = MockClient::new();
+    let user = |name: &str| json!({"id": 1, "username": name, "email": "a@x", "isManager": false});
+    let update = User::update_shape();
+    mock.answer(Fixture::new(
+        &update.endpoint::<restcache::rest::Mutate>(),
+        1,
+        user("updated"),
+    ));
+    // Registered later: the detail's read, whose own fetch might send
+    // any method to the same URL.
+    mock.answer(Fixture::new(
+        &User::detail_shape().endpoint::<restcache::rest::Read>(),
+        1,
+        user("read"),
+    ));
+    let ctrl = mock.controller();
+    let body = restcache::http::Body::json(&user("updated")).unwrap();
+    let updated = update.call(&ctrl, &1, Some(body)).await.unwrap();
+    assert_eq!(updated.username, "updated");
+}
