@@ -304,7 +304,10 @@ impl Controller {
     /// The responses of the reads this controller recorded and still
     /// holds, as one text for the page (embed it with [`handoff_script`]).
     /// It carries what the reads got, nothing else: not the server's
-    /// `Set-Cookie`, not the requests' headers. Serve a page that carries
+    /// `Set-Cookie`, not the requests' headers. It holds at most
+    /// [`MAX_HANDOFF_BYTES`]: past it, the largest responses are left out
+    /// (the page fetches those reads), never the fallbacks the server
+    /// showed. Serve a page that carries
     /// one with `Cache-Control: no-store`: a page taken from a cache (the
     /// Back button, a CDN) hands over data as old as the page, which the
     /// browser counts from when the page was made, not from when the
@@ -351,11 +354,36 @@ impl Controller {
             })
             .collect();
         entries.sort_by(|a, b| a.key.cmp(&b.key));
-        let text = Text {
+        let mut text = Text {
             restcache_handoff: FORMAT,
             entries,
             fallbacks: state.handoff.fallbacks.clone(),
         };
+        let whole = escaped(&serde_json::to_string(&text).unwrap_or_default());
+        if whole.len() <= MAX_HANDOFF_BYTES {
+            return whole;
+        }
+        // Over the limit, the page would refuse it all (the fallbacks the
+        // server showed too): the largest reads stay behind, to be fetched.
+        let size =
+            |entry: &Entry| escaped(&serde_json::to_string(entry).unwrap_or_default()).len() + 1;
+        let sizes: Vec<usize> = text.entries.iter().map(size).collect();
+        let mut largest: Vec<usize> = (0..sizes.len()).collect();
+        largest.sort_by_key(|&at| std::cmp::Reverse(sizes[at]));
+        let mut over = whole.len() - MAX_HANDOFF_BYTES;
+        let mut left_out = vec![false; sizes.len()];
+        for at in largest {
+            if over == 0 {
+                break;
+            }
+            left_out[at] = true;
+            over = over.saturating_sub(sizes[at]);
+        }
+        let mut at = 0;
+        text.entries.retain(|_| {
+            at += 1;
+            !left_out[at - 1]
+        });
         escaped(&serde_json::to_string(&text).unwrap_or_default())
     }
 

@@ -102,11 +102,20 @@ pub fn CacheProvider(props: &CacheProviderProps) -> Html {
                 let controller = Controller::new(Client::new(base_url.as_str()));
                 // A page a server rendered holds its cache: take it before
                 // the first render, so that hydration reads it. A text the
-                // controller refuses leaves the cache empty: the reads fetch.
-                // A build without `hydration` leaves the import out (its
-                // context warns when a page holds a handoff all the same).
+                // controller refuses leaves the cache empty (the reads
+                // fetch), and the console says why. A build without
+                // `hydration` leaves the import out (its context warns when
+                // a page holds a handoff all the same).
                 #[cfg(feature = "hydration")]
-                let _ = controller.import_handoff_from_page();
+                if let Err(refused) = controller.import_handoff_from_page() {
+                    #[cfg(target_arch = "wasm32")]
+                    web_sys::console::warn_1(
+                        &format!("restcache: the page's cache handoff is not taken: {refused}")
+                            .into(),
+                    );
+                    #[cfg(not(target_arch = "wasm32"))]
+                    let _ = refused;
+                }
                 CacheContext::new(controller)
             }
             (None, None) => panic!(

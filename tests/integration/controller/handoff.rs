@@ -85,3 +85,52 @@ async fn a_read_expired_on_the_server_crosses_on_show_and_stale() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_handoff_over_the_limit_leaves_out_its_largest_reads_not_all() {
+    let mut server = mockito::Server::new_async().await;
+    let huge = format!(
+        r#"[{{"id": 2, "title": "{}"}}]"#,
+        "x".repeat(restcache::MAX_HANDOFF_BYTES)
+    );
+    let list = server
+        .mock("GET", "/todos")
+        .with_body(huge)
+        .create_async()
+        .await;
+    let one = server
+        .mock("GET", "/todos/1")
+        .with_body(r#"{"id": 1, "title": "small"}"#)
+        .create_async()
+        .await;
+    let on_server = Controller::new(Client::new(server.url()));
+    on_server.record_for_handoff();
+    let params = TodoResourceParams { id: 1 };
+    on_server
+        .fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    on_server
+        .fetch(&TodoResource::get(), &params, None)
+        .await
+        .unwrap();
+    list.assert_async().await;
+    one.assert_async().await;
+
+    let text = on_server.export_handoff();
+    assert!(
+        text.len() <= restcache::MAX_HANDOFF_BYTES,
+        "{} bytes",
+        text.len()
+    );
+    let page = Controller::new(Client::new(server.url()));
+    assert_eq!(page.import_handoff(&text), Ok(1), "the small read crosses");
+    assert_eq!(
+        page.read(&TodoResource::get(), &params).status,
+        ExpiryStatus::Valid
+    );
+    assert!(
+        page.read(&TodoResource::get_list(), &()).data.is_none(),
+        "the page fetches the list itself"
+    );
+}
