@@ -314,7 +314,10 @@ impl Controller {
             #[cfg(feature = "persist")]
             state.handoff.private_records.clear();
             state.generation += 1;
-            state.reset_at = self.now();
+            #[cfg(any(feature = "tabs", feature = "persist"))]
+            {
+                state.reset_at = self.now();
+            }
         }
         // A fetch from before stores nothing: no later read joins it.
         self.inner.background.borrow_mut().clear();
@@ -329,6 +332,21 @@ impl Controller {
     #[cfg(any(feature = "tabs", feature = "persist"))]
     pub(crate) fn stood_before_reset(&self, at: Timestamp) -> bool {
         at < self.inner.state.borrow().reset_at
+    }
+
+    /// Dates the last reset at `at` (when another tab, whose reset this
+    /// one followed, made it): what that tab wrote since is taken here.
+    #[cfg(feature = "tabs")]
+    pub(crate) fn date_reset(&self, at: Timestamp) {
+        let mut state = self.inner.state.borrow_mut();
+        state.reset_at = state.reset_at.min(at);
+    }
+
+    /// When the last reset emptied the cache (the start of time when
+    /// none did).
+    #[cfg(feature = "tabs")]
+    pub(crate) fn reset_at(&self) -> Timestamp {
+        self.inner.state.borrow().reset_at
     }
 
     /// Stores `value` as the response of `endpoint` with `params`, as if

@@ -306,8 +306,8 @@ impl Controller {
     /// It carries what the reads got, nothing else: not the server's
     /// `Set-Cookie`, not the requests' headers. It holds at most
     /// [`MAX_HANDOFF_BYTES`]: past it, the largest responses are left out
-    /// (the page fetches those reads), never the fallbacks the server
-    /// showed. Serve a page that carries
+    /// (the page fetches those reads), and the fallbacks the server showed
+    /// only when they alone are past it. Serve a page that carries
     /// one with `Cache-Control: no-store`: a page taken from a cache (the
     /// Back button, a CDN) hands over data as old as the page, which the
     /// browser counts from when the page was made, not from when the
@@ -384,7 +384,19 @@ impl Controller {
             at += 1;
             !left_out[at - 1]
         });
-        escaped(&serde_json::to_string(&text).unwrap_or_default())
+        let mut trimmed = escaped(&serde_json::to_string(&text).unwrap_or_default());
+        // A comma fewer than counted, or fallbacks past the limit alone:
+        // the next largest go, then the fallbacks (the page fetches all).
+        while trimmed.len() > MAX_HANDOFF_BYTES {
+            let next = (0..text.entries.len()).max_by_key(|&at| size(&text.entries[at]));
+            match next {
+                Some(at) => drop(text.entries.remove(at)),
+                None if !text.fallbacks.is_empty() => text.fallbacks.clear(),
+                None => break,
+            }
+            trimmed = escaped(&serde_json::to_string(&text).unwrap_or_default());
+        }
+        trimmed
     }
 
     /// Takes back what a server's [`export_handoff`](Self::export_handoff)

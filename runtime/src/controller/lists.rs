@@ -159,7 +159,20 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
         };
         let held = record.filter(|&record| holds(record));
         let holds_it = held.is_some();
+        // A paged list fetched after the create was sent may count the new
+        // record already, on a page not loaded: it is fetched again rather
+        // than counted twice.
+        let counted_maybe = joining.paged
+            && joining.new
+            && layer.is_none()
+            && store
+                .confirmed_result(&list.key)
+                .is_some_and(|slot| slot.meta.fetched_at > at);
         let changed = match judge(|field| item.field_text(field), &list.filters) {
+            Verdict::Joins if !holds_it && counted_maybe => {
+                store.expire_result(&list.key);
+                true
+            }
             Verdict::Joins if !holds_it => store.append(
                 &list.key,
                 Rc::clone(item) as Rc<dyn std::any::Any>,

@@ -302,6 +302,7 @@ impl Controller {
             memo: Memo::new(),
             keys: Keys::default(),
             generation: 0,
+            #[cfg(any(feature = "tabs", feature = "persist"))]
             reset_at: Timestamp::from_micros(0),
             serial: 0,
             last_start: Timestamp::default(),

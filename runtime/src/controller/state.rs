@@ -207,6 +207,7 @@ pub(crate) struct State {
     /// When the last [`Controller::reset`] emptied the cache: records
     /// that stood before it and come from outside (another tab) are not
     /// taken.
+    #[cfg(any(feature = "tabs", feature = "persist"))]
     pub(super) reset_at: Timestamp,
     /// Numbers requests and stored errors.
     pub(super) serial: u64,

@@ -414,6 +414,11 @@ impl Controller {
             queue_saved: Cell::new(self.queued_call_count()),
             last_error: std::cell::RefCell::new(None),
         });
+        // Another version's save is gone from the storage, and the
+        // mutations it held are in the queue alone: saved again at once.
+        if restored.discarded && restored.mutations > 0 {
+            save(self, &saving);
+        }
         let heard = Rc::clone(&saving);
         let listener = self.on_event(move |event, ctrl| changed(&heard, event, ctrl));
         #[cfg(target_arch = "wasm32")]

@@ -61,9 +61,15 @@ impl Link {
 
     /// Sends `message` to the other tabs.
     pub fn post(&self, message: Message) {
+        self.post_at(message, None);
+    }
+
+    /// Sends `message`, dated `at` (a reset's time), to the other tabs.
+    pub fn post_at(&self, message: Message, at: Option<u64>) {
         let sent = Sent {
             version: self.version,
             home: self.home,
+            at,
             message,
         };
         if let Ok(text) = serde_json::to_string(&sent) {

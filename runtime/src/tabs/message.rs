@@ -15,6 +15,11 @@ pub(super) struct Sent {
     /// link of its own cache alone.
     #[serde(default)]
     pub home: u64,
+    /// With a reset: when the sending tab made it, in microseconds since
+    /// the Unix epoch (a field of its own, so that a tab of an older
+    /// version still reads the reset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<u64>,
     pub message: Message,
 }
 

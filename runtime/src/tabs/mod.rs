@@ -291,7 +291,7 @@ fn tell(link: &Link, event: &Event, ctrl: &Controller) {
     }
     if let Event::Reset = event {
         link.sent_up_to.set(writes);
-        link.post(Message::Reset);
+        link.post_at(Message::Reset, Some(ctrl.reset_at().as_micros()));
         forget_shared(link);
         return;
     }
@@ -359,14 +359,15 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
     // records otherwise: its records are left alone. A reset (a log-out)
     // and an invalidation reach it still: a key names the same read in
     // either version.
-    let (message, same_version) = match serde_json::from_str::<Sent>(text) {
+    let (message, same_version, at) = match serde_json::from_str::<Sent>(text) {
         // Another link of this tab's own cache: nothing to take.
         Ok(sent) if sent.home == link.home => return,
-        Ok(sent) if sent.version == link.version => (sent.message, true),
+        Ok(sent) if sent.version == link.version => (sent.message, true, sent.at),
         Ok(Sent {
             message: message @ (Message::Reset | Message::Invalidate { .. }),
+            at,
             ..
-        }) => (message, false),
+        }) => (message, false, at),
         _ => return,
     };
     struct Applying<'a>(&'a Cell<bool>);
@@ -382,6 +383,11 @@ fn hear(link: &Link, text: &str, ctrl: &Controller) {
     match message {
         Message::Reset => {
             ctrl.reset();
+            // What the other tab wrote since its reset (a new session's
+            // records) reaches this one, heard later, all the same.
+            if let Some(at) = at {
+                ctrl.date_reset(Timestamp::from_micros(at));
+            }
             forget_shared(link);
         }
         Message::Invalidate {

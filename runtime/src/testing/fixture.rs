@@ -147,8 +147,9 @@ pub struct Fixture {
     pub(super) method: Method,
     /// Whether a request that writes by any method (`POST`, `PUT`,
     /// `PATCH`) is this fixture's too: its endpoint's own fetch function
-    /// picks which it sends (an older API shape, a read that posts among
-    /// them). A fixture of the method sent comes first.
+    /// picks which it sends (an older API shape other than a delete, a
+    /// read that posts among them). A fixture of the method sent comes
+    /// first, then one of a write's endpoint.
     pub(super) any_write: bool,
     /// The URL the params make: a path, or absolute for an endpoint with
     /// a URL prefix of its own.
@@ -284,7 +285,7 @@ impl Fixture {
             .unwrap_or_else(|e| panic!("a fixture's params make no URL: {e}"));
         Fixture {
             method: endpoint.method(),
-            any_write: endpoint.has_own_fetch(),
+            any_write: endpoint.has_own_fetch() && endpoint.method() != Method::Delete,
             url,
             reply,
             body: endpoint

@@ -507,7 +507,7 @@ impl MockClient {
                         return fixture.reply.clone();
                     }
                     if fits && fixture.any_write && writes.contains(&request.method) {
-                        let of_a_write = fixture.method != Method::Get;
+                        let of_a_write = fixture.method == Method::Post;
                         if any_write
                             .as_ref()
                             .is_none_or(|(best, _)| of_a_write && !best)
@@ -517,6 +517,10 @@ impl MockClient {
                     }
                 }
                 Answer::Interceptor(intercept) => {
+                    // Newer than this interceptor: the fixture answers.
+                    if let Some((_, reply)) = any_write {
+                        return reply;
+                    }
                     let Ok(mut intercept) = intercept.try_borrow_mut() else {
                         continue;
                     };

@@ -325,6 +325,10 @@ async fn a_new_schema_version_still_sends_the_mutations_saved_before_it() {
                 (1, 0),
                 "the user's own change is kept, its optimistic value left out"
             );
+            assert!(
+                storage.load("todos").unwrap().contains("made offline"),
+                "saved again under the new version, before it is sent"
+            );
             crate::common::until(|| api.hits("PATCH /todos/1") == 1).await;
             assert_eq!(api.records("todos")[0]["title"], "made offline");
         })

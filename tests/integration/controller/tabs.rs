@@ -625,3 +625,20 @@ async fn news_another_tab_sent_from_before_a_reset_is_not_taken_after_it() {
     assert_eq!(read.unwrap().len(), 5, "its own answer, from the server");
     assert_eq!(api.hits("GET /todos"), 1);
 }
+
+#[tokio::test]
+async fn a_reset_heard_late_takes_what_its_tab_wrote_after_it() {
+    let (_api, clock, ctrl, tab) = a_tab_on_a_manual_clock();
+    let reset_there = ctrl.now().as_micros() + 5_000;
+    let written_there = ctrl.now().as_micros() + 10_000;
+    // This tab hears of the other's reset 20 ms after it was made.
+    clock.advance(std::time::Duration::from_millis(20));
+    tab.channel
+        .clone()
+        .post(&json!({"version": 0, "at": reset_there, "message": "reset"}).to_string());
+    let data = json!({"id": 3, "userId": 1, "title": "the new user's", "completed": false});
+    let record = json!({"entity": "Todo", "pk": "3", "data": data, "at": written_there});
+    tab.say(json!({"records": {"records": [record]}}));
+    let held = ctrl.with_store(|store| store.get_entity::<Todo>(3u64).value().is_some());
+    assert!(held, "written after the other tab's reset: taken");
+}

@@ -605,3 +605,55 @@ async fn a_page_that_comes_after_a_create_joined_its_list_still_grows_it() {
         "{shown:?}"
     );
 }
+
+#[tokio::test]
+async fn a_create_answered_after_a_refetch_that_counts_it_is_not_counted_twice() {
+    use std::time::Duration;
+    use tokio::time::sleep;
+    let mut server = mockito::Server::new_async().await;
+    fn page_one(server: &mut mockito::ServerGuard, total: &str) -> mockito::Mock {
+        server
+            .mock("GET", "/todos?_limit=2&_page=1")
+            .with_header("content-type", "application/json")
+            .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
+            .with_header("x-total-count", total)
+            .with_body(r#"[{"id": 1}, {"id": 2}]"#)
+    }
+    let before = page_one(&mut server, "5").create_async().await;
+    let ctrl = Controller::new(Client::new(server.url()));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    ctrl.fetch(&pages, &first, None).await.unwrap();
+    before.remove_async().await;
+    // The server takes the create at once, and its answer comes late.
+    let _after = page_one(&mut server, "6").create_async().await;
+    let create = crate::common::mock::once_after(
+        server.mock("POST", "/todos"),
+        Duration::from_millis(300),
+        r#"{"id": 9, "title": "tea"}"#.into(),
+    )
+    .await;
+    let creating = async {
+        let body = Body::json(&json!({ "title": "tea" })).unwrap();
+        ctrl.fetch(&TodoResource::create(), &(), Some(body)).await
+    };
+    // A refetch that starts after the create and lands before its answer:
+    // the server's total counts the new record already.
+    let refetching = async {
+        sleep(Duration::from_millis(50)).await;
+        ctrl.invalidate(&pages, &first);
+        let list = ctrl.fetch(&pages, &first, None).await.unwrap();
+        assert_eq!(list.total, Some(6));
+    };
+    let (created, ()) = join(creating, refetching).await;
+    created.unwrap();
+    create.assert_async().await;
+    let shown = ctrl.read(&pages, &first);
+    assert_eq!(
+        shown.data.unwrap().total,
+        Some(6),
+        "counted once, as the server counts"
+    );
+}

@@ -291,6 +291,8 @@ async fn a_fixture_of_the_method_sent_wins_over_one_that_takes_any_write() {
     use crate::common::User;
     use restcache::legacy::Resource;
     let mock = MockClient::new();
+    // Older than the fixtures: they answer first.
+    mock.intercept(|_| Some(Reply::status(503, "busy")));
     let user = |name: &str| json!({"id": 1, "username": name, "email": "a@x", "isManager": false});
     let update = User::update_shape();
     mock.answer(Fixture::new(
@@ -304,6 +306,12 @@ async fn a_fixture_of_the_method_sent_wins_over_one_that_takes_any_write() {
         &User::detail_shape().endpoint::<restcache::rest::Read>(),
         1,
         user("read"),
+    ));
+    // And a delete's, which never answers another method.
+    mock.answer(Fixture::new(
+        &User::delete_shape().endpoint::<restcache::rest::Delete>(),
+        1,
+        json!({}),
     ));
     let ctrl = mock.controller();
     let body = restcache::http::Body::json(&user("updated")).unwrap();
