@@ -1,7 +1,7 @@
 //! A failed read in a browser: the boundary catches a 404 in place of its
 //! children, and its reset fetches the read again; a fallback goes when
 //! the page it stood for goes; a read that fails in a fallback is shown
-//! after every reset.
+//! after every reset, or goes to the boundary above.
 
 use restcache::prelude::*;
 use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, ErrorBoundary, use_suspense};
@@ -158,4 +158,38 @@ async fn a_read_that_fails_in_a_fallback_is_shown_after_every_reset() {
         })
         .await;
     }
+}
+
+/// An inner boundary whose error fallback reads todo 7, which does not
+/// exist either, inside an outer boundary.
+#[component]
+fn NestedFallbacks(props: &CtrlProps) -> Html {
+    let outer = Callback::from(|failed: BoundaryError| {
+        let which = if failed.error.url().ends_with("/todos/7") {
+            "seven"
+        } else {
+            "six"
+        };
+        html! { <p>{ format!("outer failed {which}") }</p> }
+    });
+    let inner = Callback::from(|_: BoundaryError| html! { <TodoTitle id={7} /> });
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <ErrorBoundary fallback={outer}>
+                <AsyncBoundary fallback={html! {"loading"}} error_fallback={inner}>
+                    <TodoTitle id={NEXT_ID} />
+                </AsyncBoundary>
+            </ErrorBoundary>
+        </CacheProvider>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_read_that_fails_in_a_fallback_goes_to_the_boundary_above() {
+    reset_demo().await;
+    let page = mount::<NestedFallbacks>(CtrlProps { ctrl: controller() });
+    until("the outer boundary's fallback", || {
+        page.text() == "outer failed seven"
+    })
+    .await;
 }

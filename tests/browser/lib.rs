@@ -7,7 +7,7 @@
 //! - `updates`: what re-renders after a mutation, another component's
 //!   fetch, an optimistic update and its rollback, and what does not;
 //! - `boundaries`: a 404 caught by the boundary and reset, a fallback
-//!   gone with its page, a fallback's own failure after every reset;
+//!   gone with its page, a fallback's own failure after every reset, or at the boundary above;
 //! - `derived`: a header counting open todos (`use_query`) follows a
 //!   mutation, and does not render again for a write that leaves it;
 //! - `graphql`: a GraphQL view and a REST view of one todo follow each

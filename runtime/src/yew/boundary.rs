@@ -69,6 +69,10 @@ struct BoundaryShared {
     show: Callback<Failure>,
     /// The suspensions of the failed components.
     held: RefCell<Vec<SuspensionHandle>>,
+    /// For a fallback's own reads: the boundary above the one whose
+    /// fallback it is, which their failures go to (none: they show in
+    /// that same fallback).
+    above: Option<BoundaryContext>,
 }
 
 impl PartialEq for BoundaryContext {
@@ -86,7 +90,12 @@ struct Failure {
 }
 
 impl BoundaryContext {
-    fn new(id: BoundaryId, pass: Option<ServerPass>, show: Callback<Failure>) -> Self {
+    fn new(
+        id: BoundaryId,
+        pass: Option<ServerPass>,
+        show: Callback<Failure>,
+        above: Option<BoundaryContext>,
+    ) -> Self {
         BoundaryContext(Rc::new(BoundaryShared {
             id,
             children: std::cell::Cell::new(0),
@@ -94,6 +103,7 @@ impl BoundaryContext {
             reported: RefCell::new(None),
             show,
             held: RefCell::new(Vec::new()),
+            above,
         }))
     }
 
@@ -118,8 +128,12 @@ impl BoundaryContext {
     }
 
     /// Tells the boundary that the read `report.key` failed. The boundary
-    /// shows its fallback once the current render is over.
+    /// shows its fallback once the current render is over. A read of a
+    /// fallback fails to the boundary above, when there is one.
     pub fn report(&self, report: Report) {
+        if let Some(above) = &self.0.above {
+            return above.report(report);
+        }
         let Report {
             controller,
             key,
@@ -167,8 +181,10 @@ impl BoundaryContext {
 /// A boundary that stands for a page is told which (`reset_key`, e.g. the
 /// route): when the key changes, a fallback on show goes, as a reset
 /// would take it, so a 404 does not stay after the user navigates away.
-/// A reset also clears the failures of reads in the fallback itself
-/// (they fetch again, and fail in view again).
+/// A read in the fallback itself that fails goes to the boundary above,
+/// as a failure of this whole boundary (an error in the error page); with
+/// no boundary above, it shows in this fallback, and a reset clears it
+/// too (it fetches again, and fails in view again).
 ///
 /// ```
 /// use restcache::yew::{BoundaryError, CacheProvider, ErrorBoundary};
@@ -222,6 +238,7 @@ fn use_error_boundary(
     let context = use_memo((), {
         let show = shown.setter();
         let hydrating = hydrating.clone();
+        let parent = parent.clone();
         move |()| {
             let id = match (&parent, &pass, &hydrating) {
                 (Some(parent), _, _) => parent.next_child(),
@@ -233,14 +250,18 @@ fn use_error_boundary(
                 id,
                 pass,
                 Callback::from(move |failure| show.set(Some(failure))),
+                None,
             )
         }
     });
     // What the fallback's own boundaries sit below: a place of its own,
     // so that they never take the places of the children's boundaries.
+    // Its failed reads go to the boundary above, as a failure of this
+    // boundary's whole subtree; with none above, they show here.
     let fallback_context = use_memo((), |()| {
         let id = context.0.id.iter().copied().chain([u32::MAX]).collect();
-        BoundaryContext::new(id, context.0.pass.clone(), context.0.show.clone())
+        let show = context.0.show.clone();
+        BoundaryContext::new(id, context.0.pass.clone(), show, parent.clone())
     });
     // A page that hydrates shows the fallbacks the server showed.
     let handed = use_state(|| hydrating.and_then(|hydrating| hydrating.take(&context.0.id)));
