@@ -1,5 +1,6 @@
 //! Checks a parsed input; every mistake is collected, spanned on its token.
 
+use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Ident};
 
 use crate::ast::{Derive, Field, Input};
@@ -28,6 +29,7 @@ pub fn check<'a>(
         shape(input, parsed.derive, errors);
         return None;
     };
+    nested_records_read_whole(parsed, fields, errors);
     match parsed.derive {
         Derive::Schema => Some(Checked::Schema),
         Derive::Entity => {
@@ -37,6 +39,34 @@ pub fn check<'a>(
             Some(Checked::Entity { pk, version })
         }
     }
+}
+
+/// A nested record (`Rc<E>`) that serde may make up (a `default`, or a
+/// field it never reads) would be stored as a record the server never
+/// sent, over the real one of its pk: it must be an `Option`.
+fn nested_records_read_whole(parsed: &Input, fields: &[Field], errors: &mut Errors) {
+    for field in fields {
+        let made_up =
+            parsed.attrs.serde_default || field.attrs.serde_default || field.attrs.never_read;
+        if field.attrs.nested.is_none() || !made_up || !is_shared_pointer(field.ty) {
+            continue;
+        }
+        let name = field.ident.unraw();
+        errors.at(
+            field.ty,
+            format!(
+                "a nested record that serde reads as its default when `{name}` is absent would be \
+                 stored as a record the server never sent, over the real one of its pk: make it \
+                 `Option<..>` (absent reads as `None`), or drop the `default`"
+            ),
+        );
+    }
+}
+
+/// Whether `ty` is an `Rc<..>` or `Arc<..>`: one nested record.
+fn is_shared_pointer(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(syn::TypePath { qself: None, path })
+        if path.segments.last().is_some_and(|s| s.ident == "Rc" || s.ident == "Arc"))
 }
 
 /// The pk identifies the record itself; a nested entity lives in another

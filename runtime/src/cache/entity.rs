@@ -20,7 +20,10 @@ use crate::pk::{Pk, PkKey, PkValue};
 /// and the pk to its field `id`; `#[entity(key = "...")]` and a field marked
 /// `#[entity(pk)]` override them. Fields that hold other entities are marked
 /// `#[entity(nested)]` and are split out into their own tables when a
-/// response is stored, then joined back on read.
+/// response is stored, then joined back on read. A nested record that a
+/// response may leave out is an `Option<Rc<E>>`: one serde would make up
+/// (`Rc<E>` under a `#[serde(default)]`) is refused at compile time, since
+/// the store would keep that default record as if the server had sent it.
 ///
 /// ```
 /// use restcache::prelude::*;

@@ -264,3 +264,34 @@ fn a_field_serde_never_reads_keeps_its_stored_value() {
     let todo = store.get_entity::<Todo>(1u64).found();
     assert_eq!((todo.title.as_str(), todo.starred), ("b", true));
 }
+
+#[test]
+fn an_absent_optional_nested_record_writes_no_record() {
+    // A required `Rc<Author>` read by serde's `default` is refused at
+    // compile time (tests/ui/fail/entity_nested_record_by_default.rs): it
+    // would store a made-up author 0 over the real one.
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Author {
+        id: u64,
+        name: String,
+    }
+    #[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    struct Post {
+        id: u64,
+        #[entity(nested)]
+        #[serde(default)]
+        author: Option<Rc<Author>>,
+    }
+    let mut store = Store::new();
+    let root = Author {
+        id: 0,
+        name: "root".into(),
+    };
+    store.set_entity(root.clone(), at(1)).unwrap();
+    store
+        .set_json::<Vec<Rc<Post>>>("posts", r#"[{"id": 1}]"#, at(2))
+        .unwrap();
+    assert_eq!(store.get_entity::<Author>(0u64).found().name, "root");
+    let posts = store.read::<Vec<Rc<Post>>>("posts").into_value().unwrap();
+    assert_eq!(posts[0].author, None);
+}
