@@ -170,7 +170,13 @@ fn NestedFallbacks(props: &CtrlProps) -> Html {
         } else {
             "six"
         };
-        html! { <p>{ format!("outer failed {which}") }</p> }
+        let reset = failed.reset.clone();
+        html! {
+            <>
+                <p>{ format!("outer failed {which}") }</p>
+                <button onclick={move |_| reset.emit(())}>{"reset"}</button>
+            </>
+        }
     });
     let inner = Callback::from(|_: BoundaryError| html! { <TodoTitle id={7} /> });
     html! {
@@ -189,7 +195,17 @@ async fn a_read_that_fails_in_a_fallback_goes_to_the_boundary_above() {
     reset_demo().await;
     let page = mount::<NestedFallbacks>(CtrlProps { ctrl: controller() });
     until("the outer boundary's fallback", || {
-        page.text() == "outer failed seven"
+        page.text() == "outer failed sevenreset"
     })
     .await;
+    assert_eq!(hits("GET /todos/6").await, 1);
+    // A reset above fetches both again: the inner boundary's read and its
+    // fallback's.
+    page.click();
+    until_hits("GET /todos/7", 2).await;
+    until("the outer boundary's fallback again", || {
+        page.text() == "outer failed sevenreset"
+    })
+    .await;
+    assert_eq!(hits("GET /todos/6").await, 2);
 }

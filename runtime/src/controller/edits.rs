@@ -308,6 +308,7 @@ impl Controller {
                 kept.pages = None;
                 kept.in_flight = None;
                 kept.let_go.clear();
+                kept.read_started = None;
             });
             state.handoff.recorded.clear();
             state.handoff.pending.clear();

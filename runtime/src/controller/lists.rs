@@ -159,15 +159,16 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
         };
         let held = record.filter(|&record| holds(record));
         let holds_it = held.is_some();
-        // A paged list fetched after the create was sent may count the new
-        // record already, on a page not loaded: it is fetched again rather
-        // than counted twice.
+        // A paged list whose last response was asked for after the create
+        // was sent may count the new record already, on a page not loaded:
+        // it is fetched again rather than counted twice.
         let counted_maybe = joining.paged
             && joining.new
             && layer.is_none()
-            && store
-                .confirmed_result(&list.key)
-                .is_some_and(|slot| slot.meta.fetched_at > at);
+            && keys
+                .get(&list.key)
+                .and_then(|kept| kept.read_started)
+                .is_some_and(|started| started > at);
         let changed = match judge(|field| item.field_text(field), &list.filters) {
             Verdict::Joins if !holds_it && counted_maybe => {
                 store.expire_result(&list.key);

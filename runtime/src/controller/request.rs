@@ -583,6 +583,7 @@ fn stored_read(
     let kept = state.note_use(key, arrived, expiry);
     if !turned_down {
         kept.fetches += 1;
+        kept.read_started = kept.read_started.max(Some(started));
     }
     if let Some(pagination) = pagination {
         kept.pages = Some(pagination);

@@ -73,6 +73,9 @@ pub(crate) struct KeyState {
     /// follows the fetch it was asked after, whatever writes edited the
     /// list since.
     pub(super) fetches: u64,
+    /// When the request of its last stored response started: a create
+    /// sent before it may be counted in it already.
+    pub(super) read_started: Option<Timestamp>,
 }
 
 /// A read answered from the record it names: invalidated or expired by

@@ -70,9 +70,10 @@ struct BoundaryShared {
     /// The suspensions of the failed components.
     held: RefCell<Vec<SuspensionHandle>>,
     /// For a fallback's own reads: the boundary above the one whose
-    /// fallback it is, which their failures go to (none: they show in
-    /// that same fallback).
-    above: Option<BoundaryContext>,
+    /// fallback it is, which their failures go to, and that boundary's
+    /// own (its failed reads go up with them, so that a reset above
+    /// fetches them again). None: they show in that same fallback.
+    above: Option<(BoundaryContext, BoundaryContext)>,
 }
 
 impl PartialEq for BoundaryContext {
@@ -94,7 +95,7 @@ impl BoundaryContext {
         id: BoundaryId,
         pass: Option<ServerPass>,
         show: Callback<Failure>,
-        above: Option<BoundaryContext>,
+        above: Option<(BoundaryContext, BoundaryContext)>,
     ) -> Self {
         BoundaryContext(Rc::new(BoundaryShared {
             id,
@@ -115,8 +116,12 @@ impl BoundaryContext {
     }
 
     /// What a component whose read failed during a server render waits
-    /// on (see [`ServerRender`](super::ServerRender)).
+    /// on (see [`ServerRender`](super::ServerRender)). A read of a
+    /// fallback fails to the boundary above, as in the browser.
     pub fn fail_on_server(&self, error: Error, key: String) -> yew::suspense::Suspension {
+        if let Some((above, _)) = &self.0.above {
+            return above.fail_on_server(error, key);
+        }
         match &self.0.pass {
             Some(pass) => pass.fail(&self.0.id, error, key),
             None => panic!(
@@ -131,8 +136,17 @@ impl BoundaryContext {
     /// shows its fallback once the current render is over. A read of a
     /// fallback fails to the boundary above, when there is one.
     pub fn report(&self, report: Report) {
-        if let Some(above) = &self.0.above {
-            return above.report(report);
+        if let Some((above, owner)) = &self.0.above {
+            let owner_reads = owner.0.reported.borrow().as_ref().map(|f| f.reads.clone());
+            above.report(report);
+            if let Some(failure) = above.0.reported.borrow_mut().as_mut() {
+                for read in owner_reads.unwrap_or_default() {
+                    if !failure.reads.contains(&read) {
+                        failure.reads.push(read);
+                    }
+                }
+            }
+            return;
         }
         let Report {
             controller,
@@ -261,7 +275,8 @@ fn use_error_boundary(
     let fallback_context = use_memo((), |()| {
         let id = context.0.id.iter().copied().chain([u32::MAX]).collect();
         let show = context.0.show.clone();
-        BoundaryContext::new(id, context.0.pass.clone(), show, parent.clone())
+        let above = parent.clone().map(|above| (above, (*context).clone()));
+        BoundaryContext::new(id, context.0.pass.clone(), show, above)
     });
     // A page that hydrates shows the fallbacks the server showed.
     let handed = use_state(|| hydrating.and_then(|hydrating| hydrating.take(&context.0.id)));

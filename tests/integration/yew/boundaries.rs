@@ -462,3 +462,39 @@ async fn only_the_fallbacks_the_page_shows_are_handed_to_the_browser() {
     })
     .await;
 }
+
+/// Todo 1 in a boundary whose error fallback reads todo 3, inside an
+/// outer boundary.
+#[component]
+fn ReadingFallback(props: &AppProps) -> Html {
+    let reading = Callback::from(|_: BoundaryError| html! { <Title id={3} /> });
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={fallback("outer")}>
+                <p>{"header"}</p>
+                <AsyncBoundary error_fallback={reading}><Title id={1} /></AsyncBoundary>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_read_that_fails_in_a_fallback_on_the_server_shows_the_boundary_above() {
+    local(async {
+        let mock = MockClient::new();
+        answering(&mock, 1, 404, r#"{"detail": "no"}"#);
+        answering(&mock, 3, 410, r#"{"detail": "gone"}"#);
+        let props = AppProps {
+            ctrl: mock.controller(),
+        };
+        let html = rendered(
+            ServerRender::<ReadingFallback>::new(props.ctrl.clone(), props)
+                .hydratable(false)
+                .render(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(html, r#"<p class="outer">outer: Some(410)</p>"#);
+    })
+    .await;
+}
