@@ -145,3 +145,46 @@ async fn changes_made_offline_survive_a_reload_and_go_in_order_when_back() {
     drop(link);
     db.remove(NAME);
 }
+
+#[wasm_bindgen_test]
+async fn a_reloaded_tab_takes_back_its_queue_and_a_copy_of_a_live_tab_does_not() {
+    use restcache::persist::LocalStorage;
+    reset_demo().await;
+    const NAME: &str = "restcache-browser-tab-queues";
+    let update = TodoResource::partial_update();
+    let persist = Persist::new(NAME)
+        .version(1)
+        .entity::<Todo>()
+        .throttle(std::time::Duration::ZERO)
+        .mutation(&update)
+        .to(LocalStorage);
+    LocalStorage.remove(NAME);
+    let one = TodoResourceParams { id: 1 };
+    let body = Some(Body::json(&json!({ "title": "made offline" })).unwrap());
+
+    let page = controller();
+    let link = page.persist(&persist);
+    page.set_online(false);
+    let mut rename = page.fetch(&update, &one, body).boxed_local();
+    assert!((&mut rename).now_or_never().is_none());
+    // A copy of this tab (it copies the tab's sessionStorage, and so its
+    // mark) leaves the queue to this live tab.
+    let copy = controller();
+    copy.set_online(false);
+    let copy_link = copy.persist(&persist);
+    assert_eq!(copy_link.restored().mutations, 0, "held by the live tab");
+    drop(copy_link);
+
+    // The page goes (a reload): the next page of this tab takes it back.
+    let gone = web_sys::Event::new("pagehide").unwrap();
+    web_sys::window().unwrap().dispatch_event(&gone).unwrap();
+    drop(link);
+    drop(rename);
+    let reloaded = controller();
+    let link = reloaded.persist(&persist);
+    assert_eq!(link.restored().mutations, 1, "the reloaded page sends it");
+    until_hits("PATCH /todos/1", 1).await;
+    until("answered", || reloaded.queued_mutations() == 0).await;
+    drop(link);
+    LocalStorage.remove(NAME);
+}

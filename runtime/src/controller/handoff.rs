@@ -233,6 +233,10 @@ pub(crate) struct Handoff {
     /// the first restore of a controller does).
     #[cfg(feature = "persist")]
     pub replayed: bool,
+    /// The mark this cache's saved offline mutations carry (set by its
+    /// first persist link).
+    #[cfg(feature = "persist")]
+    pub queue_owner: Option<u64>,
     /// The boundaries that showed their fallback: on the server, for the
     /// export; in the browser, until a provider takes them (in a build
     /// with `hydration`; one without it only warns of them).

@@ -248,6 +248,24 @@ impl Controller {
     pub(crate) fn id(&self) -> usize {
         Rc::as_ptr(&self.inner) as usize
     }
+
+    /// A number no other tab (or process) makes, in practice: the time, a
+    /// random number in a browser (the process natively), and a count.
+    #[cfg(any(feature = "tabs", feature = "persist"))]
+    pub(crate) fn fresh_id(&self) -> u64 {
+        thread_local! {
+            static MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        }
+        let count = MADE.with(|made| {
+            made.set(made.get() + 1);
+            made.get()
+        });
+        #[cfg(target_arch = "wasm32")]
+        let salt = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+        #[cfg(not(target_arch = "wasm32"))]
+        let salt = u64::from(std::process::id()) << 32;
+        (self.now().as_micros() ^ salt ^ count.rotate_right(16)).max(1)
+    }
 }
 
 impl std::fmt::Debug for Controller {

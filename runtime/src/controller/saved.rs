@@ -49,6 +49,17 @@ impl Controller {
         !std::mem::replace(&mut self.state_mut().handoff.replayed, true)
     }
 
+    /// The mark of this cache's saved offline mutations, once its first
+    /// persist link chose it.
+    pub(crate) fn queue_owner(&self) -> Option<u64> {
+        self.inner.state.borrow().handoff.queue_owner
+    }
+
+    /// Marks this cache's saved offline mutations with `owner`.
+    pub(crate) fn set_queue_owner(&self, owner: u64) {
+        self.state_mut().handoff.queue_owner = Some(owner);
+    }
+
     /// The last response of every read the store holds a value for, and
     /// the saved ones no read has taken yet.
     pub(crate) fn saved_responses(&self) -> Vec<SavedResponse> {

@@ -16,6 +16,15 @@
 //! Mutations made while offline are saved too for the endpoints named
 //! with [`Persist::mutation`], and sent after a reload. Endpoints marked
 //! [`private`](crate::rest::Endpoint::private) leave nothing in a save.
+//! With several tabs open, one save holds every tab's queue: each tab
+//! keeps the others' as it found them, and a page that loads sends again
+//! only those no live tab holds (its own after a reload, those of tabs
+//! closed meanwhile, and those of a tab that died without a word once its
+//! lease, renewed every minute while it lives, has run out five minutes
+//! on). A storage that reads every tab's writes as they land
+//! (`localStorage`, a file) keeps each tab's queue whole; `IndexedDb`,
+//! which a tab reads once as it opens, may save over another tab's
+//! newer queue.
 //!
 //! Saved caches carry the app's schema [`version`](Persist::version):
 //! the records and responses of one saved under another version are
@@ -56,6 +65,7 @@
 #[cfg(target_arch = "wasm32")]
 mod indexed_db;
 mod mutations;
+mod queue;
 mod storage;
 
 use std::cell::Cell;
@@ -246,9 +256,13 @@ struct Saved<R = Record, S = SavedResponse, M = SavedMutation> {
     version: u32,
     records: Vec<R>,
     responses: Vec<S>,
-    /// Mutations made offline and not answered yet, in order.
+    /// Mutations made offline and not answered yet, in order, each
+    /// marked with the tab whose queue holds it.
     #[serde(default = "Vec::new")]
     mutations: Vec<M>,
+    /// The live tabs' holds on their marked mutations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    leases: Vec<queue::Lease>,
 }
 
 /// What a controller took back from a saved cache.
@@ -298,6 +312,17 @@ struct Saving {
     queue_saved: Cell<usize>,
     /// Why the storage refused the last save, if it did.
     last_error: std::cell::RefCell<Option<String>>,
+    /// The mark on this cache's saved mutations.
+    owner: u64,
+    /// The marks whose mutations this cache took at its restore (its
+    /// queue holds them now).
+    taken: Vec<u64>,
+    /// The page went (or the link): the lease on this cache's saved
+    /// mutations is let go, so the next load takes them.
+    released: Cell<bool>,
+    /// A renewal of the lease is on its way.
+    #[cfg(target_arch = "wasm32")]
+    renewing: Cell<bool>,
 }
 
 /// Keeps a controller's cache saved while it lives; dropping it saves
@@ -381,8 +406,10 @@ impl PersistLink {
 
 impl Drop for PersistLink {
     fn drop(&mut self) {
-        if self.saving.dirty.get() {
-            save(&self.controller, &self.saving);
+        let saving = &self.saving;
+        saving.released.set(true);
+        if saving.dirty.get() || self.controller.queued_call_count() > 0 {
+            save(&self.controller, saving);
         }
     }
 }
@@ -402,7 +429,7 @@ impl Controller {
     /// ```
     pub fn persist(&self, persist: &Persist) -> PersistLink {
         let storage = persist.storage();
-        let restored = restore(self, persist, storage.as_ref());
+        let (restored, owner, taken) = restore(self, persist, storage.as_ref());
         self.record_responses();
         let saving = Rc::new(Saving {
             persist: persist.clone(),
@@ -413,11 +440,18 @@ impl Controller {
             saved_at: Cell::new(None),
             queue_saved: Cell::new(self.queued_call_count()),
             last_error: std::cell::RefCell::new(None),
+            owner,
+            taken,
+            released: Cell::new(false),
+            #[cfg(target_arch = "wasm32")]
+            renewing: Cell::new(false),
         });
         // Another version's save is gone from the storage, and the
         // mutations it held are in the queue alone: saved again at once.
-        if restored.discarded && restored.mutations > 0 {
+        // So are mutations taken from a tab that went: marked as ours.
+        if restored.mutations > 0 {
             save(self, &saving);
+            renew_later(&saving, self);
         }
         let heard = Rc::clone(&saving);
         let listener = self.on_event(move |event, ctrl| changed(&heard, event, ctrl));
@@ -425,10 +459,13 @@ impl Controller {
         let pagehide = web_sys::window().map(|window| {
             let (ctrl, saving) = (self.downgrade(), Rc::downgrade(&saving));
             gloo_events::EventListener::new(&window, "pagehide", move |_| {
-                if let (Some(ctrl), Some(saving)) = (ctrl.upgrade(), saving.upgrade())
-                    && saving.dirty.get()
-                {
-                    save(&ctrl, &saving);
+                if let (Some(ctrl), Some(saving)) = (ctrl.upgrade(), saving.upgrade()) {
+                    // The next load (a reload) takes this tab's queue.
+                    saving.released.set(true);
+                    queue::keep_tab_mark(&saving.persist.name, saving.owner, true);
+                    if saving.dirty.get() || ctrl.queued_call_count() > 0 {
+                        save(&ctrl, &saving);
+                    }
                 }
             })
         });
@@ -443,18 +480,69 @@ impl Controller {
     }
 }
 
-/// Reads the saved cache back into `ctrl`.
-fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> Restored {
+/// Reads the saved cache back into `ctrl`; returns what it took, the
+/// mark of `ctrl`'s saved mutations, and the marks whose mutations it
+/// took.
+fn restore(
+    ctrl: &Controller,
+    persist: &Persist,
+    storage: &dyn CacheStorage,
+) -> (Restored, u64, Vec<u64>) {
     // Only a controller's first link sends saved mutations: a later one
     // (its component mounted again) finds them in the queue already.
     let replay = ctrl.first_replay();
-    let Some(text) = storage.load(&persist.name) else {
-        return Restored::default();
+    let text = storage.load(&persist.name);
+    let (owner, reloaded) = match ctrl.queue_owner() {
+        Some(owner) => (owner, false),
+        None => {
+            let leases = text.as_deref().map(leases_in).unwrap_or_default();
+            // The mark of the page a reload replaced is this page's. One a
+            // live tab holds is a copy's (a duplicated tab copies its
+            // `sessionStorage`): this tab takes one of its own.
+            let (owner, reloaded) = match queue::tab_mark(&persist.name) {
+                Some((mark, true)) => (mark, true),
+                Some((mark, false)) if !queue::held(&leases, mark, ctrl.now()) => (mark, false),
+                _ => (ctrl.fresh_id(), false),
+            };
+            queue::keep_tab_mark(&persist.name, owner, false);
+            ctrl.set_queue_owner(owner);
+            (owner, reloaded)
+        }
     };
+    let mine = reloaded.then_some(owner);
+    let (restored, taken) = restore_text(ctrl, persist, storage, text, replay, mine);
+    (restored, owner, taken)
+}
+
+/// The leases of the save `text`.
+fn leases_in(text: &str) -> Vec<queue::Lease> {
+    #[derive(Deserialize)]
+    struct Leases {
+        #[serde(default)]
+        leases: Vec<queue::Lease>,
+    }
+    serde_json::from_str::<Leases>(text).map_or_else(|_| Vec::new(), |saved| saved.leases)
+}
+
+/// Reads the save `text` back into `ctrl`, sending again (with `replay`)
+/// the mutations no live tab holds, and those marked `mine` (the page a
+/// reload replaced); returns what it took and the marks of the mutations
+/// it sent again.
+fn restore_text(
+    ctrl: &Controller,
+    persist: &Persist,
+    storage: &dyn CacheStorage,
+    text: Option<String>,
+    replay: bool,
+    mine: Option<u64>,
+) -> (Restored, Vec<u64>) {
+    let Some(text) = text else {
+        return (Restored::default(), Vec::new());
+    };
+    let mut taken = Vec::new();
     let saved = match serde_json::from_str::<Saved>(&text) {
         Ok(saved) if saved.restcache_saved == FORMAT && saved.version == persist.version => saved,
         other => {
-            storage.remove(&persist.name);
             let mut restored = Restored {
                 discarded: true,
                 ..Restored::default()
@@ -462,14 +550,25 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
             // Another schema version's records and responses go, but its
             // queued mutations are the user's own changes: each is called
             // again if its endpoint still reads it (the next save keeps it).
-            if let Ok(saved) = other
-                && saved.restcache_saved == FORMAT
-                && replay
-            {
-                (restored.mutations, restored.dropped_mutations) =
-                    persist.replay(ctrl, saved.mutations);
+            // Those a live tab holds stay, and go out with its queue.
+            match other {
+                Ok(saved) if saved.restcache_saved == FORMAT => {
+                    let (mutations, leases) = (saved.mutations, &saved.leases);
+                    let others_left = replay_free(
+                        ctrl,
+                        persist,
+                        (mutations, leases, mine),
+                        replay,
+                        &mut restored,
+                        &mut taken,
+                    );
+                    if !others_left {
+                        storage.remove(&persist.name);
+                    }
+                }
+                _ => storage.remove(&persist.name),
             }
-            return restored;
+            return (restored, taken);
         }
     };
     let mut restored = Restored {
@@ -488,15 +587,53 @@ fn restore(ctrl: &Controller, persist: &Persist, storage: &dyn CacheStorage) -> 
             }
         }
     });
+    let (mutations, leases) = (saved.mutations, &saved.leases);
+    replay_free(
+        ctrl,
+        persist,
+        (mutations, leases, mine),
+        replay,
+        &mut restored,
+        &mut taken,
+    );
+    (restored, taken)
+}
+
+/// Sends again (with `replay`) the saved mutations that no live tab
+/// holds by the save's leases, or that are marked `mine`, noting their
+/// marks in `taken`; returns whether mutations of live tabs are left
+/// among them.
+fn replay_free(
+    ctrl: &Controller,
+    persist: &Persist,
+    (mutations, leases, mine): (Vec<SavedMutation>, &[queue::Lease], Option<u64>),
+    replay: bool,
+    restored: &mut Restored,
+    taken: &mut Vec<u64>,
+) -> bool {
+    let now = ctrl.now();
+    let (free, held): (Vec<_>, Vec<_>) = mutations.into_iter().partition(|mutation| {
+        Some(mutation.owner) == mine || queue::free(leases, mutation.owner, now)
+    });
     if replay {
-        (restored.mutations, restored.dropped_mutations) = persist.replay(ctrl, saved.mutations);
+        for mutation in &free {
+            if !taken.contains(&mutation.owner) {
+                taken.push(mutation.owner);
+            }
+        }
+        (restored.mutations, restored.dropped_mutations) = persist.replay(ctrl, free);
     }
-    restored
+    !held.is_empty()
 }
 
 /// Notes a change, and saves it (at most once a throttle); a reset
 /// forgets the saved cache.
 fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
+    // A change after the page went: it came back (from the back-forward
+    // cache), and holds its queue again.
+    if saving.released.replace(false) {
+        queue::keep_tab_mark(&saving.persist.name, saving.owner, false);
+    }
     match event {
         Event::Reset => {
             saving.dirty.set(false);
@@ -521,10 +658,35 @@ fn changed(saving: &Rc<Saving>, event: &Event, ctrl: &Controller) {
     });
     if quiet || ctrl.queued_call_count() != saving.queue_saved.get() {
         save(ctrl, saving);
+        renew_later(saving, ctrl);
         return;
     }
     later(saving, ctrl);
 }
+
+/// While mutations wait, renews this cache's lease on them before it
+/// runs out (in the browser; natively each save renews it).
+#[cfg(target_arch = "wasm32")]
+fn renew_later(saving: &Rc<Saving>, ctrl: &Controller) {
+    if ctrl.queued_call_count() == 0 || saving.renewing.replace(true) {
+        return;
+    }
+    let wait = ctrl.sleep(queue::RENEW);
+    let (weak, saving) = (ctrl.downgrade(), Rc::downgrade(saving));
+    ctrl.spawn(Box::pin(async move {
+        wait.await;
+        if let (Some(ctrl), Some(saving)) = (weak.upgrade(), saving.upgrade()) {
+            saving.renewing.set(false);
+            if ctrl.queued_call_count() > 0 && !saving.released.get() {
+                save(&ctrl, &saving);
+                renew_later(&saving, &ctrl);
+            }
+        }
+    }));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn renew_later(_: &Rc<Saving>, _: &Controller) {}
 
 /// Saves the changes of a busy spell once it ends: a timer in the
 /// browser; natively (where a timer needs the app's `LocalSet`) the next
@@ -563,13 +725,25 @@ fn save(ctrl: &Controller, saving: &Saving) {
     // Newest last, so that the oldest go first when over the limit.
     responses.sort_by_key(SavedResponse::at);
     records.sort_by_key(|record| record.at);
-    let mutations = persist.saved_mutations(ctrl);
+    let own = persist.saved_mutations(ctrl, saving.owner);
     saving.queue_saved.set(ctrl.queued_call_count());
-    let (Some(records), Some(responses), Some(mutations)) =
-        (as_json(&records), as_json(&responses), as_json(&mutations))
+    let (Some(records), Some(responses), Some(own_json)) =
+        (as_json(&records), as_json(&responses), as_json(&own))
     else {
         return;
     };
+    // The other tabs' queues, as the save holds them, stay in it.
+    let stored = saving.storage.load(&persist.name);
+    let (mut mutations, mut leases) = queue::others(stored.as_deref(), saving.owner, &saving.taken);
+    if !own.is_empty() {
+        let until = ctrl.now().as_micros() + queue::LEASE.as_micros() as u64;
+        leases.push(queue::Lease {
+            owner: saving.owner,
+            until,
+            released: saving.released.get(),
+        });
+    }
+    mutations.extend(own_json);
     // Mutations are the user's own changes: kept whatever the limit.
     let for_mutations: usize = mutations.iter().map(|m| m.get().len() + 1).sum();
     let budget = persist.max_bytes.saturating_sub(for_mutations);
@@ -583,6 +757,7 @@ fn save(ctrl: &Controller, saving: &Saving) {
         records,
         responses,
         mutations,
+        leases,
     };
     match serde_json::to_string(&saved) {
         Ok(text) if text.len() <= persist.max_bytes || keep_whatever_the_size => {

@@ -19,6 +19,10 @@ use crate::rest::{Effect, Endpoint};
 /// One queued mutation, as a saved cache keeps it.
 #[derive(Serialize, Deserialize)]
 pub(super) struct SavedMutation {
+    /// The mark of the cache (the tab) whose queue holds it: 0 in a save
+    /// from before marks.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub owner: u64,
     endpoint: String,
     params: Box<RawValue>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -149,6 +153,7 @@ impl Persist {
                 None => None,
             };
             Some(SavedMutation {
+                owner: 0,
                 endpoint: saved_name.clone(),
                 params: raw(params)?,
                 body: call.body.as_ref().map(SavedBody::from),
@@ -183,14 +188,16 @@ impl Persist {
         self
     }
 
-    /// The queued mutations of `ctrl` whose endpoints are named, saved.
-    pub(super) fn saved_mutations(&self, ctrl: &Controller) -> Vec<SavedMutation> {
+    /// The queued mutations of `ctrl` whose endpoints are named, saved
+    /// with the mark `owner`.
+    pub(super) fn saved_mutations(&self, ctrl: &Controller, owner: u64) -> Vec<SavedMutation> {
         ctrl.queued_calls()
             .iter()
             .filter_map(|call| {
                 let name = call.endpoint.as_deref()?;
                 let codec = self.mutations.iter().find(|codec| codec.name == name)?;
-                (codec.save)(call)
+                let saved = (codec.save)(call)?;
+                Some(SavedMutation { owner, ..saved })
             })
             .collect()
     }
@@ -219,4 +226,8 @@ impl Persist {
 
 fn raw<T: Serialize + ?Sized>(value: &T) -> Option<Box<RawValue>> {
     serde_json::value::to_raw_value(value).ok()
+}
+
+fn is_zero(owner: &u64) -> bool {
+    *owner == 0
 }

@@ -78,21 +78,9 @@ impl Link {
     }
 }
 
-/// An id for a new tab's link: unique among the app's tabs in practice
-/// (the time, a random number in a browser, the process and a count).
+/// An id for a new tab's link: unique among the app's tabs in practice.
 fn tab_id(ctrl: &Controller) -> u64 {
-    thread_local! {
-        static LINKS: Cell<u64> = const { Cell::new(0) };
-    }
-    let count = LINKS.with(|links| {
-        links.set(links.get() + 1);
-        links.get()
-    });
-    #[cfg(target_arch = "wasm32")]
-    let salt = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
-    #[cfg(not(target_arch = "wasm32"))]
-    let salt = u64::from(std::process::id()) << 32;
-    ctrl.now().as_micros() ^ salt ^ count.rotate_right(16)
+    ctrl.fresh_id()
 }
 
 /// The number of `ctrl`'s cache, the same for each of its links: a
@@ -103,9 +91,7 @@ fn home_of(ctrl: &Controller) -> u64 {
     }
     HOMES.with(|homes| {
         let mut homes = homes.borrow_mut();
-        *homes
-            .entry(ctrl.id())
-            .or_insert_with(|| tab_id(ctrl).max(1))
+        *homes.entry(ctrl.id()).or_insert_with(|| tab_id(ctrl))
     })
 }
 

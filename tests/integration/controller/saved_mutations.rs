@@ -334,3 +334,107 @@ async fn a_new_schema_version_still_sends_the_mutations_saved_before_it() {
         })
         .await;
 }
+
+/// Renames todo `id` through `ctrl` while offline: the call, pending.
+fn rename_offline<'c>(
+    ctrl: &'c Controller,
+    update: &'c Endpoint<TodoResourceParams, Rc<Todo>, restcache::rest::Mutate>,
+    id: u64,
+    title: &str,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<Rc<Todo>, restcache::http::Error>> + 'c>,
+> {
+    let body = Some(Body::json(&json!({ "title": title })).unwrap());
+    Box::pin(async move { ctrl.fetch(update, &TodoResourceParams { id }, body).await })
+}
+
+#[tokio::test]
+async fn two_tabs_offline_keep_both_queues_and_the_next_load_sends_each_once() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage).mutation(&update);
+            let (one, two) = (
+                Controller::new(Client::new(api.url())),
+                Controller::new(Client::new(api.url())),
+            );
+            let (link_one, link_two) = (one.persist(&saving), two.persist(&saving));
+            one.set_online(false);
+            two.set_online(false);
+            let mut first = rename_offline(&one, &update, 1, "from tab one");
+            let mut second = rename_offline(&two, &update, 2, "from tab two");
+            assert!(futures_util::poll!(&mut first).is_pending());
+            assert!(futures_util::poll!(&mut second).is_pending());
+            let saved = storage.load("todos").unwrap();
+            assert!(
+                saved.contains("from tab one") && saved.contains("from tab two"),
+                "one save holds both tabs' queues: {saved}"
+            );
+            // A third tab opened meanwhile sends neither: their tabs hold them.
+            let third = Controller::new(Client::new(api.url()));
+            third.set_online(false);
+            assert_eq!(third.persist(&saving).restored().mutations, 0);
+
+            // Both tabs close before the network is back.
+            drop((link_one, link_two));
+            drop((first, second));
+            let next = Controller::new(Client::new(api.url()));
+            let link = next.persist(&saving);
+            assert_eq!(link.restored().mutations, 2, "each tab's change, once");
+            let after = Controller::new(Client::new(api.url()));
+            after.set_online(false);
+            assert_eq!(
+                after.persist(&saving).restored().mutations,
+                0,
+                "the load that took them holds them now"
+            );
+            crate::common::until(|| {
+                api.hits("PATCH /todos/1") == 1 && api.hits("PATCH /todos/2") == 1
+            })
+            .await;
+            drop(link);
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_crashed_tabs_queue_is_sent_once_its_lease_runs_out() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage).mutation(&update);
+            let clock = restcache::ManualClock::at(restcache::Timestamp::from_millis(1_000_000));
+            let tab = |clock: &restcache::ManualClock| {
+                Controller::builder(Client::new(api.url()))
+                    .clock(clock.clone())
+                    .build()
+            };
+            let crashed = tab(&clock);
+            let link = crashed.persist(&saving);
+            crashed.set_online(false);
+            let mut rename = rename_offline(&crashed, &update, 1, "before the crash");
+            assert!(futures_util::poll!(&mut rename).is_pending());
+            // The tab dies without a word: its lease is never let go.
+            std::mem::forget(link);
+            std::mem::forget(rename);
+
+            let soon = tab(&clock);
+            soon.set_online(false);
+            assert_eq!(
+                soon.persist(&saving).restored().mutations,
+                0,
+                "maybe still alive"
+            );
+            clock.advance(std::time::Duration::from_secs(6 * 60));
+            let later = tab(&clock);
+            let link = later.persist(&saving);
+            assert_eq!(link.restored().mutations, 1, "its lease ran out");
+            crate::common::until(|| api.hits("PATCH /todos/1") == 1).await;
+            drop(link);
+        })
+        .await;
+}
