@@ -237,6 +237,10 @@ pub(crate) struct Handoff {
     /// first persist link).
     #[cfg(feature = "persist")]
     pub queue_owner: Option<u64>,
+    /// How many persist links the cache has: the last to go lets go of
+    /// the lease on its saved mutations.
+    #[cfg(feature = "persist")]
+    pub persist_links: usize,
     /// The boundaries that showed their fallback: on the server, for the
     /// export; in the browser, until a provider takes them (in a build
     /// with `hydration`; one without it only warns of them).

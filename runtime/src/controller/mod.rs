@@ -248,7 +248,9 @@ impl Controller {
     pub(crate) fn id(&self) -> usize {
         Rc::as_ptr(&self.inner) as usize
     }
+}
 
+impl Controller {
     /// A number no other tab (or process) makes, in practice: the time, a
     /// random number in a browser (the process natively), and a count.
     #[cfg(any(feature = "tabs", feature = "persist"))]

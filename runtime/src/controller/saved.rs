@@ -60,6 +60,14 @@ impl Controller {
         self.state_mut().handoff.queue_owner = Some(owner);
     }
 
+    /// Counts a persist link in (`1`) or out (`-1`); returns how many
+    /// the cache has now.
+    pub(crate) fn count_persist_link(&self, step: isize) -> usize {
+        let links = &mut self.state_mut().handoff.persist_links;
+        *links = links.saturating_add_signed(step);
+        *links
+    }
+
     /// The last response of every read the store holds a value for, and
     /// the saved ones no read has taken yet.
     pub(crate) fn saved_responses(&self) -> Vec<SavedResponse> {

@@ -21,10 +21,15 @@
 //! only those no live tab holds (its own after a reload, those of tabs
 //! closed meanwhile, and those of a tab that died without a word once its
 //! lease, renewed every minute while it lives, has run out five minutes
-//! on). A storage that reads every tab's writes as they land
-//! (`localStorage`, a file) keeps each tab's queue whole; `IndexedDb`,
-//! which a tab reads once as it opens, may save over another tab's
-//! newer queue.
+//! on; natively, where nothing renews it between saves, a second process
+//! on one file may take a first one's queue once it has been quiet that
+//! long). A storage that reads every tab's writes as they land
+//! (`localStorage`, a file) keeps the tabs' queues apart. `IndexedDb` is
+//! read once as a tab opens: with it, a tab's save may write back a
+//! queue another tab has sent since, or over its newer one, so an app
+//! whose users make changes offline in several tabs keeps its cache in
+//! `localStorage`. A reset forgets every tab's saved queue (the live
+//! tabs save theirs again with their next change).
 //!
 //! Saved caches carry the app's schema [`version`](Persist::version):
 //! the records and responses of one saved under another version are
@@ -315,8 +320,10 @@ struct Saving {
     /// The mark on this cache's saved mutations.
     owner: u64,
     /// The marks whose mutations this cache took at its restore (its
-    /// queue holds them now).
-    taken: Vec<u64>,
+    /// queue holds them now), until a save has written them out: a mark
+    /// may come back later (a closed tab reopened with its
+    /// `sessionStorage`).
+    taken: std::cell::RefCell<Vec<u64>>,
     /// The page went (or the link): the lease on this cache's saved
     /// mutations is let go, so the next load takes them.
     released: Cell<bool>,
@@ -407,7 +414,11 @@ impl PersistLink {
 impl Drop for PersistLink {
     fn drop(&mut self) {
         let saving = &self.saving;
-        saving.released.set(true);
+        // The cache's last link lets go of its queue's lease (another of
+        // its links still holds it).
+        if self.controller.count_persist_link(-1) == 0 {
+            saving.released.set(true);
+        }
         if saving.dirty.get() || self.controller.queued_call_count() > 0 {
             save(&self.controller, saving);
         }
@@ -441,15 +452,18 @@ impl Controller {
             queue_saved: Cell::new(self.queued_call_count()),
             last_error: std::cell::RefCell::new(None),
             owner,
-            taken,
+            taken: std::cell::RefCell::new(taken),
             released: Cell::new(false),
             #[cfg(target_arch = "wasm32")]
             renewing: Cell::new(false),
         });
         // Another version's save is gone from the storage, and the
         // mutations it held are in the queue alone: saved again at once.
-        // So are mutations taken from a tab that went: marked as ours.
-        if restored.mutations > 0 {
+        // So are mutations taken from a tab that went (marked as ours),
+        // and a queue a link made later (its component mounted again)
+        // finds: its lease held again.
+        self.count_persist_link(1);
+        if restored.mutations > 0 || self.queued_call_count() > 0 {
             save(self, &saving);
             renew_later(&saving, self);
         }
@@ -458,11 +472,20 @@ impl Controller {
         #[cfg(target_arch = "wasm32")]
         let pagehide = web_sys::window().map(|window| {
             let (ctrl, saving) = (self.downgrade(), Rc::downgrade(&saving));
-            gloo_events::EventListener::new(&window, "pagehide", move |_| {
+            gloo_events::EventListener::new(&window, "pagehide", move |event| {
+                use wasm_bindgen::JsCast;
                 if let (Some(ctrl), Some(saving)) = (ctrl.upgrade(), saving.upgrade()) {
-                    // The next load (a reload) takes this tab's queue.
-                    saving.released.set(true);
-                    queue::keep_tab_mark(&saving.persist.name, saving.owner, true);
+                    // The next load (a reload) takes this tab's queue; a
+                    // page the back-forward cache keeps may come back with
+                    // it, and holds it (if it never does, its lease runs
+                    // out).
+                    let kept = event
+                        .dyn_ref::<web_sys::PageTransitionEvent>()
+                        .is_some_and(web_sys::PageTransitionEvent::persisted);
+                    if !kept {
+                        saving.released.set(true);
+                        queue::keep_tab_mark(&saving.persist.name, saving.owner, true);
+                    }
                     if saving.dirty.get() || ctrl.queued_call_count() > 0 {
                         save(&ctrl, &saving);
                     }
@@ -495,13 +518,12 @@ fn restore(
     let (owner, reloaded) = match ctrl.queue_owner() {
         Some(owner) => (owner, false),
         None => {
-            let leases = text.as_deref().map(leases_in).unwrap_or_default();
-            // The mark of the page a reload replaced is this page's. One a
-            // live tab holds is a copy's (a duplicated tab copies its
-            // `sessionStorage`): this tab takes one of its own.
+            // The mark of the page a reload replaced (or the back-forward
+            // cache put away) is this page's. Any other it finds is a
+            // live tab's, copied with its `sessionStorage` (a duplicated
+            // tab): this tab takes one of its own.
             let (owner, reloaded) = match queue::tab_mark(&persist.name) {
                 Some((mark, true)) => (mark, true),
-                Some((mark, false)) if !queue::held(&leases, mark, ctrl.now()) => (mark, false),
                 _ => (ctrl.fresh_id(), false),
             };
             queue::keep_tab_mark(&persist.name, owner, false);
@@ -512,16 +534,6 @@ fn restore(
     let mine = reloaded.then_some(owner);
     let (restored, taken) = restore_text(ctrl, persist, storage, text, replay, mine);
     (restored, owner, taken)
-}
-
-/// The leases of the save `text`.
-fn leases_in(text: &str) -> Vec<queue::Lease> {
-    #[derive(Deserialize)]
-    struct Leases {
-        #[serde(default)]
-        leases: Vec<queue::Lease>,
-    }
-    serde_json::from_str::<Leases>(text).map_or_else(|_| Vec::new(), |saved| saved.leases)
 }
 
 /// Reads the save `text` back into `ctrl`, sending again (with `replay`)
@@ -562,7 +574,7 @@ fn restore_text(
                         &mut restored,
                         &mut taken,
                     );
-                    if !others_left {
+                    if !others_left && replay {
                         storage.remove(&persist.name);
                     }
                 }
@@ -734,7 +746,8 @@ fn save(ctrl: &Controller, saving: &Saving) {
     };
     // The other tabs' queues, as the save holds them, stay in it.
     let stored = saving.storage.load(&persist.name);
-    let (mut mutations, mut leases) = queue::others(stored.as_deref(), saving.owner, &saving.taken);
+    let (mut mutations, mut leases) =
+        queue::others(stored.as_deref(), saving.owner, &saving.taken.borrow());
     if !own.is_empty() {
         let until = ctrl.now().as_micros() + queue::LEASE.as_micros() as u64;
         leases.push(queue::Lease {
@@ -762,6 +775,9 @@ fn save(ctrl: &Controller, saving: &Saving) {
     match serde_json::to_string(&saved) {
         Ok(text) if text.len() <= persist.max_bytes || keep_whatever_the_size => {
             let refused = saving.storage.save(&persist.name, &text).err();
+            if refused.is_none() {
+                saving.taken.borrow_mut().clear();
+            }
             if refused.is_some() {
                 // Still to save, once the throttle allows (or as the link
                 // goes). Meanwhile the saved queue is brought up to date

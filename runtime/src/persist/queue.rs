@@ -40,12 +40,6 @@ pub(super) fn free(leases: &[Lease], owner: u64, now: Timestamp) -> bool {
             .is_none_or(|lease| lease.released || lease.until < now.as_micros())
 }
 
-/// Whether `owner` holds a live lease in `leases`: a tab that shows this
-/// one's mark (a copy of the tab, which copies its `sessionStorage`).
-pub(super) fn held(leases: &[Lease], owner: u64, now: Timestamp) -> bool {
-    !free(leases, owner, now) && owner != 0
-}
-
 /// What a save holds of the tabs' queues.
 #[derive(Deserialize, Default)]
 struct Queues {

@@ -438,3 +438,32 @@ async fn a_crashed_tabs_queue_is_sent_once_its_lease_runs_out() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_link_that_goes_while_another_of_its_cache_lives_keeps_the_queue_held() {
+    LocalSet::new()
+        .run_until(async {
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let saving = persist(&storage).mutation(&update);
+            let tab = Controller::new(Client::new(api.url()));
+            let first = tab.persist(&saving);
+            tab.set_online(false);
+            let mut rename = rename_offline(&tab, &update, 1, "still held");
+            assert!(futures_util::poll!(&mut rename).is_pending());
+            // Its component mounts again: the new link comes, the old goes.
+            let second = tab.persist(&saving);
+            drop(first);
+            let other = Controller::new(Client::new(api.url()));
+            other.set_online(false);
+            assert_eq!(
+                other.persist(&saving).restored().mutations,
+                0,
+                "the tab still holds its queue"
+            );
+            drop(second);
+            drop(rename);
+        })
+        .await;
+}
