@@ -324,8 +324,8 @@ struct Saving {
     /// may come back later (a closed tab reopened with its
     /// `sessionStorage`).
     taken: std::cell::RefCell<Vec<u64>>,
-    /// The page went (or the link): the lease on this cache's saved
-    /// mutations is let go, so the next load takes them.
+    /// The page went (or the cache's last link): the lease on this
+    /// cache's saved mutations is let go, so the next load takes them.
     released: Cell<bool>,
     /// A renewal of the lease is on its way.
     #[cfg(target_arch = "wasm32")]
@@ -462,7 +462,6 @@ impl Controller {
         // So are mutations taken from a tab that went (marked as ours),
         // and a queue a link made later (its component mounted again)
         // finds: its lease held again.
-        self.count_persist_link(1);
         if restored.mutations > 0 || self.queued_call_count() > 0 {
             save(self, &saving);
             renew_later(&saving, self);
@@ -492,6 +491,7 @@ impl Controller {
                 }
             })
         });
+        self.count_persist_link(1);
         PersistLink {
             controller: self.clone(),
             saving,

@@ -99,7 +99,9 @@ impl Persist {
     /// A mutation stays saved until its answer comes: one whose page
     /// went while its request was on its way is sent again by the next
     /// load, so give a create an id of the client's making if the server
-    /// would make two. An endpoint is known across loads by its method,
+    /// would make two. With several tabs open, each sends its own queue
+    /// (see the [module](super) docs); the queue of a page that crashed
+    /// is sent by a load made once its lease has run out, five minutes on. An endpoint is known across loads by its method,
     /// URL prefix and path (not one made with
     /// [`Endpoint::by_url`], which is never saved). A
     /// [private](Endpoint::private) endpoint's mutations are never saved.
