@@ -296,9 +296,10 @@ impl fmt::Display for Error {
             ErrorKind::Timeout(limit) => {
                 write!(f, "no answer within {}", crate::text::duration(*limit))?;
             }
-            ErrorKind::TooLarge { limit } => {
+            ErrorKind::TooLarge { limit } if status > 0 => {
                 write!(f, "HTTP {status}: the body is longer than {limit} bytes")?;
             }
+            ErrorKind::TooLarge { limit } => write!(f, "the body is longer than {limit} bytes")?,
             ErrorKind::Decode(error) => write!(f, "{error}")?,
             ErrorKind::Url(error) => write!(f, "{error}")?,
             ErrorKind::Optimistic(error) => {

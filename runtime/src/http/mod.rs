@@ -153,7 +153,10 @@ impl Client {
     }
 
     /// This client with `hook` run on the headers of every request, once
-    /// per request.
+    /// per request. A request's own headers replace the hook's. A
+    /// `Content-Type` from the hook covers JSON bodies only (a flavour of
+    /// JSON, `application/vnd.api+json`): text, bytes and multipart forms
+    /// are sent with their own type.
     ///
     /// ```
     /// use restcache::http::{Client, HeaderValue, header};
@@ -278,6 +281,7 @@ impl Client {
             binary,
         } = request;
         let url = resolve(&self.base_url, &url);
+        let own_type = own.contains_key(header::CONTENT_TYPE);
         let mut headers = self.hook_headers();
         headers.extend(own);
         let secrets = secrets_of(&headers);
@@ -291,7 +295,12 @@ impl Client {
             .or_insert(HeaderValue::from_static(accept));
         if let Some(body) = &body {
             // A request's own type (`application/merge-patch+json`) stands.
-            if !headers.contains_key(header::CONTENT_TYPE)
+            // A hook's is a flavour of JSON (`application/vnd.api+json`):
+            // it covers JSON bodies; text, bytes and forms keep their own.
+            let hook_type =
+                headers.contains_key(header::CONTENT_TYPE) && matches!(body, Body::Json(_));
+            if !own_type
+                && !hook_type
                 && let Ok(content_type) = HeaderValue::from_str(body.content_type())
             {
                 headers.insert(header::CONTENT_TYPE, content_type);
@@ -317,10 +326,10 @@ impl Client {
                 headers,
                 body,
             } = answer.await.map_err(|e| {
-                if e.is_too_large() {
-                    return attempt.failed(ErrorKind::TooLarge { limit: max_body });
-                }
-                let kind = ErrorKind::Network(e.message().to_owned());
+                let kind = match e.is_too_large() {
+                    true => ErrorKind::TooLarge { limit: max_body },
+                    false => ErrorKind::Network(e.message().to_owned()),
+                };
                 match e.status() {
                     Some(status) => attempt.answered(status, "", kind),
                     None => attempt.failed(kind),

@@ -105,8 +105,12 @@ pub struct TransportError(Failure);
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Failure {
     Network(String),
-    BrokenOff { status: u16, message: String },
-    TooLarge,
+    BrokenOff {
+        status: u16,
+        message: String,
+    },
+    /// With the status of the answer whose body it was, when one came.
+    TooLarge(Option<u16>),
 }
 
 impl TransportError {
@@ -147,8 +151,8 @@ impl TransportError {
     /// ```
     pub fn status(&self) -> Option<u16> {
         match &self.0 {
-            Failure::BrokenOff { status, .. } => Some(*status),
-            Failure::Network(_) | Failure::TooLarge => None,
+            Failure::BrokenOff { status, .. } | Failure::TooLarge(Some(status)) => Some(*status),
+            Failure::Network(_) | Failure::TooLarge(None) => None,
         }
     }
 
@@ -167,7 +171,20 @@ impl TransportError {
     /// # });
     /// ```
     pub fn too_large() -> Self {
-        TransportError(Failure::TooLarge)
+        TransportError(Failure::TooLarge(None))
+    }
+
+    /// [`too_large`](Self::too_large) for an answer of `status`, which
+    /// the client's error keeps.
+    ///
+    /// ```
+    /// use restcache::http::TransportError;
+    /// let error = TransportError::too_large_answer(200);
+    /// assert!(error.is_too_large());
+    /// assert_eq!(error.status(), Some(200));
+    /// ```
+    pub fn too_large_answer(status: u16) -> Self {
+        TransportError(Failure::TooLarge(Some(status)))
     }
 
     /// Whether the body was too long ([`too_large`](Self::too_large)).
@@ -178,7 +195,7 @@ impl TransportError {
     /// assert!(!TransportError::new("reset").is_too_large());
     /// ```
     pub fn is_too_large(&self) -> bool {
-        self.0 == Failure::TooLarge
+        matches!(self.0, Failure::TooLarge(_))
     }
 
     /// What went wrong.
@@ -190,7 +207,7 @@ impl TransportError {
     pub fn message(&self) -> &str {
         match &self.0 {
             Failure::Network(message) | Failure::BrokenOff { message, .. } => message,
-            Failure::TooLarge => "the body is longer than the limit",
+            Failure::TooLarge(_) => "the body is longer than the limit",
         }
     }
 }
@@ -267,7 +284,7 @@ impl Transport for Reqwest {
                 reading::bytes(response, read_limit)
                     .await
                     .map_err(|e| match e {
-                        reading::ReadError::TooLarge => TransportError::too_large(),
+                        reading::ReadError::TooLarge => TransportError::too_large_answer(status),
                         reading::ReadError::Network(e) => {
                             TransportError::broken_off(status, cause(e))
                         }

@@ -48,6 +48,31 @@ async fn a_declared_length_over_the_limit_fails_before_reading() {
         .await
         .unwrap_err();
     assert_eq!(error.kind(), &ErrorKind::TooLarge { limit: 1000 });
+    assert_eq!(error.status(), Some(200), "the answer's status is kept");
+    assert!(
+        error
+            .to_string()
+            .ends_with("HTTP 200: the body is longer than 1000 bytes"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_body_too_large_with_no_status_names_none() {
+    let client = Client::new("http://api.test")
+        .with_max_body(1000)
+        .with_transport(|_: restcache::http::Outgoing| async {
+            Err(restcache::http::TransportError::too_large())
+        });
+    let error = client
+        .call(&TodoResource::get(), &params(), None)
+        .await
+        .unwrap_err();
+    assert_eq!(error.status(), None);
+    assert_eq!(
+        error.to_string(),
+        "GET http://api.test/todos/1: the body is longer than 1000 bytes"
+    );
 }
 
 #[tokio::test]

@@ -167,6 +167,45 @@ async fn a_requests_own_content_type_is_sent_as_it_is() {
     assert_eq!(types, ["application/merge-patch+json"]);
 }
 
+#[tokio::test]
+async fn a_hooks_content_type_covers_json_bodies_only() {
+    let (client, sent) = answering(Incoming::new(200, "{}"));
+    let client = client.with_headers(|headers| {
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/vnd.api+json"),
+        );
+    });
+    let bodies = [
+        restcache::http::Body::json(&serde_json::json!({"title": "x"})).unwrap(),
+        restcache::http::Body::text("x"),
+        restcache::http::Body::bytes("image/png", vec![137, 80]),
+    ];
+    for body in bodies {
+        let request = restcache::http::Request::new(Method::Post, "/uploads").with_body(Some(body));
+        client.send(request).await.unwrap();
+    }
+    let sent = sent.borrow();
+    let types: Vec<_> = sent
+        .iter()
+        .map(|request| {
+            request.headers[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "application/vnd.api+json",
+            "text/plain; charset=utf-8",
+            "image/png"
+        ],
+        "a JSON body takes the hook's flavour of JSON; other bodies keep their own type"
+    );
+}
+
 /// A server on 127.0.0.1 that answers one request with `head` and the
 /// first bytes of a body it announced longer, then hangs up.
 async fn breaking_off(head: &'static str, part: &'static str) -> String {
