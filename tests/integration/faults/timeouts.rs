@@ -165,3 +165,25 @@ async fn a_fetch_function_that_panics_fails_its_request_only() {
     let todo = ctrl.fetch(&endpoint, &params(), None).await.unwrap();
     assert_eq!(todo.title, "milk");
 }
+
+#[tokio::test]
+async fn an_endpoints_longer_limit_holds_the_requests_of_its_fetch_function() {
+    // The client allows 50 ms; the server takes 150; the endpoint allows 2 s.
+    let client = Client::new("http://api.test")
+        .with_timeout(Duration::from_millis(50))
+        .with_transport(|_: restcache::http::Outgoing| async {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            Ok(restcache::http::Incoming::new(200, todo_json(1, "slow")))
+        });
+    let ctrl = Controller::new(client);
+    let patient = TodoResource::get()
+        .with_options(restcache::rest::Options {
+            timeout: Some(Duration::from_secs(2)),
+            ..Default::default()
+        })
+        .with_fetch(
+            |client: &Client, _: &_, request: Request| -> ResponseFuture { client.send(request) },
+        );
+    let todo = ctrl.fetch(&patient, &params(), None).await.unwrap();
+    assert_eq!(todo.title, "slow");
+}

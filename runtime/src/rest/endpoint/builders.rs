@@ -105,7 +105,8 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
     /// params and the request the endpoint made from them, and makes it
     /// (usually through [`Client::send`] or [`Client::request`], with
     /// another method, URL, body or headers). It may capture what it
-    /// needs.
+    /// needs. The client it is handed keeps the endpoint's own time
+    /// limit, when the endpoint sets one.
     ///
     /// ```
     /// use restcache::prelude::*;

@@ -449,10 +449,15 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
                 &(graphql.variables)(params),
             ));
         }
-        match &self.fetch {
-            Some(fetch) => fetch(client, params, request),
+        match (&self.fetch, self.options().timeout) {
+            // The endpoint's own limit holds the requests its fetch
+            // function sends, not the client's.
+            (Some(fetch), Some(limit)) if limit != client.timeout() => {
+                fetch(&client.clone().with_timeout(limit), params, request)
+            }
+            (Some(fetch), _) => fetch(client, params, request),
             // The call's own time limit holds the whole exchange.
-            None => client.send_untimed(request),
+            (None, _) => client.send_untimed(request),
         }
     }
 
