@@ -17,6 +17,7 @@ use restcache::{Observe, ReadObserver};
 endpoint!(pub todo_parent { path: "/todos/:id/parent", schema: std::rc::Rc<Todo> });
 endpoint!(pub todo_json_file { path: "/files/todos/:id.json", schema: std::rc::Rc<Todo> });
 endpoint!(pub todo_by_id { path: "/todo-by-id/:id", schema: std::rc::Rc<Todo>, params: { id: u64 } });
+endpoint!(pub todo_by_code { path: "/todo-by-code/:id", schema: std::rc::Rc<Todo>, params: { id: String } });
 
 /// The todo list fetched through the controller, with `GET /todos/:id`
 /// failing the test if it is ever called.
@@ -67,6 +68,21 @@ async fn a_custom_endpoint_whose_params_hold_the_pk_infers_too() {
     let cached = ctrl.read(&todo_by_id(), &TodoByIdParams { id: 1 });
     assert_eq!(cached.status, ExpiryStatus::Valid);
     assert!(Rc::ptr_eq(cached.data.as_ref().unwrap(), &list[0]));
+}
+
+#[tokio::test]
+async fn a_text_pk_is_inferred_as_written_not_as_a_number_it_parses_to() {
+    let (_server, ctrl, _clock, list, _no_detail) = listed().await;
+    let code = |id: &str| TodoByCodeParams { id: id.into() };
+    let same = ctrl.read(&todo_by_code(), &code("2"));
+    assert!(
+        Rc::ptr_eq(same.data.as_ref().unwrap(), &list[1]),
+        "\"2\" is todo 2"
+    );
+    for other in ["02", "+2"] {
+        let read = ctrl.read(&todo_by_code(), &code(other));
+        assert!(read.data.is_none(), "{other:?} names another record than 2");
+    }
 }
 
 #[tokio::test]

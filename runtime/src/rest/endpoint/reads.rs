@@ -147,8 +147,9 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
 
     /// The pks the record a read of `params` names may have, when the
     /// read may be answered from a cached record: a `GET` of one record
-    /// whose params hold the entity's pk field. A text param is tried as
-    /// text, then as a number (`"3"` names record 3 of a numeric pk).
+    /// whose params hold the entity's pk field. A text param that is a
+    /// number as a pk writes it (`"3"`) names that number's record;
+    /// `"03"` and `"+3"` name records of their own.
     pub(crate) fn named_pks(&self, params: &P) -> smallvec::SmallVec<[Pk; 2]>
     where
         P: Serialize,
@@ -174,10 +175,9 @@ impl<P, S, E: Effect> Endpoint<P, S, E> {
         };
         match crate::rest::fields::field_of(params, field) {
             Some(serde_json::Value::Number(n)) => pks.extend(n.as_u64().map(Pk::from)),
-            Some(serde_json::Value::String(text)) => {
-                pks.push(Pk::from(text.as_str()));
-                pks.extend(text.parse::<u64>().ok().map(Pk::from));
-            }
+            // Text that reads as a canonical number (`"7"`) is that
+            // number's pk already; `"07"` and `"+7"` name other records.
+            Some(serde_json::Value::String(text)) => pks.push(Pk::from(text.as_str())),
             _ => {}
         }
         pks
