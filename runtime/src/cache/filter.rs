@@ -3,12 +3,15 @@
 //! fields match, and an updated one leaves those it no longer matches.
 //!
 //! A filter `?userId=2` compares the record's field `userId` (its wire
-//! name) written as a query string writes it: `2`. A float field compares
-//! as a number (`?price=1.0` and `?price=1` both match a price of 1).
-//! Numbers, text, bools and `Option`s of them compare; a field of another
-//! type, or a param no field answers (`?q=milk`, a full-text search),
-//! cannot be judged: the list goes stale (on show, and fetched again in
-//! the background) rather than left wrong.
+//! name) written as a query string writes it: `2`. A number field
+//! compares as a number (`?price=1.0` and `?price=1` both match a price
+//! of 1; `?userId=2.0` matches user 2), a bool field as `true` or
+//! `false`. Numbers, text, bools and `Option`s of them compare. A field
+//! of another type, a param no field answers (`?q=milk`, a full-text
+//! search), or a value the field's type cannot take (`?done=1` of a
+//! bool, `?userId=eq.2` of a number: a server's own syntax) cannot be
+//! judged: the list goes stale (on show, and fetched again in the
+//! background) rather than left wrong.
 
 /// A record's field, as a query string would write it: what a list's
 /// filter (`?userId=2`) compares with, when a created record may join the
@@ -16,7 +19,8 @@
 ///
 /// ```
 /// use restcache::rest::{FieldText, QueryText};
-/// assert_eq!(7u32.query_text(), FieldText::Text("7".into()));
+/// assert_eq!(7u32.query_text(), FieldText::Integer(7));
+/// assert_eq!("tea".query_text(), FieldText::Text("tea".into()));
 /// assert_eq!(None::<u32>.query_text(), FieldText::Null);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +29,12 @@ pub enum FieldText {
     Text(String),
     /// A float: a filter value matches when it reads as the same number.
     Number(f64),
+    /// An integer: a filter value matches when it reads as the same
+    /// number (`2`, `2.0`).
+    Integer(i128),
+    /// A bool: a filter value of `true` or `false` matches or not; any
+    /// other value (`1`, `yes`) cannot be judged.
+    Bool(bool),
     /// The field holds nothing (`None`): it matches no filter value.
     Null,
     /// A field whose value has no query-string form (a list, a struct).
@@ -59,14 +69,50 @@ pub(crate) fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, St
                     return Verdict::Stays;
                 }
             }
-            FieldText::Number(number) => {
-                let same = |value: &String| value.parse::<f64>().is_ok_and(|v| v == number);
-                if !wanted.into_iter().any(same) {
-                    return Verdict::Stays;
+            FieldText::Number(number) => match judge_each(wanted, |value| {
+                value.parse::<f64>().ok().map(|v| v == number)
+            }) {
+                Verdict::Joins => {}
+                Verdict::Stays => return Verdict::Stays,
+                Verdict::Unknown => verdict = Verdict::Unknown,
+            },
+            FieldText::Integer(number) => {
+                match judge_each(wanted, |value| match value.parse::<i128>() {
+                    Ok(v) => Some(v == number),
+                    Err(_) => value.parse::<f64>().ok().map(|v| v == number as f64),
+                }) {
+                    Verdict::Joins => {}
+                    Verdict::Stays => return Verdict::Stays,
+                    Verdict::Unknown => verdict = Verdict::Unknown,
                 }
             }
+            FieldText::Bool(bool) => match judge_each(wanted, |value| {
+                value.parse::<bool>().ok().map(|v| v == bool)
+            }) {
+                Verdict::Joins => {}
+                Verdict::Stays => return Verdict::Stays,
+                Verdict::Unknown => verdict = Verdict::Unknown,
+            },
             FieldText::Null => return Verdict::Stays,
             FieldText::Opaque | FieldText::NoField => verdict = Verdict::Unknown,
+        }
+    }
+    verdict
+}
+
+/// Judges one filter's `values` (any may hold) by `same`: whether a
+/// value names the field's (`None`: a value the field's type cannot
+/// take, which cannot be judged).
+fn judge_each<'v>(
+    values: impl Iterator<Item = &'v String>,
+    same: impl Fn(&str) -> Option<bool>,
+) -> Verdict {
+    let mut verdict = Verdict::Stays;
+    for value in values {
+        match same(value) {
+            Some(true) => return Verdict::Joins,
+            Some(false) => {}
+            None => verdict = Verdict::Unknown,
         }
     }
     verdict
@@ -87,7 +133,7 @@ pub(crate) fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, St
 ///         self.0.query_text()
 ///     }
 /// }
-/// assert_eq!(UserId(2).query_text(), FieldText::Text("2".into()));
+/// assert_eq!(UserId(2).query_text(), FieldText::Integer(2));
 /// ```
 pub trait QueryText {
     /// The value as a query string writes it, or [`FieldText::Null`].
@@ -104,9 +150,30 @@ macro_rules! displayed {
     )*};
 }
 
-displayed!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, bool, char, str, String
+displayed!(char, str, String);
+
+macro_rules! integer {
+    ($($ty:ty),* $(,)?) => {$(
+        impl QueryText for $ty {
+            fn query_text(&self) -> FieldText {
+                match i128::try_from(*self) {
+                    Ok(number) => FieldText::Integer(number),
+                    Err(_) => FieldText::Text(self.to_string()),
+                }
+            }
+        }
+    )*};
+}
+
+integer!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );
+
+impl QueryText for bool {
+    fn query_text(&self) -> FieldText {
+        FieldText::Bool(*self)
+    }
+}
 
 impl QueryText for f64 {
     fn query_text(&self) -> FieldText {
@@ -218,5 +285,32 @@ mod tests {
         assert_eq!(judge(product, &pairs(&[("price", "1.0")])), Verdict::Joins);
         assert_eq!(judge(product, &pairs(&[("price", "1")])), Verdict::Joins);
         assert_eq!(judge(product, &pairs(&[("price", "1.5")])), Verdict::Stays);
+        assert_eq!(
+            judge(product, &pairs(&[("price", "lt.2")])),
+            Verdict::Unknown
+        );
+    }
+
+    #[test]
+    fn a_value_its_field_cannot_take_cannot_be_judged() {
+        let todo = |field: &str| match field {
+            "userId" => 2u64.query_text(),
+            "done" => true.query_text(),
+            _ => FieldText::NoField,
+        };
+        let verdict = |query: &[(&str, &str)]| judge(todo, &pairs(query));
+        assert_eq!(verdict(&[("userId", "2.0")]), Verdict::Joins);
+        assert_eq!(verdict(&[("userId", "3")]), Verdict::Stays);
+        assert_eq!(verdict(&[("userId", "2.5")]), Verdict::Stays);
+        assert_eq!(verdict(&[("userId", "eq.2")]), Verdict::Unknown);
+        assert_eq!(
+            verdict(&[("userId", "eq.2"), ("userId", "2")]),
+            Verdict::Joins
+        );
+        assert_eq!(verdict(&[("done", "true")]), Verdict::Joins);
+        assert_eq!(verdict(&[("done", "false")]), Verdict::Stays);
+        assert_eq!(verdict(&[("done", "1")]), Verdict::Unknown);
+        // A filter that fails outweighs one that cannot be judged.
+        assert_eq!(verdict(&[("done", "1"), ("userId", "3")]), Verdict::Stays);
     }
 }

@@ -327,3 +327,62 @@ async fn a_float_filter_matches_the_number_not_how_it_is_written() {
     assert_eq!(priced(&one), (vec![1, 2], ExpiryStatus::Valid), "1.0 is 1");
     assert_eq!(priced(&half), (vec![3], ExpiryStatus::Valid));
 }
+
+endpoint!(pub TodoResource::done_as_one { path: "/todos\\?completed=1", schema: Vec<Rc<Todo>> });
+endpoint!(pub TodoResource::user_as_float { path: "/todos\\?userId=2.0", schema: Vec<Rc<Todo>> });
+endpoint!(pub TodoResource::user_eq { path: "/todos\\?userId=eq.2", schema: Vec<Rc<Todo>> });
+
+#[tokio::test]
+async fn a_filter_written_otherwise_than_its_field_keeps_or_refetches_not_drops() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let ctrl = Controller::new(client);
+    let todo = r#"[{"id": 1, "userId": 2, "title": "a", "completed": true}]"#;
+    for path in [
+        "/todos?completed=1",
+        "/todos?userId=2.0",
+        "/todos?userId=eq.2",
+    ] {
+        let _list = once(server.mock("GET", path), 200, todo).await;
+    }
+    ctrl.fetch(&TodoResource::done_as_one(), &(), None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::user_as_float(), &(), None)
+        .await
+        .unwrap();
+    ctrl.fetch(&TodoResource::user_eq(), &(), None)
+        .await
+        .unwrap();
+
+    let _rename = once(
+        server.mock("PATCH", "/todos/1"),
+        200,
+        r#"{"id": 1, "userId": 2, "title": "b", "completed": true}"#,
+    )
+    .await;
+    let body = Body::json(&json!({"title": "b"})).unwrap();
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 1 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+
+    let shown = |read: Cached<Vec<Rc<Todo>>>| (ids(&read.data.unwrap()), read.status);
+    assert_eq!(
+        shown(ctrl.read(&TodoResource::done_as_one(), &())),
+        (vec![1], ExpiryStatus::Stale),
+        "a bool filter written `1` cannot be judged: fetched again, the record kept"
+    );
+    assert_eq!(
+        shown(ctrl.read(&TodoResource::user_as_float(), &())),
+        (vec![1], ExpiryStatus::Valid),
+        "2.0 is the number 2"
+    );
+    assert_eq!(
+        shown(ctrl.read(&TodoResource::user_eq(), &())),
+        (vec![1], ExpiryStatus::Stale),
+        "`eq.2` is no number: fetched again, the record kept"
+    );
+}
