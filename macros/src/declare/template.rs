@@ -96,6 +96,19 @@ impl Template {
             })
     }
 
+    /// Whether the placeholder `name` stands in the path, before any
+    /// query string (`/posts/page/:page`, not `/posts\\?page=:page`).
+    pub fn in_path(&self, name: &str) -> bool {
+        for piece in &self.pieces {
+            match piece {
+                Piece::Static(text) if text.contains('?') => return false,
+                Piece::Param(param) if param == name => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// Whether the path ends with a placeholder.
     pub fn ends_with_param(&self) -> bool {
         matches!(self.pieces.last(), Some(Piece::Param(_)))

@@ -100,6 +100,23 @@ pub fn check(decl: Decl, which: Which, errors: &mut Errors) -> Option<Route> {
 /// A page param that names none of the params would never reach the URL:
 /// the pages would all be the first.
 fn page_param_is_a_param(route: &Route, page: &LitStr, errors: &mut Errors) {
+    // The next page's URL sets the param in the query string: a path
+    // segment would stay at the first page.
+    let in_path = route
+        .path
+        .params()
+        .find(|name| route.wire_name(name) == page.value());
+    if let Some(name) = in_path.filter(|name| route.path.in_path(name)) {
+        errors.at(
+            page,
+            format!(
+                "`{}` is a segment of the path; a page param goes in the query string (`\\\\?{}=:{name}`) so that the next page can set it",
+                page.value(),
+                page.value()
+            ),
+        );
+        return;
+    }
     let Some(names) = route.wire_names() else {
         return;
     };

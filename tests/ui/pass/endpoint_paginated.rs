@@ -18,6 +18,9 @@ endpoint!(pub user_pages {
     page_size: "_limit",
 });
 
+// A placeholder in the query string pages too.
+endpoint!(pub query_pages { path: "/users\\?page=:page", schema: Page<User>, paginated_by: "page" });
+
 fn main() {
     let base = "http://127.0.0.1:8080";
     let pages = user_pages();
@@ -25,4 +28,7 @@ fn main() {
     assert_eq!((pagination.field, pagination.size), ("_page", Some("_limit")));
     let (one, two) = (UserPagesParams { page: 1, limit: 9 }, UserPagesParams { page: 2, limit: 9 });
     assert_eq!(pages.key(base, &one).unwrap(), pages.key(base, &two).unwrap());
+    let (one, two) = (QueryPagesParams { page: "1".into() }, QueryPagesParams { page: "2".into() });
+    assert_eq!(query_pages().url(base, &one).unwrap(), "http://127.0.0.1:8080/users?page=1");
+    assert_eq!(query_pages().key(base, &one).unwrap(), query_pages().key(base, &two).unwrap());
 }
