@@ -100,8 +100,14 @@ pub fn entity_items(input: &Input, pk: &Field, absent: &[&Field]) -> TokenStream
     let own = !absent.is_empty();
     let own_way = input.attrs.merge.is_some();
     let scans = own || input.nested().next().is_some();
+    let never_read: u64 = absent
+        .iter()
+        .enumerate()
+        .filter(|(_, field)| field.attrs.never_read)
+        .fold(0, |bits, (i, _)| bits | 1 << i);
     quote! {
         const MAY_BE_ABSENT: &'static [&'static str] = &[#(#wires),*];
+        const NEVER_READ: u64 = #never_read;
         const SCANS: bool = #scans;
         const MERGES_ITS_OWN_WAY: bool = #own_way;
 

@@ -62,8 +62,10 @@ use crate::pk::{Pk, PkKey, PkValue};
 /// of a generic type. Reading which fields a response carried is a light
 /// second pass over its JSON (keys only), made only for schemas that hold
 /// such records. The answer to a `PUT` (a full replace on the server)
-/// replaces its records whole: a field it leaves out is gone from the
-/// cache too, as from the server; reads of partial views (`_embed`,
+/// replaces the records at its top whole: a field it leaves out is gone
+/// from the cache too, as from the server, but for the fields serde
+/// never reads (the app's own). The records nested in them (an author's
+/// summary) merge, as the `PUT` did not replace them; reads of partial views (`_embed`,
 /// sparse fields) and `PATCH` answers merge. An entity with
 /// `#[entity(merge = path)]` decides for itself in both cases (its
 /// function is asked about a `PUT`'s records too). A server that leaves out `null` fields (Go's
@@ -189,6 +191,11 @@ pub trait EntityParts: Clone + 'static {
     /// fields with a serde default), at most 64: a field left out keeps its
     /// stored value when the record is merged.
     const MAY_BE_ABSENT: &'static [&'static str] = &[];
+
+    /// The fields of [`MAY_BE_ABSENT`](Self::MAY_BE_ABSENT) serde never
+    /// reads (`skip`, `skip_deserializing`), as bits: the app's own, which
+    /// keep their stored values even through a full replace.
+    const NEVER_READ: u64 = 0;
 
     /// Whether the entity merges its own way (`#[entity(merge = path)]`):
     /// its function is asked about a full replace's record too.

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use restcache::Absent;
-use restcache::http::Client;
+use restcache::http::{Body, Client};
 use restcache::prelude::*;
 use restcache_demo::DemoApi;
 use serde_json::json;
@@ -294,4 +294,76 @@ fn a_field_read_under_its_alias_is_carried() {
         .unwrap();
     let post = store.read::<Rc<AliasedPost>>("one").into_value().unwrap();
     assert_eq!(post.owner, Some(7));
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Writer {
+    id: u64,
+    name: String,
+    email: Option<String>,
+}
+
+/// A draft with its writer's summary nested, and a pin the app keeps for
+/// itself.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Draft {
+    id: u64,
+    title: String,
+    #[serde(skip)]
+    pinned: bool,
+    #[entity(nested)]
+    writer: Rc<Writer>,
+}
+
+resource!(DraftResource {
+    path: "/drafts/:id",
+    schema: Draft
+});
+
+#[tokio::test]
+async fn a_full_replace_keeps_the_apps_own_fields_and_its_nested_records_merge() {
+    let (mut server, client) = server().await;
+    let ctrl = Controller::new(client);
+    let params = DraftResourceParams { id: 1 };
+    let _get = once(
+        server.mock("GET", "/drafts/1"),
+        200,
+        r#"{"id": 1, "title": "a", "writer": {"id": 9, "name": "Ada", "email": "ada@example.com"}}"#,
+    )
+    .await;
+    let draft = ctrl
+        .fetch(&DraftResource::get(), &params, None)
+        .await
+        .unwrap();
+    let pinned = Draft {
+        pinned: true,
+        ..(*draft).clone()
+    };
+    ctrl.set_entity(pinned, ctrl.write_time()).unwrap();
+
+    // The PUT's answer nests the writer's summary, without the email.
+    let _put = once(
+        server.mock("PUT", "/drafts/1"),
+        200,
+        r#"{"id": 1, "title": "b", "writer": {"id": 9, "name": "Ada"}}"#,
+    )
+    .await;
+    let body = Body::json(&json!({"title": "b", "writer": 9})).unwrap();
+    let replaced = ctrl
+        .fetch(&DraftResource::update(), &params, Some(body))
+        .await
+        .unwrap();
+    assert_eq!(replaced.title, "b");
+    assert!(
+        replaced.pinned,
+        "the app's own field is never on the wire: kept"
+    );
+    let writer = ctrl
+        .with_store(|store| store.get_entity::<Writer>(9u64).into_value())
+        .unwrap();
+    assert_eq!(
+        writer.email.as_deref(),
+        Some("ada@example.com"),
+        "the PUT replaced the draft, not its writer: the summary merges"
+    );
 }

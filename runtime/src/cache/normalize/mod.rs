@@ -68,6 +68,9 @@ pub struct Normalizer<'s> {
     /// Whether a list being walked forecasts the growth of the tables
     /// (lists nested in it do not).
     forecasting: bool,
+    /// How deep in nested records the walk is: a full replace (a `PUT`'s
+    /// answer) replaces the records at its top, not those nested in them.
+    depth: u32,
 }
 
 impl<'s> Normalizer<'s> {
@@ -95,6 +98,7 @@ impl<'s> Normalizer<'s> {
             refs: Vec::new(),
             touched: SmallVec::new(),
             forecasting: false,
+            depth: 0,
         };
         let outcome = walk(&mut cx);
         (outcome.map(|()| cx.refs), cx.touched)
@@ -186,14 +190,22 @@ impl<'s> Normalizer<'s> {
     }
 
     /// Whether a record of `E` in this write may take fields from its
-    /// stored copy: its type has fields a response may leave out, some
-    /// record of the response left fields out, and the response is not a
-    /// full replace (unless `E` merges its own way).
+    /// stored copy: its type has fields a response may leave out, and
+    /// some record of the response left fields out. A full replace's
+    /// records at its top take only the fields serde never reads (unless
+    /// `E` merges its own way); the records nested in them merge.
     #[inline(always)]
     fn may_merge_partial<E: Entity>(&self) -> bool {
         !E::MAY_BE_ABSENT.is_empty()
             && self.presence.len() > 0
-            && (!self.presence.replaces_whole() || E::MERGES_ITS_OWN_WAY)
+            && (!self.replacing_whole::<E>() || E::NEVER_READ != 0)
+    }
+
+    /// Whether a record of `E` here is replaced whole: it stands at the
+    /// top of a full replace, and `E` does not merge its own way.
+    #[inline(always)]
+    fn replacing_whole<E: Entity>(&self) -> bool {
+        self.presence.replaces_whole() && self.depth == 0 && !E::MERGES_ITS_OWN_WAY
     }
 
     /// What every record of this write is written with.
@@ -280,7 +292,9 @@ impl<'s> Normalizer<'s> {
     ) -> Result<EntityRefs, SchemaError> {
         let start = self.refs.len();
         self.kept = kept;
+        self.depth += 1;
         let walked = Rc::make_mut(record).normalize_nested(self);
+        self.depth -= 1;
         self.kept = 0;
         walked?;
         let refs = EntityRefs::from_slice(&self.refs[start..]);
@@ -328,7 +342,10 @@ impl<'s> Normalizer<'s> {
         if !self.may_merge_partial::<E>() {
             return 0;
         }
-        let absent = self.presence.absent::<E>(pk);
+        let mut absent = self.presence.absent::<E>(pk);
+        if self.replacing_whole::<E>() {
+            absent &= E::NEVER_READ;
+        }
         if absent == 0 {
             return 0;
         }
