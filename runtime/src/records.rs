@@ -3,6 +3,8 @@
 //! wrote after a given write, and write one back into a controller at the
 //! time its data stood.
 
+use std::rc::Rc;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -175,8 +177,10 @@ fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bo
         return true;
     }
     match &record.data {
-        Some(data) => match serde_json::from_str::<E>(data.get()) {
-            Ok(record) => ctrl.set_entity(record, at).is_ok(),
+        // Fields the copy leaves out (the app's own, which serde skips)
+        // keep this cache's values, as a response's would.
+        Some(data) => match crate::cache::schema::from_json::<Rc<E>>(data.get()) {
+            Ok(record) => ctrl.set_decoded_entity(record, at).is_ok(),
             Err(_) => false,
         },
         // Gone (deleted or invalidated) as of `at`: written as a delete

@@ -117,6 +117,44 @@ async fn an_older_copy_from_another_tab_does_not_win() {
     assert_eq!(title(&two, 0), "news");
 }
 
+/// A note with a mark this tab keeps for itself (`#[serde(skip)]`).
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Note {
+    id: u64,
+    text: String,
+    #[serde(skip)]
+    starred: bool,
+}
+
+#[tokio::test]
+async fn a_record_from_another_tab_keeps_this_tabs_own_fields() {
+    let channel = LocalChannel::new();
+    let sync = TabSync::new("notes").entity::<Note>();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (one, two) = (Controller::new(client()), Controller::new(client()));
+    let _links = [
+        one.sync_tabs(&sync.clone().over(channel.clone())),
+        two.sync_tabs(&sync.over(channel)),
+    ];
+    let note = |text: &str, starred| Note {
+        id: 1,
+        text: text.into(),
+        starred,
+    };
+    two.set_entity(note("draft", true), two.write_time())
+        .unwrap();
+    one.set_entity(note("final", false), one.write_time())
+        .unwrap();
+    let shown = two
+        .with_store(|store| store.get_entity::<Note>(1u64).into_value())
+        .unwrap();
+    assert_eq!(
+        (shown.text.as_str(), shown.starred),
+        ("final", true),
+        "the other tab's text, this tab's star"
+    );
+}
+
 #[tokio::test]
 async fn invalidations_and_a_reset_reach_the_other_tab() {
     let (one, two, _links) = two_tabs();
