@@ -509,3 +509,73 @@ async fn an_optimistic_write_dropped_after_its_request_went_out_sends_its_record
     );
     assert_eq!(*events.borrow(), ["started", "cancelled"]);
 }
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Author {
+    id: u64,
+    name: String,
+}
+
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Article {
+    id: u64,
+    title: String,
+    #[entity(nested)]
+    author: Rc<Author>,
+}
+
+resource!(ArticleResource {
+    path: "/articles/:id",
+    schema: Article
+});
+
+#[tokio::test]
+async fn an_optimistic_value_does_not_hide_news_of_a_nested_record_it_left_as_is() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let _get = once(
+        server.mock("GET", "/articles/1"),
+        200,
+        r#"{"id": 1, "title": "a", "author": {"id": 9, "name": "Ada"}}"#,
+    )
+    .await;
+    let params = ArticleResourceParams { id: 1 };
+    let article = ctrl
+        .fetch(&ArticleResource::get(), &params, None)
+        .await
+        .unwrap();
+    let _put = once_after(
+        server.mock("PUT", "/articles/1"),
+        Duration::from_millis(50),
+        r#"{"id": 1, "title": "b", "author": {"id": 9, "name": "Ada L."}}"#.to_owned(),
+    )
+    .await;
+    let renamed = Article {
+        title: "b".into(),
+        ..(*article).clone()
+    };
+    let body = Body::json(&renamed).unwrap();
+    let update = ArticleResource::update();
+    let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(renamed));
+    let shown = ctrl.read(&ArticleResource::get(), &params).data.unwrap();
+    assert_eq!(shown.title, "b", "the optimistic value is on show");
+
+    // News of the author comes while the PUT is on its way.
+    let news = Author {
+        id: 9,
+        name: "Ada L.".into(),
+    };
+    ctrl.set_entity(news, ctrl.write_time()).unwrap();
+    let author = ctrl
+        .with_store(|store| store.get_entity::<Author>(9u64).into_value())
+        .unwrap();
+    assert_eq!(
+        author.name, "Ada L.",
+        "the optimistic value left the author as is"
+    );
+    let shown = ctrl.read(&ArticleResource::get(), &params).data.unwrap();
+    assert_eq!(
+        (shown.title.as_str(), shown.author.name.as_str()),
+        ("b", "Ada L.")
+    );
+    request.await.unwrap();
+}

@@ -521,6 +521,12 @@ impl<E: TableRecord + 'static> Table<E> {
                         .is_some_and(|stored| Rc::ptr_eq(stored, record) || equal(stored, record));
                 if same && let Some(stored) = &slot.record {
                     *record = Rc::clone(stored);
+                    // An optimistic value that leaves the record as it is
+                    // (an edited record's nested author) lays nothing over
+                    // it: news of it shows through.
+                    if layer {
+                        return (index, Merged::Kept);
+                    }
                 }
                 let origin = self.origin(meta, version);
                 self.replace(index, written(record, refs, origin));
