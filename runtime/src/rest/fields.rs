@@ -145,13 +145,95 @@ impl SerializeStruct for StructFields {
         name: &'static str,
         value: &T,
     ) -> Result<(), NotAStruct> {
-        let value = serde_json::to_value(value).map_err(|_| NotAStruct)?;
+        let value = match value.serialize(single_float::Probe) {
+            Ok(float) => single_float::as_json(float),
+            Err(NotAStruct) => serde_json::to_value(value).map_err(|_| NotAStruct)?,
+        };
         self.0.push((name, value));
         Ok(())
     }
 
     fn end(self) -> Result<Self::Ok, NotAStruct> {
         Ok(self.0)
+    }
+}
+
+/// A field that is one `f32` (or an `Option` of one): JSON holds it as
+/// an `f64`, whose digits show the f32's rounding (`4.1` becomes
+/// `4.099999904632568`); it is written with the f32's own digits instead.
+mod single_float {
+    use super::*;
+
+    type Refused = Impossible<f32, NotAStruct>;
+
+    /// The `f32` a value is, if it is one; refuses anything else.
+    pub(super) struct Probe;
+
+    /// `float` as JSON, with the digits the `f32` writes (`null` when not
+    /// finite, as serde_json writes it).
+    pub(super) fn as_json(float: f32) -> Value {
+        float
+            .to_string()
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number)
+    }
+
+    impl Serializer for Probe {
+        type Ok = f32;
+        type Error = NotAStruct;
+        type SerializeSeq = Refused;
+        type SerializeTuple = Refused;
+        type SerializeTupleStruct = Refused;
+        type SerializeTupleVariant = Refused;
+        type SerializeMap = Refused;
+        type SerializeStruct = Refused;
+        type SerializeStructVariant = Refused;
+
+        fn serialize_f32(self, float: f32) -> Result<f32, NotAStruct> {
+            Ok(float)
+        }
+
+        fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<f32, NotAStruct> {
+            value.serialize(self)
+        }
+
+        fn serialize_newtype_struct<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            value: &T,
+        ) -> Result<f32, NotAStruct> {
+            value.serialize(self)
+        }
+
+        refuse! {
+            serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
+            serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
+            serialize_u64(u64), serialize_f64(f64), serialize_char(char),
+            serialize_str(&str), serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
+            serialize_unit_struct(&'static str),
+            serialize_unit_variant(&'static str, u32, &'static str),
+        }
+
+        refuse! { as Refused:
+            serialize_seq(Option<usize>), serialize_tuple(usize),
+            serialize_tuple_struct(&'static str, usize),
+            serialize_tuple_variant(&'static str, u32, &'static str, usize),
+            serialize_map(Option<usize>),
+            serialize_struct(&'static str, usize),
+            serialize_struct_variant(&'static str, u32, &'static str, usize),
+        }
+
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<f32, NotAStruct> {
+            Err(NotAStruct)
+        }
     }
 }
 

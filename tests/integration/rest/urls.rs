@@ -236,3 +236,19 @@ fn graphql_variables_in_another_order_name_the_same_read() {
     assert_eq!(one, key(&[("after", 20), ("first", 10)]));
     assert_ne!(one, key(&[("first", 10), ("after", 21)]), "other values");
 }
+
+endpoint!(pub shops { path: "/shops/:rating", schema: serde_json::Value, params: { rating: f32, min_price: Option<f32>, max_price: f64 } });
+
+#[test]
+fn an_f32_param_is_written_as_the_f32_writes_it() {
+    let params = ShopsParams {
+        rating: 4.1,
+        min_price: Some(19.99),
+        max_price: 20.1,
+    };
+    assert_eq!(
+        shops().url("http://h", &params).unwrap(),
+        "http://h/shops/4.1?max_price=20.1&min_price=19.99",
+        "not 4.099999904632568: the f32's own digits"
+    );
+}
