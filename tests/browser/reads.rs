@@ -209,3 +209,29 @@ async fn a_read_left_for_other_params_while_on_its_way_is_cancelled() {
     .await;
     set_delay(0).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_base_address_on_the_pages_own_origin_reads_from_it() {
+    use restcache::http::{Client, Incoming, Outgoing};
+    use std::cell::RefCell;
+
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let seen = Rc::clone(&sent);
+    let client = Client::new("/api").with_transport(move |request: Outgoing| {
+        seen.borrow_mut().push(request.url.clone());
+        async {
+            Ok(Incoming::new(
+                200,
+                r#"{"id": 1, "userId": 1, "title": "milk", "completed": false}"#,
+            ))
+        }
+    });
+    assert_eq!(client.base_url(), format!("{origin}/api"));
+    let todo = client
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap();
+    assert_eq!(todo.title, "milk");
+    assert_eq!(*sent.borrow(), [format!("{origin}/api/todos/1")]);
+}

@@ -86,7 +86,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl Client {
     /// A client whose endpoints live under `base_url` (unless they have a
-    /// `url_prefix` of their own).
+    /// `url_prefix` of their own). In a browser, a base that is a path
+    /// (`/api`) stands on the page's own origin.
     ///
     /// ```
     /// use restcache::http::Client;
@@ -95,7 +96,7 @@ impl Client {
     pub fn new(base_url: impl AsRef<str>) -> Self {
         Client {
             transport: Rc::new(Reqwest(reqwest::Client::new())),
-            base_url: Rc::from(base_url.as_ref().trim_end_matches('/')),
+            base_url: Rc::from(on_this_page(base_url.as_ref()).trim_end_matches('/')),
             headers: None,
             max_body: DEFAULT_MAX_BODY,
             timeout: DEFAULT_TIMEOUT,
@@ -453,6 +454,23 @@ pub fn resolve(base: &str, url: &str) -> String {
         (query, true) => format!("{base}/{path}&{query}"),
         (query, false) => format!("{base}/{path}?{query}"),
     }
+}
+
+/// A base address that is a path (`/api`) stands on the page's own
+/// origin in a browser, where the page's API often is. Natively (and in
+/// a worker, with no page) it stays as given.
+#[cfg(target_arch = "wasm32")]
+fn on_this_page(base: &str) -> std::borrow::Cow<'_, str> {
+    let origin = || web_sys::window().and_then(|window| window.location().origin().ok());
+    match base.starts_with('/') && !base.starts_with("//") {
+        true => origin().map_or(base.into(), |origin| format!("{origin}{base}").into()),
+        false => base.into(),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn on_this_page(base: &str) -> std::borrow::Cow<'_, str> {
+    base.into()
 }
 
 /// The origin of the absolute URL `url` (`https://api.example:8080`),
