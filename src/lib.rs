@@ -242,8 +242,10 @@ pub use restcache_macros::resource;
 /// the server does (`#[serde(rename_all = "camelCase")]` before the braces
 /// sends `user_id` as `?userId=`), and `params: MyParams` takes a
 /// `Serialize` struct of your own: every placeholder must be one of its
-/// fields (checked at compile time), under a name serde keeps (leave path
-/// fields unrenamed).
+/// fields, named as Rust names it (checked at compile time). A field the
+/// struct's `rename_all` renames is found under serde's rule
+/// (`:team_id` reads `teamId`); leave a path field out of a `rename` of
+/// its own.
 ///
 /// ```text
 /// endpoint!(pub UserResource::make_manager {  // `Owner::` is optional

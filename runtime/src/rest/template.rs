@@ -153,7 +153,10 @@ impl PathTemplate {
                     in_query |= text.contains('?');
                 }
                 Part::Param(name) => {
-                    let at = named.iter().position(|(named, _)| named == name);
+                    let at = named
+                        .iter()
+                        .position(|(named, _)| named == name)
+                        .or_else(|| renamed_field(&named, name));
                     let value = at.map_or(Value::Null, |at| named.remove(at).1);
                     let text = scalar(name, &value)?.ok_or(UrlError::Missing {
                         name,
@@ -228,6 +231,41 @@ fn kind(value: &Value) -> &'static str {
         Value::Array(_) => "a list",
         Value::Object(_) => "a nested object",
     }
+}
+
+/// Where the field `name` (a placeholder, as Rust names a field of a
+/// params type of one's own) stands among `named` when the type
+/// serializes it under a `rename_all` rule: the one serialized name that
+/// a rule of serde's makes of it (`team_id` as `teamId`, `TeamId`,
+/// `TEAM_ID`, `team-id`, `TEAM-ID`). A field renamed by
+/// itself is not found.
+fn renamed_field<K: AsRef<str>, V>(named: &[(K, V)], name: &str) -> Option<usize> {
+    let words: Vec<&str> = name.split('_').filter(|word| !word.is_empty()).collect();
+    if words.is_empty() || name.chars().any(|c| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let capitalized = |word: &str| {
+        let mut chars = word.chars();
+        chars.next().map_or_else(String::new, |first| {
+            first.to_ascii_uppercase().to_string() + chars.as_str()
+        })
+    };
+    let pascal: String = words.iter().map(|word| capitalized(word)).collect();
+    let camel = words[0].to_owned() + &pascal[capitalized(words[0]).len()..];
+    let spellings = [
+        camel,
+        pascal,
+        name.to_ascii_uppercase(),
+        words.join("-"),
+        words.join("-").to_ascii_uppercase(),
+    ];
+    let mut found = named
+        .iter()
+        .enumerate()
+        .filter(|(_, (named, _))| spellings.iter().any(|spelled| spelled == named.as_ref()))
+        .map(|(at, _)| at);
+    let at = found.next()?;
+    found.next().is_none().then_some(at)
 }
 
 #[cfg(test)]

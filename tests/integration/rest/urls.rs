@@ -252,3 +252,39 @@ fn an_f32_param_is_written_as_the_f32_writes_it() {
         "not 4.099999904632568: the f32's own digits"
     );
 }
+
+/// Params of one's own, serialized in camelCase.
+#[derive(Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TeamQuery {
+    team_id: u64,
+    page_size: u32,
+}
+
+endpoint!(pub team_users { path: "/teams/:team_id/users", schema: serde_json::Value, params: TeamQuery });
+
+#[derive(Clone, Serialize)]
+#[serde(rename_all = "SCREAMING-KEBAB-CASE")]
+struct LoudQuery {
+    team_id: u64,
+}
+
+endpoint!(pub loud_team { path: "/loud/:team_id", schema: serde_json::Value, params: LoudQuery });
+
+#[test]
+fn a_placeholder_finds_its_field_under_the_params_rename_all() {
+    let params = TeamQuery {
+        team_id: 4,
+        page_size: 10,
+    };
+    assert_eq!(
+        team_users().url("http://h", &params).unwrap(),
+        "http://h/teams/4/users?pageSize=10"
+    );
+    assert_eq!(
+        loud_team()
+            .url("http://h", &LoudQuery { team_id: 5 })
+            .unwrap(),
+        "http://h/loud/5"
+    );
+}
