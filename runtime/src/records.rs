@@ -3,13 +3,12 @@
 //! wrote after a given write, and write one back into a controller at the
 //! time its data stood.
 
-use std::rc::Rc;
-
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::cache::entity::Entity;
+use crate::cache::partial::Absent;
 use crate::cache::store::Store;
 use crate::controller::Controller;
 #[cfg(feature = "tabs")]
@@ -177,10 +176,8 @@ fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bo
         return true;
     }
     match &record.data {
-        // Fields the copy leaves out (the app's own, which serde skips)
-        // keep this cache's values, as a response's would.
-        Some(data) => match crate::cache::schema::from_json::<Rc<E>>(data.get()) {
-            Ok(record) => ctrl.set_decoded_entity(record, at).is_ok(),
+        Some(data) => match serde_json::from_str::<E>(data.get()) {
+            Ok(record) => ctrl.set_entity(own_fields_kept(ctrl, record), at).is_ok(),
             Err(_) => false,
         },
         // Gone (deleted or invalidated) as of `at`: written as a delete
@@ -193,6 +190,23 @@ fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bo
             true
         }
     }
+}
+
+/// `record`, another cache's copy, with the app's own fields (those
+/// serde never reads, so no copy carries them) as this cache holds them.
+/// Every other field is the copy's: one it leaves out (a `None` that
+/// `skip_serializing_if` drops) was cleared there.
+fn own_fields_kept<E: Entity>(ctrl: &Controller, mut record: E) -> E {
+    if E::NEVER_READ == 0 {
+        return record;
+    }
+    let stored = record
+        .pk()
+        .and_then(|pk| ctrl.with_store(|store| store.get_entity::<E>(pk).into_value()));
+    if let Some(stored) = stored {
+        record.keep_absent(&stored, &Absent::new(E::MAY_BE_ABSENT, E::NEVER_READ));
+    }
+    record
 }
 
 /// When `record`'s data stood; a time past now (a clock set back since)

@@ -124,6 +124,8 @@ struct Note {
     text: String,
     #[serde(skip)]
     starred: bool,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    due: Option<String>,
 }
 
 #[tokio::test]
@@ -136,22 +138,24 @@ async fn a_record_from_another_tab_keeps_this_tabs_own_fields() {
         one.sync_tabs(&sync.clone().over(channel.clone())),
         two.sync_tabs(&sync.over(channel)),
     ];
-    let note = |text: &str, starred| Note {
+    let note = |text: &str, starred, due: Option<&str>| Note {
         id: 1,
         text: text.into(),
         starred,
+        due: due.map(str::to_owned),
     };
-    two.set_entity(note("draft", true), two.write_time())
+    two.set_entity(note("draft", true, Some("monday")), two.write_time())
         .unwrap();
-    one.set_entity(note("final", false), one.write_time())
+    // Tab one clears the due date: its copy leaves `due` out.
+    one.set_entity(note("final", false, None), one.write_time())
         .unwrap();
     let shown = two
         .with_store(|store| store.get_entity::<Note>(1u64).into_value())
         .unwrap();
     assert_eq!(
-        (shown.text.as_str(), shown.starred),
-        ("final", true),
-        "the other tab's text, this tab's star"
+        (shown.text.as_str(), shown.starred, shown.due.as_deref()),
+        ("final", true, None),
+        "the other tab's text and cleared date, this tab's star"
     );
 }
 
