@@ -157,7 +157,7 @@ fn apply_layer<E: Entity + DeserializeOwned>(
         return None;
     }
     let data = serde_json::from_str::<E>(record.data.as_ref()?.get()).ok()?;
-    ctrl.show_foreign_layer(data, at)
+    ctrl.show_foreign_layer(own_fields_kept(ctrl, data), at)
 }
 
 fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bool {

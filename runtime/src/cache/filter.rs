@@ -195,7 +195,10 @@ impl QueryText for std::rc::Rc<str> {
 
 impl QueryText for crate::pk::Pk {
     fn query_text(&self) -> FieldText {
-        FieldText::Text(self.to_string())
+        match self.as_ref() {
+            crate::pk::PkRef::Number(number) => FieldText::Integer(i128::from(number)),
+            crate::pk::PkRef::Text(text) => FieldText::Text(text.to_owned()),
+        }
     }
 }
 

@@ -579,3 +579,52 @@ async fn an_optimistic_value_does_not_hide_news_of_a_nested_record_it_left_as_is
     );
     request.await.unwrap();
 }
+
+#[tokio::test]
+async fn a_second_optimistic_write_of_the_same_value_stays_when_the_first_fails() {
+    let (mut server, ctrl, _clock) = with_milk().await;
+    // A double save: the same value twice; the first fails, the second
+    // answers later.
+    let first = failing(
+        server
+            .mock("PUT", "/todos/1")
+            .match_body(mockito::Matcher::Regex("\"save\":1".into())),
+        Duration::from_millis(50),
+    )
+    .create_async()
+    .await;
+    let second = once_after(
+        server
+            .mock("PUT", "/todos/1")
+            .match_body(mockito::Matcher::Regex("\"save\":2".into())),
+        Duration::from_millis(200),
+        todo_json(1, "twice, saved"),
+    )
+    .await;
+    let (update, params) = (TodoResource::update(), one(1));
+    let body =
+        |save: u32| Body::json(&serde_json::json!({"title": "twice", "save": save})).unwrap();
+    let first_request =
+        ctrl.fetch_optimistic(&update, &params, Some(body(1)), Rc::new(todo(1, "twice")));
+    let second_request =
+        ctrl.fetch_optimistic(&update, &params, Some(body(2)), Rc::new(todo(1, "twice")));
+    let title = || {
+        ctrl.read(&TodoResource::get(), &one(1))
+            .data
+            .unwrap()
+            .title
+            .clone()
+    };
+    let (saved, (failed, after_failure)) = tokio::join!(second_request, async {
+        let failed = first_request.await;
+        (failed, title())
+    });
+    assert!(failed.is_err());
+    assert_eq!(
+        after_failure, "twice",
+        "the second write is still on its way"
+    );
+    assert_eq!(saved.unwrap().title, "twice, saved");
+    first.assert_async().await;
+    second.assert_async().await;
+}

@@ -521,10 +521,12 @@ impl<E: TableRecord + 'static> Table<E> {
                         .is_some_and(|stored| Rc::ptr_eq(stored, record) || equal(stored, record));
                 if same && let Some(stored) = &slot.record {
                     *record = Rc::clone(stored);
-                    // An optimistic value that leaves the record as it is
-                    // (an edited record's nested author) lays nothing over
-                    // it: news of it shows through.
-                    if layer {
+                    // An optimistic value that leaves the confirmed record
+                    // as it is (an edited record's nested author) lays
+                    // nothing over it: news of it shows through. Over
+                    // another layer it does lay one, so that it stays
+                    // should that layer go.
+                    if layer && self.layered.get(index).is_none() {
                         return (index, Merged::Kept);
                     }
                 }
