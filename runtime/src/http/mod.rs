@@ -86,8 +86,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl Client {
     /// A client whose endpoints live under `base_url` (unless they have a
-    /// `url_prefix` of their own). In a browser, a base that is a path
-    /// (`/api`) stands on the page's own origin.
+    /// `url_prefix` of their own). A base that is a path (`/api`) names
+    /// the page's own origin in a browser.
     ///
     /// ```
     /// use restcache::http::Client;
@@ -96,7 +96,7 @@ impl Client {
     pub fn new(base_url: impl AsRef<str>) -> Self {
         Client {
             transport: Rc::new(Reqwest(reqwest::Client::new())),
-            base_url: Rc::from(on_this_page(base_url.as_ref()).trim_end_matches('/')),
+            base_url: Rc::from(base_url.as_ref().trim_end_matches('/')),
             headers: None,
             max_body: DEFAULT_MAX_BODY,
             timeout: DEFAULT_TIMEOUT,
@@ -434,16 +434,18 @@ pub(crate) async fn within<T>(
 }
 
 /// `url` when absolute, else the path `url` on `base`; a query of the
-/// base (an API key) goes after the path's own.
+/// base (an API key) goes after the path's own. Under a base that is a
+/// path (`/api`), a URL made under it already stays as it is.
 ///
 /// ```
 /// use restcache::http::resolve;
+/// assert_eq!(resolve("/api", "/api/todos/1"), "/api/todos/1");
 /// assert_eq!(resolve("http://h:1", "/todos/1"), "http://h:1/todos/1");
 /// assert_eq!(resolve("http://h:1", "https://elsewhere/x"), "https://elsewhere/x");
 /// assert_eq!(resolve("http://h:1/api?key=K", "/todos?done=1"), "http://h:1/api/todos?done=1&key=K");
 /// ```
 pub fn resolve(base: &str, url: &str) -> String {
-    if url.starts_with("http://") || url.starts_with("https://") {
+    if url.starts_with("http://") || url.starts_with("https://") || under_path_base(base, url) {
         return url.to_owned();
     }
     let (base, base_query) = base.split_once('?').unwrap_or((base, ""));
@@ -456,21 +458,16 @@ pub fn resolve(base: &str, url: &str) -> String {
     }
 }
 
-/// A base address that is a path (`/api`) stands on the page's own
-/// origin in a browser, where the page's API often is. Natively (and in
-/// a worker, with no page) it stays as given.
-#[cfg(target_arch = "wasm32")]
-fn on_this_page(base: &str) -> std::borrow::Cow<'_, str> {
-    let origin = || web_sys::window().and_then(|window| window.location().origin().ok());
-    match base.starts_with('/') && !base.starts_with("//") {
-        true => origin().map_or(base.into(), |origin| format!("{origin}{base}").into()),
-        false => base.into(),
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn on_this_page(base: &str) -> std::borrow::Cow<'_, str> {
-    base.into()
+/// Whether `url` stands under `base` already, when `base` is a path
+/// (`/api`, an API on the page's own origin): an endpoint's URL
+/// (`/api/todos/1`) is made under its base, and is not put under it again.
+fn under_path_base(base: &str, url: &str) -> bool {
+    let base = base.split_once('?').map_or(base, |(path, _)| path);
+    base.starts_with('/')
+        && !base.starts_with("//")
+        && url
+            .strip_prefix(base.trim_end_matches('/'))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?']))
 }
 
 /// The origin of the absolute URL `url` (`https://api.example:8080`),

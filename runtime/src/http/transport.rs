@@ -270,7 +270,7 @@ impl Transport for Reqwest {
         } = request;
         let mut sending = self
             .0
-            .request(reqwest_method(method), &url)
+            .request(reqwest_method(method), on_this_page(&url).as_ref())
             .headers(headers);
         if let Some(body) = body {
             sending = sending.body(body.into_bytes());
@@ -301,6 +301,25 @@ impl Transport for Reqwest {
             })
         })
     }
+}
+
+/// A URL that is a path (`/api/todos/1`, under a base that is one) on
+/// the page's own origin, in a browser; anything else as it is.
+#[cfg(target_arch = "wasm32")]
+fn on_this_page(url: &str) -> std::borrow::Cow<'_, str> {
+    let origin = || {
+        let origin = web_sys::window()?.location().origin().ok()?;
+        (origin != "null").then_some(origin) // an opaque origin (`file://`)
+    };
+    match url.starts_with('/') && !url.starts_with("//") {
+        true => origin().map_or(url.into(), |origin| format!("{origin}{url}").into()),
+        false => url.into(),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn on_this_page(url: &str) -> std::borrow::Cow<'_, str> {
+    url.into()
 }
 
 fn reqwest_method(method: Method) -> reqwest::Method {

@@ -237,3 +237,19 @@ async fn an_error_whose_body_breaks_off_keeps_its_status() {
         "{failed}"
     );
 }
+
+#[tokio::test]
+async fn a_base_that_is_a_path_puts_an_endpoints_url_under_it_once() {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let seen = Rc::clone(&sent);
+    let client = Client::new("/api").with_transport(move |request: Outgoing| {
+        seen.borrow_mut().push(request.url.clone());
+        async { Ok(Incoming::new(200, r#"{"id": 1, "title": "milk"}"#)) }
+    });
+    client
+        .call(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap();
+    client.request(Method::Get, "/users", None).await.unwrap();
+    assert_eq!(*sent.borrow(), ["/api/todos/1", "/api/users"]);
+}
