@@ -50,8 +50,13 @@ pub(crate) enum Verdict {
     Joins,
     /// A filter does not hold.
     Stays,
-    /// A filter cannot be judged.
+    /// A filter cannot be judged: no field answers it (`?q=milk`, a
+    /// `sort`), or the field's value has no query-string form.
     Unknown,
+    /// A filter names a field, in a syntax its type cannot take
+    /// (`?done=1` of a bool, `?userId=eq.2`): whether the record still
+    /// belongs is the server's to say.
+    Unreadable,
 }
 
 /// Judges a record, whose fields `field_text` reads, against `pairs`, the
@@ -63,39 +68,32 @@ pub(crate) fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, St
     names.dedup();
     for name in names {
         let wanted = pairs.iter().filter(|(n, _)| n == name).map(|(_, v)| v);
-        match field_text(name) {
-            FieldText::Text(text) => {
-                if !wanted.into_iter().any(|value| *value == text) {
-                    return Verdict::Stays;
-                }
-            }
-            FieldText::Number(number) => match judge_each(wanted, |value| {
+        let judged = match field_text(name) {
+            FieldText::Text(text) => match wanted.into_iter().any(|value| *value == text) {
+                true => Verdict::Joins,
+                false => Verdict::Stays,
+            },
+            FieldText::Number(number) => judge_each(wanted, |value| {
                 value.parse::<f64>().ok().map(|v| v == number)
-            }) {
-                Verdict::Joins => {}
-                Verdict::Stays => return Verdict::Stays,
-                Verdict::Unknown => verdict = Verdict::Unknown,
-            },
-            FieldText::Integer(number) => {
-                match judge_each(wanted, |value| match value.parse::<i128>() {
-                    Ok(v) => Some(v == number),
-                    Err(_) => value.parse::<f64>().ok().map(|v| v == number as f64),
-                }) {
-                    Verdict::Joins => {}
-                    Verdict::Stays => return Verdict::Stays,
-                    Verdict::Unknown => verdict = Verdict::Unknown,
-                }
-            }
-            FieldText::Bool(bool) => match judge_each(wanted, |value| {
+            }),
+            FieldText::Integer(number) => judge_each(wanted, |value| match value.parse::<i128>() {
+                Ok(v) => Some(v == number),
+                Err(_) => value.parse::<f64>().ok().map(|v| v == number as f64),
+            }),
+            FieldText::Bool(bool) => judge_each(wanted, |value| {
                 value.parse::<bool>().ok().map(|v| v == bool)
-            }) {
-                Verdict::Joins => {}
-                Verdict::Stays => return Verdict::Stays,
-                Verdict::Unknown => verdict = Verdict::Unknown,
-            },
-            FieldText::Null => return Verdict::Stays,
-            FieldText::Opaque | FieldText::NoField => verdict = Verdict::Unknown,
-        }
+            }),
+            FieldText::Null => Verdict::Stays,
+            FieldText::Opaque | FieldText::NoField => Verdict::Unknown,
+        };
+        // A filter that fails decides; one the server must judge outweighs
+        // one nobody can.
+        verdict = match (judged, verdict) {
+            (Verdict::Stays, _) => return Verdict::Stays,
+            (Verdict::Unreadable, _) | (_, Verdict::Unreadable) => Verdict::Unreadable,
+            (Verdict::Unknown, _) | (_, Verdict::Unknown) => Verdict::Unknown,
+            (Verdict::Joins, _) => Verdict::Joins,
+        };
     }
     verdict
 }
@@ -112,7 +110,7 @@ fn judge_each<'v>(
         match same(value) {
             Some(true) => return Verdict::Joins,
             Some(false) => {}
-            None => verdict = Verdict::Unknown,
+            None => verdict = Verdict::Unreadable,
         }
     }
     verdict
@@ -290,7 +288,7 @@ mod tests {
         assert_eq!(judge(product, &pairs(&[("price", "1.5")])), Verdict::Stays);
         assert_eq!(
             judge(product, &pairs(&[("price", "lt.2")])),
-            Verdict::Unknown
+            Verdict::Unreadable
         );
     }
 
@@ -305,14 +303,18 @@ mod tests {
         assert_eq!(verdict(&[("userId", "2.0")]), Verdict::Joins);
         assert_eq!(verdict(&[("userId", "3")]), Verdict::Stays);
         assert_eq!(verdict(&[("userId", "2.5")]), Verdict::Stays);
-        assert_eq!(verdict(&[("userId", "eq.2")]), Verdict::Unknown);
+        assert_eq!(verdict(&[("userId", "eq.2")]), Verdict::Unreadable);
+        assert_eq!(
+            verdict(&[("userId", "eq.2"), ("q", "x")]),
+            Verdict::Unreadable
+        );
         assert_eq!(
             verdict(&[("userId", "eq.2"), ("userId", "2")]),
             Verdict::Joins
         );
         assert_eq!(verdict(&[("done", "true")]), Verdict::Joins);
         assert_eq!(verdict(&[("done", "false")]), Verdict::Stays);
-        assert_eq!(verdict(&[("done", "1")]), Verdict::Unknown);
+        assert_eq!(verdict(&[("done", "1")]), Verdict::Unreadable);
         // A filter that fails outweighs one that cannot be judged.
         assert_eq!(verdict(&[("done", "1"), ("userId", "3")]), Verdict::Stays);
     }

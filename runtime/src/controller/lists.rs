@@ -191,11 +191,11 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
                 }
                 None => false,
             },
-            Verdict::Unknown if layer.is_none() => {
+            Verdict::Unknown | Verdict::Unreadable if layer.is_none() => {
                 store.expire_result(&list.key);
                 true
             }
-            Verdict::Unknown => false,
+            Verdict::Unknown | Verdict::Unreadable => false,
         };
         if changed && layer.is_none() {
             store.date_result(&list.key, at);
@@ -210,6 +210,8 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
 /// matches lets it go, and each other filtered list of the same
 /// collection (the same URL before its query) that it now matches, and
 /// does not hold, goes stale, so that its next read brings it. A list
+/// holding it whose filter is in a syntax the field cannot take
+/// (`?done=1` of a bool) goes stale too. A list
 /// whose filters cannot be judged (a `sort` param) is left as it is:
 /// writes from outside come often (every message of a live stream), and
 /// each would fetch it again. A paged list's page params filter nothing,
@@ -241,11 +243,14 @@ pub(super) fn judge_holding_lists(
         if !collections.contains(&base) {
             collections.push(base);
         }
-        if judge(field_text, &filters) == Verdict::Stays {
-            match store.leave(key, record, None) {
+        match judge(field_text, &filters) {
+            Verdict::Stays => match store.leave(key, record, None) {
                 true => store.date_result(key, at),
                 false => drop(store.expire_result(key)),
-            }
+            },
+            // Whether it still belongs is the server's to say.
+            Verdict::Unreadable => drop(store.expire_result(key)),
+            Verdict::Joins | Verdict::Unknown => {}
         }
     }
     let joins: Vec<String> = store

@@ -400,3 +400,28 @@ fn a_record_deleted_from_outside_leaves_a_paged_lists_count() {
         "one record fewer in the collection"
     );
 }
+
+endpoint!(pub done_as_one { path: "/todos\\?completed=1", schema: Vec<Rc<Todo>> });
+
+#[test]
+fn a_list_whose_filter_its_field_cannot_read_goes_stale_on_news_of_a_record() {
+    let ctrl = Controller::new(Client::new("http://api.test"));
+    let done = Todo {
+        completed: true,
+        ..todo(1, "milk")
+    };
+    ctrl.set_response(&done_as_one(), &(), vec![Rc::new(done.clone())])
+        .unwrap();
+    // A live message says it is not done any more.
+    let undone = Todo {
+        completed: false,
+        ..done
+    };
+    ctrl.set_entity(undone, ctrl.write_time()).unwrap();
+    let shown = ctrl.read(&done_as_one(), &());
+    assert_eq!(
+        (titles(&shown.data.unwrap()), shown.status),
+        (vec!["milk"], ExpiryStatus::Stale),
+        "`completed=1` is the server's syntax: it says whether the record stays"
+    );
+}
