@@ -69,10 +69,7 @@ pub(crate) fn judge(field_text: impl Fn(&str) -> FieldText, pairs: &[(String, St
     for name in names {
         let wanted = pairs.iter().filter(|(n, _)| n == name).map(|(_, v)| v);
         let judged = match field_text(name) {
-            FieldText::Text(text) => match wanted.into_iter().any(|value| *value == text) {
-                true => Verdict::Joins,
-                false => Verdict::Stays,
-            },
+            FieldText::Text(text) => judge_each(wanted, |value| Some(value == text)),
             FieldText::Number(number) => judge_each(wanted, |value| {
                 value.parse::<f64>().ok().map(|v| v == number)
             }),

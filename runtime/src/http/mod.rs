@@ -463,11 +463,16 @@ pub fn resolve(base: &str, url: &str) -> String {
 /// (`/api/todos/1`) is made under its base, and is not put under it again.
 fn under_path_base(base: &str, url: &str) -> bool {
     let base = base.split_once('?').map_or(base, |(path, _)| path);
-    base.starts_with('/')
-        && !base.starts_with("//")
+    is_path(base)
         && url
             .strip_prefix(base.trim_end_matches('/'))
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?']))
+}
+
+/// Whether `url` is a path on the page's own origin (`/api`), not a
+/// URL of its own nor one relative to its scheme (`//host/api`).
+pub(crate) fn is_path(url: &str) -> bool {
+    url.starts_with('/') && !url.starts_with("//")
 }
 
 /// The origin of the absolute URL `url` (`https://api.example:8080`),

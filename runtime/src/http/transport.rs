@@ -311,7 +311,7 @@ fn on_this_page(url: &str) -> std::borrow::Cow<'_, str> {
         let origin = web_sys::window()?.location().origin().ok()?;
         (origin != "null").then_some(origin) // an opaque origin (`file://`)
     };
-    match url.starts_with('/') && !url.starts_with("//") {
+    match super::is_path(url) {
         true => origin().map_or(url.into(), |origin| format!("{origin}{url}").into()),
         false => url.into(),
     }

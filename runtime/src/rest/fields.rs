@@ -63,6 +63,38 @@ macro_rules! refuse {
     )*};
 }
 
+/// The refusals both serializers here share: every scalar but an `f32`,
+/// a unit and `None`, every compound but a struct, and an enum's newtype
+/// variant.
+macro_rules! refuse_the_rest {
+    () => {
+        refuse! {
+            serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
+            serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
+            serialize_u64(u64), serialize_f64(f64), serialize_char(char),
+            serialize_str(&str), serialize_bytes(&[u8]),
+            serialize_unit_variant(&'static str, u32, &'static str),
+        }
+        refuse! { as Refused:
+            serialize_seq(Option<usize>), serialize_tuple(usize),
+            serialize_tuple_struct(&'static str, usize),
+            serialize_tuple_variant(&'static str, u32, &'static str, usize),
+            serialize_map(Option<usize>),
+            serialize_struct_variant(&'static str, u32, &'static str, usize),
+        }
+
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Self::Ok, NotAStruct> {
+            Err(NotAStruct)
+        }
+    };
+}
+
 /// Reads a struct's fields; refuses anything else.
 struct Fields;
 
@@ -110,30 +142,8 @@ impl Serializer for Fields {
         value.serialize(self)
     }
 
-    refuse! {
-        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
-        serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
-        serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_char(char),
-        serialize_str(&str), serialize_bytes(&[u8]),
-        serialize_unit_variant(&'static str, u32, &'static str),
-    }
-    refuse! { as Refused:
-        serialize_seq(Option<usize>), serialize_tuple(usize),
-        serialize_tuple_struct(&'static str, usize),
-        serialize_tuple_variant(&'static str, u32, &'static str, usize),
-        serialize_map(Option<usize>),
-        serialize_struct_variant(&'static str, u32, &'static str, usize),
-    }
-
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Self::Ok, NotAStruct> {
-        Err(NotAStruct)
-    }
+    refuse! { serialize_f32(f32) }
+    refuse_the_rest!();
 }
 
 impl SerializeStruct for StructFields {
@@ -207,33 +217,9 @@ mod single_float {
             value.serialize(self)
         }
 
-        refuse! {
-            serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
-            serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
-            serialize_u64(u64), serialize_f64(f64), serialize_char(char),
-            serialize_str(&str), serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
-            serialize_unit_struct(&'static str),
-            serialize_unit_variant(&'static str, u32, &'static str),
-        }
-
-        refuse! { as Refused:
-            serialize_seq(Option<usize>), serialize_tuple(usize),
-            serialize_tuple_struct(&'static str, usize),
-            serialize_tuple_variant(&'static str, u32, &'static str, usize),
-            serialize_map(Option<usize>),
-            serialize_struct(&'static str, usize),
-            serialize_struct_variant(&'static str, u32, &'static str, usize),
-        }
-
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: &T,
-        ) -> Result<f32, NotAStruct> {
-            Err(NotAStruct)
-        }
+        refuse! { serialize_none(), serialize_unit(), serialize_unit_struct(&'static str) }
+        refuse! { as Refused: serialize_struct(&'static str, usize) }
+        refuse_the_rest!();
     }
 }
 
