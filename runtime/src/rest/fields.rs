@@ -22,7 +22,7 @@ pub(crate) fn field_of(params: &impl Serialize, name: &str) -> Option<Value> {
         Some(fields) => fields
             .into_iter()
             .find_map(|(field, value)| (field == name).then_some(value)),
-        None => match serde_json::to_value(params) {
+        None => match to_json(params) {
             Ok(Value::Object(mut named)) => named.remove(name),
             _ => None,
         },
@@ -61,38 +61,6 @@ macro_rules! refuse {
             Err(NotAStruct)
         }
     )*};
-}
-
-/// The refusals both serializers here share: every scalar but an `f32`,
-/// a unit and `None`, every compound but a struct, and an enum's newtype
-/// variant.
-macro_rules! refuse_the_rest {
-    () => {
-        refuse! {
-            serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
-            serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
-            serialize_u64(u64), serialize_f64(f64), serialize_char(char),
-            serialize_str(&str), serialize_bytes(&[u8]),
-            serialize_unit_variant(&'static str, u32, &'static str),
-        }
-        refuse! { as Refused:
-            serialize_seq(Option<usize>), serialize_tuple(usize),
-            serialize_tuple_struct(&'static str, usize),
-            serialize_tuple_variant(&'static str, u32, &'static str, usize),
-            serialize_map(Option<usize>),
-            serialize_struct_variant(&'static str, u32, &'static str, usize),
-        }
-
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: &T,
-        ) -> Result<Self::Ok, NotAStruct> {
-            Err(NotAStruct)
-        }
-    };
 }
 
 /// Reads a struct's fields; refuses anything else.
@@ -142,8 +110,30 @@ impl Serializer for Fields {
         value.serialize(self)
     }
 
-    refuse! { serialize_f32(f32) }
-    refuse_the_rest!();
+    refuse! {
+        serialize_f32(f32), serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
+        serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
+        serialize_u64(u64), serialize_f64(f64), serialize_char(char),
+        serialize_str(&str), serialize_bytes(&[u8]),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    }
+    refuse! { as Refused:
+        serialize_seq(Option<usize>), serialize_tuple(usize),
+        serialize_tuple_struct(&'static str, usize),
+        serialize_tuple_variant(&'static str, u32, &'static str, usize),
+        serialize_map(Option<usize>),
+        serialize_struct_variant(&'static str, u32, &'static str, usize),
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<Self::Ok, NotAStruct> {
+        Err(NotAStruct)
+    }
 }
 
 impl SerializeStruct for StructFields {
@@ -155,11 +145,7 @@ impl SerializeStruct for StructFields {
         name: &'static str,
         value: &T,
     ) -> Result<(), NotAStruct> {
-        let value = match value.serialize(single_float::Probe) {
-            Ok(float) => single_float::as_json(float),
-            Err(NotAStruct) => serde_json::to_value(value).map_err(|_| NotAStruct)?,
-        };
-        self.0.push((name, value));
+        self.0.push((name, to_json(value).map_err(|_| NotAStruct)?));
         Ok(())
     }
 
@@ -168,58 +154,25 @@ impl SerializeStruct for StructFields {
     }
 }
 
-/// A field that is one `f32` (or an `Option` of one): JSON holds it as
-/// an `f64`, whose digits show the f32's rounding (`4.1` becomes
-/// `4.099999904632568`); it is written with the f32's own digits instead.
-mod single_float {
-    use super::*;
-
-    type Refused = Impossible<f32, NotAStruct>;
-
-    /// The `f32` a value is, if it is one; refuses anything else.
-    pub(super) struct Probe;
-
-    /// `float` as JSON, with the digits the `f32` writes (`null` when not
-    /// finite, as serde_json writes it).
-    pub(super) fn as_json(float: f32) -> Value {
-        float
-            .to_string()
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Null, Value::Number)
+/// `value` as JSON, with each `f32` in it written with its own digits.
+/// A JSON value holds an `f32` as an `f64`, whose digits show the f32's
+/// rounding (`4.1` becomes `4.099999904632568`); text keeps the f32's
+/// digits, so a value with a fraction in it goes through text (an `f64`
+/// comes back the same from its shortest digits).
+pub(crate) fn to_json(value: &(impl Serialize + ?Sized)) -> Result<Value, serde_json::Error> {
+    let json = serde_json::to_value(value)?;
+    match has_fraction(&json) {
+        true => serde_json::from_str(&serde_json::to_string(value)?),
+        false => Ok(json),
     }
+}
 
-    impl Serializer for Probe {
-        type Ok = f32;
-        type Error = NotAStruct;
-        type SerializeSeq = Refused;
-        type SerializeTuple = Refused;
-        type SerializeTupleStruct = Refused;
-        type SerializeTupleVariant = Refused;
-        type SerializeMap = Refused;
-        type SerializeStruct = Refused;
-        type SerializeStructVariant = Refused;
-
-        fn serialize_f32(self, float: f32) -> Result<f32, NotAStruct> {
-            Ok(float)
-        }
-
-        fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<f32, NotAStruct> {
-            value.serialize(self)
-        }
-
-        fn serialize_newtype_struct<T: ?Sized + Serialize>(
-            self,
-            _: &'static str,
-            value: &T,
-        ) -> Result<f32, NotAStruct> {
-            value.serialize(self)
-        }
-
-        refuse! { serialize_none(), serialize_unit(), serialize_unit_struct(&'static str) }
-        refuse! { as Refused: serialize_struct(&'static str, usize) }
-        refuse_the_rest!();
+fn has_fraction(json: &Value) -> bool {
+    match json {
+        Value::Number(number) => number.is_f64(),
+        Value::Array(items) => items.iter().any(has_fraction),
+        Value::Object(fields) => fields.values().any(has_fraction),
+        _ => false,
     }
 }
 

@@ -8,7 +8,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::fields::fields_of;
+use super::fields::{fields_of, to_json};
 use crate::error::UrlError;
 use crate::small_sort::insertion_sort;
 
@@ -122,7 +122,7 @@ impl PathTemplate {
                 .into_iter()
                 .map(|(name, value)| (Cow::Borrowed(name), value))
                 .collect(),
-            None => match serde_json::to_value(params) {
+            None => match to_json(params) {
                 Ok(Value::Object(map)) => map
                     .into_iter()
                     .map(|(name, value)| (Cow::Owned(name), value))

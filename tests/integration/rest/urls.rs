@@ -253,6 +253,44 @@ fn an_f32_param_is_written_as_the_f32_writes_it() {
     );
 }
 
+endpoint!(pub sizes { path: "/sizes", schema: serde_json::Value, params: { widths: Vec<f32>, most: Option<f64> } });
+
+/// Params of one's own that flatten a struct holding an `f32`.
+#[derive(Clone, Serialize)]
+struct Near {
+    #[serde(flatten)]
+    at: Point,
+    radius: f32,
+}
+
+#[derive(Clone, Serialize)]
+struct Point {
+    lat: f32,
+}
+
+endpoint!(pub near { path: "/near", schema: serde_json::Value, params: Near });
+
+#[test]
+fn an_f32_in_a_list_or_a_flattened_struct_keeps_its_own_digits() {
+    let params = SizesParams {
+        widths: vec![4.1, 0.3],
+        most: Some(20.1),
+    };
+    assert_eq!(
+        sizes().url("http://h", &params).unwrap(),
+        "http://h/sizes?most=20.1&widths=4.1&widths=0.3"
+    );
+    let params = Near {
+        at: Point { lat: 52.37 },
+        radius: 1.1,
+    };
+    assert_eq!(
+        near().url("http://h", &params).unwrap(),
+        "http://h/near?lat=52.37&radius=1.1",
+        "a flattened struct is read as a map, with the same digits"
+    );
+}
+
 /// Params of one's own, serialized in camelCase.
 #[derive(Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
