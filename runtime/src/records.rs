@@ -3,16 +3,19 @@
 //! wrote after a given write, and write one back into a controller at the
 //! time its data stood.
 
+use std::rc::Rc;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::cache::entity::Entity;
-use crate::cache::partial::Absent;
+use crate::cache::schema::{Decoded, from_json};
 use crate::cache::store::Store;
 use crate::controller::Controller;
 #[cfg(feature = "tabs")]
 use crate::controller::ForeignLayer;
+use crate::error::SchemaError;
 use crate::meta::Timestamp;
 use crate::pk::Pk;
 
@@ -156,8 +159,8 @@ fn apply_layer<E: Entity + DeserializeOwned>(
     if ctrl.stood_before_reset(at) {
         return None;
     }
-    let data = serde_json::from_str::<E>(record.data.as_ref()?.get()).ok()?;
-    ctrl.show_foreign_layer(own_fields_kept(ctrl, data), at)
+    let data = copy_of::<E>(record.data.as_ref()?).ok()?;
+    ctrl.show_foreign_layer(data, at)
 }
 
 fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bool {
@@ -176,8 +179,8 @@ fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bo
         return true;
     }
     match &record.data {
-        Some(data) => match serde_json::from_str::<E>(data.get()) {
-            Ok(record) => ctrl.set_entity(own_fields_kept(ctrl, record), at).is_ok(),
+        Some(data) => match copy_of::<E>(data) {
+            Ok(record) => ctrl.set_decoded_entity(record, at).is_ok(),
             Err(_) => false,
         },
         // Gone (deleted or invalidated) as of `at`: written as a delete
@@ -192,21 +195,13 @@ fn apply<E: Entity + DeserializeOwned>(ctrl: &Controller, record: &Record) -> bo
     }
 }
 
-/// `record`, another cache's copy, with the app's own fields (those
-/// serde never reads, so no copy carries them) as this cache holds them.
-/// Every other field is the copy's: one it leaves out (a `None` that
-/// `skip_serializing_if` drops) was cleared there.
-fn own_fields_kept<E: Entity>(ctrl: &Controller, mut record: E) -> E {
-    if E::NEVER_READ == 0 {
-        return record;
-    }
-    let stored = record
-        .pk()
-        .and_then(|pk| ctrl.with_store(|store| store.get_entity::<E>(pk).into_value()));
-    if let Some(stored) = stored {
-        record.keep_absent(&stored, &Absent::new(E::MAY_BE_ABSENT, E::NEVER_READ));
-    }
-    record
+/// `data`, another cache's copy of a record of `E`: it and each record
+/// nested in it replace the stored ones but for the app's own fields
+/// (those serde never reads, so no copy carries them), which keep this
+/// cache's values. Every other field is the copy's: one it leaves out (a
+/// `None` that `skip_serializing_if` drops) was cleared there.
+fn copy_of<E: Entity + DeserializeOwned>(data: &RawValue) -> Result<Decoded<Rc<E>>, SchemaError> {
+    Ok(from_json::<Rc<E>>(data.get())?.copied_whole())
 }
 
 /// When `record`'s data stood; a time past now (a clock set back since)

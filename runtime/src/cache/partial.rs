@@ -98,20 +98,48 @@ impl Absent {
 /// stands (the first copy is the one stored).
 #[doc(hidden)]
 #[derive(Clone, Debug, Default)]
-pub struct Presence(Option<Box<FxHashMap<(TypeId, Pk), u64>>>, bool);
+pub struct Presence(Option<Box<FxHashMap<(TypeId, Pk), u64>>>, Replacing);
+
+/// Which records of a value replace their stored copies whole (but for
+/// the fields serde never reads, and unless their entity merges its own
+/// way); the rest merge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Replacing {
+    /// None: a response's records merge.
+    #[default]
+    None,
+    /// The records at the value's top, not those nested in them: a full
+    /// replace's answer (a `PUT`'s).
+    Top,
+    /// Every record, nested or not: whole copies from another cache.
+    Every,
+}
 
 impl Presence {
     /// Marks the response a full replace (a `PUT`'s answer): its records
     /// replace the stored ones whole, unless their entity merges its own
     /// way.
     pub(crate) fn replace_whole(&mut self) {
-        self.1 = true;
+        self.1 = Replacing::Top;
     }
 
-    /// Whether the response is a full replace.
+    /// Marks every record of the value, nested or not, a whole copy
+    /// (another cache's): each replaces its stored copy but for the
+    /// fields serde never reads.
+    #[cfg(any(feature = "tabs", feature = "persist"))]
+    pub(crate) fn copy_whole(&mut self) {
+        self.1 = Replacing::Every;
+    }
+
+    /// Whether the records at `depth` (0: the value's top) replace their
+    /// stored copies whole.
     #[inline]
-    pub(crate) fn replaces_whole(&self) -> bool {
-        self.1
+    pub(crate) fn replaces_whole(&self, depth: u32) -> bool {
+        match self.1 {
+            Replacing::None => false,
+            Replacing::Top => depth == 0,
+            Replacing::Every => true,
+        }
     }
 
     /// Notes that the record `pk` of `E` left out the fields `absent`.

@@ -205,15 +205,12 @@ impl Controller {
     #[cfg(feature = "tabs")]
     pub(crate) fn show_foreign_layer<E: Entity>(
         &self,
-        record: E,
+        record: Decoded<Rc<E>>,
         at: Timestamp,
     ) -> Option<ForeignLayer> {
         let meta = Meta::fetched(at, at, self.inner.data_expiry);
         let mut state = self.state_mut();
-        let written = state
-            .store
-            .write(None, Decoded::from(Rc::new(record)), meta, true)
-            .ok()?;
+        let written = state.store.write(None, record, meta, true).ok()?;
         let generation = state.generation;
         drop(state);
         self.notify();

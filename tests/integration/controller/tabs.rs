@@ -159,6 +159,48 @@ async fn a_record_from_another_tab_keeps_this_tabs_own_fields() {
     );
 }
 
+/// A folder holding a note; only folders are synced.
+#[derive(Entity, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Folder {
+    id: u64,
+    #[entity(nested)]
+    note: Rc<Note>,
+}
+
+#[tokio::test]
+async fn a_record_nested_in_another_tabs_record_keeps_this_tabs_own_fields() {
+    let channel = LocalChannel::new();
+    let sync = TabSync::new("folders").entity::<Folder>();
+    let client = || Client::new("http://127.0.0.1:9");
+    let (one, two) = (Controller::new(client()), Controller::new(client()));
+    let _links = [
+        one.sync_tabs(&sync.clone().over(channel.clone())),
+        two.sync_tabs(&sync.over(channel)),
+    ];
+    let folder = |text: &str, starred, due: Option<&str>| Folder {
+        id: 7,
+        note: Rc::new(Note {
+            id: 1,
+            text: text.into(),
+            starred,
+            due: due.map(str::to_owned),
+        }),
+    };
+    two.set_entity(folder("draft", true, Some("monday")), two.write_time())
+        .unwrap();
+    one.set_entity(folder("final", false, None), one.write_time())
+        .unwrap();
+    let shown = two
+        .with_store(|store| store.get_entity::<Folder>(7u64).into_value())
+        .unwrap();
+    let note = &shown.note;
+    assert_eq!(
+        (note.text.as_str(), note.starred, note.due.as_deref()),
+        ("final", true, None),
+        "the nested note: the other tab's text and cleared date, this tab's star"
+    );
+}
+
 #[tokio::test]
 async fn invalidations_and_a_reset_reach_the_other_tab() {
     let (one, two, _links) = two_tabs();

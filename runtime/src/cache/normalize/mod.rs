@@ -205,7 +205,7 @@ impl<'s> Normalizer<'s> {
     /// top of a full replace, and `E` does not merge its own way.
     #[inline(always)]
     fn replacing_whole<E: Entity>(&self) -> bool {
-        self.presence.replaces_whole() && self.depth == 0 && !E::MERGES_ITS_OWN_WAY
+        self.presence.replaces_whole(self.depth) && !E::MERGES_ITS_OWN_WAY
     }
 
     /// What every record of this write is written with.

@@ -398,6 +398,15 @@ impl<S> Decoded<S> {
         self
     }
 
+    /// This value as another cache's copy: each record in it, nested or
+    /// not, replaces the stored one whole but for the fields serde never
+    /// reads (which no copy carries).
+    #[cfg(any(feature = "tabs", feature = "persist"))]
+    pub(crate) fn copied_whole(mut self) -> Self {
+        self.presence.copy_whole();
+        self
+    }
+
     /// Whether the record `pk` of `E` in it left out fields it may leave
     /// out.
     #[cfg(feature = "live")]
