@@ -188,3 +188,103 @@ async fn a_reloaded_tab_takes_back_its_queue_and_a_copy_of_a_live_tab_does_not()
     drop(link);
     LocalStorage.remove(NAME);
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Reflect, js_name = defineProperty)]
+    fn define_property(
+        target: &wasm_bindgen::JsValue,
+        key: &str,
+        attributes: &wasm_bindgen::JsValue,
+    ) -> bool;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = deleteProperty)]
+    fn delete_property(target: &wasm_bindgen::JsValue, key: &str) -> bool;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get)]
+    fn property(target: &wasm_bindgen::JsValue, key: &str) -> wasm_bindgen::JsValue;
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json(text: &str) -> wasm_bindgen::JsValue;
+}
+
+/// The browser saying what a page loaded with no network (and in a tab
+/// in the background) hears: `navigator.onLine` false and
+/// `document.hidden` true, until dropped.
+struct LoadedAway {
+    navigator: wasm_bindgen::JsValue,
+    document: wasm_bindgen::JsValue,
+}
+
+impl LoadedAway {
+    fn new() -> LoadedAway {
+        let window: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
+        let away = LoadedAway {
+            navigator: property(&window, "navigator"),
+            document: gloo_document().into(),
+        };
+        let fixed = |value: bool| json(&format!(r#"{{"value": {value}, "configurable": true}}"#));
+        assert!(define_property(&away.navigator, "onLine", &fixed(false)));
+        assert!(define_property(&away.document, "hidden", &fixed(true)));
+        away
+    }
+}
+
+impl Drop for LoadedAway {
+    fn drop(&mut self) {
+        delete_property(&self.navigator, "onLine");
+        delete_property(&self.document, "hidden");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_page_that_starts_offline_queues_its_changes_until_online() {
+    reset_demo().await;
+    let ctrl = controller();
+    ctrl.set_response(
+        &TodoResource::get_list(),
+        &(),
+        vec![renamed("saved before")],
+    )
+    .unwrap();
+    let away = LoadedAway::new();
+    let page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
+    until("the saved list", || page.text() == "saved before").await;
+    assert!(!ctrl.is_online(), "the provider asked the browser");
+    assert!(!ctrl.is_focused(), "the page starts in the background");
+
+    let (update, one) = (TodoResource::partial_update(), TodoResourceParams { id: 1 });
+    let body = Some(Body::json(&json!({ "title": "offline" })).unwrap());
+    let change = ctrl.fetch_optimistic(&update, &one, body, renamed("offline"));
+    let back_online = async {
+        until("the change on show", || page.text() == "offline").await;
+        sleep(std::time::Duration::from_millis(50)).await;
+        assert_eq!(hits("PATCH /todos/1").await, 0, "queued, not failed");
+        assert_eq!(ctrl.queued_mutations(), 1);
+        drop(away);
+        network(true);
+    };
+    let (change, ()) = join(change, back_online).await;
+    assert_eq!(change.unwrap().title, "offline");
+    assert_eq!(hits("PATCH /todos/1").await, 1);
+}
+
+#[component]
+fn NoRevalidation(props: &CtrlProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()} revalidate_on_focus={false} revalidate_on_reconnect={false}>
+            <AsyncBoundary error_fallback={failed()}>
+                <FirstTitle />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_provider_that_does_not_revalidate_still_follows_the_network() {
+    reset_demo().await;
+    let ctrl = controller();
+    let page = mount::<NoRevalidation>(CtrlProps { ctrl: ctrl.clone() });
+    until("the list", || page.text() == "delectus aut autem").await;
+    network(false);
+    assert!(!ctrl.is_online(), "changes made now wait in the queue");
+    network(true);
+    assert!(ctrl.is_online());
+}

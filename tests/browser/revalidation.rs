@@ -146,6 +146,7 @@ async fn the_listeners_leave_with_the_provider() {
     // refetch them.)
     ctrl.set_focused(false);
     clock.advance(Duration::from_secs(120));
+    sleep(Duration::from_millis(20)).await; // the expiry timer fires while away
     visible();
     until_hits("GET /todos/4", 2).await;
 
@@ -153,12 +154,13 @@ async fn the_listeners_leave_with_the_provider() {
     yew::scheduler::flush().await; // Yew destroys components on its next turn
     ctrl.set_focused(false);
     clock.advance(Duration::from_secs(120));
+    sleep(Duration::from_millis(20)).await; // the expiry timer fires while away
     visible();
     sleep(Duration::from_millis(100)).await;
     assert_eq!(
         hits("GET /todos/4").await,
         2,
-        "nothing listens any more, though a stale read is still mounted"
+        "nothing revalidates any more, though a stale read is still mounted"
     );
     assert_eq!(quiet.text(), "et porro tempora");
 }

@@ -112,6 +112,7 @@ enum Replacing {
     /// replace's answer (a `PUT`'s).
     Top,
     /// Every record, nested or not: whole copies from another cache.
+    #[cfg(any(feature = "tabs", feature = "persist"))]
     Every,
 }
 
@@ -138,6 +139,7 @@ impl Presence {
         match self.1 {
             Replacing::None => false,
             Replacing::Top => depth == 0,
+            #[cfg(any(feature = "tabs", feature = "persist"))]
             Replacing::Every => true,
         }
     }

@@ -35,15 +35,18 @@ pub struct CacheProviderProps {
     /// ([`Controller::import_handoff_from_page`]).
     #[prop_or_default]
     pub base_url: Option<AttrValue>,
-    /// Whether the provider tells its controller when the page becomes
-    /// visible again, so that every mounted read that is stale refetches
-    /// (default: yes). A controller shared by several providers hears
-    /// from each that listens.
+    /// Whether the page becoming visible again refetches every mounted
+    /// read that is stale (default: yes). Either way the provider tells
+    /// its controller whether the page is in view (a page out of view
+    /// pauses its polls). A controller shared by several providers hears
+    /// from each that revalidates.
     #[prop_or(true)]
     pub revalidate_on_focus: bool,
-    /// Whether the provider tells its controller when the browser comes
-    /// back online, so that every mounted read that is stale refetches
-    /// (default: yes).
+    /// Whether the browser coming back online refetches every mounted
+    /// read that is stale (default: yes). Either way the provider tells
+    /// its controller whether the network is up, from the browser's
+    /// word when it mounts on: offline, mutations wait in their queue
+    /// and reads wait for the network.
     #[prop_or(true)]
     pub revalidate_on_reconnect: bool,
     /// The shortest time between two revalidations on focus or reconnect

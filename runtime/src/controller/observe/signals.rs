@@ -147,9 +147,14 @@ impl Controller {
 
     /// Listens to the browser for the controller's signals (a page
     /// shown or hidden, the network lost or back) until the returned
-    /// listener is dropped. Two revalidations are at least `throttle`
-    /// apart, so a burst of events makes one round. Outside a browser
-    /// there is nothing to listen to, and the listener does nothing.
+    /// listener is dropped, starting from what the browser says now (a
+    /// page loaded offline starts offline). The signals are followed
+    /// either way (a page out of view pauses its polls; offline, changes
+    /// wait in the queue); `focus` and `online` say whether the page shown
+    /// again, and the network back, also refetch every stale read views
+    /// show. Two such rounds are at least `throttle` apart, so a burst of
+    /// events makes one. Outside a browser there is nothing to listen to,
+    /// and the listener does nothing.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -219,11 +224,13 @@ impl std::fmt::Debug for PageListener {
 }
 
 /// What the page's listeners share: the controller they tell (weakly:
-/// the listeners may outlive its last handle), and when a signal last
-/// made it revalidate.
+/// the listeners may outlive its last handle), which signals revalidate
+/// when they come back, and when a signal last made it revalidate.
 #[cfg(target_arch = "wasm32")]
 struct Teller {
     inner: std::rc::Weak<super::super::Inner>,
+    /// Whether the page shown again, and the network back, revalidate.
+    revalidates: [bool; 2],
     last: std::cell::Cell<Option<web_time::Instant>>,
     throttle: Duration,
 }
@@ -231,8 +238,8 @@ struct Teller {
 #[cfg(target_arch = "wasm32")]
 impl Teller {
     /// Tells the controller that `signal` is now `on`; a page shown (or
-    /// back online) revalidates what views show, at most once a
-    /// `throttle`.
+    /// back online) revalidates what views show, when that signal
+    /// revalidates, at most once a `throttle`.
     fn tell(&self, signal: Signal, on: bool) {
         let Some(inner) = self.inner.upgrade() else {
             return;
@@ -242,6 +249,7 @@ impl Teller {
         // The browser tells of a change only: a page shown was hidden.
         let now = web_time::Instant::now();
         if on
+            && self.revalidates[signal as usize]
             && self
                 .last
                 .get()
@@ -251,8 +259,27 @@ impl Teller {
             controller.revalidate_observed();
         }
     }
+
+    /// Tells the controller what the browser says now, where it differs
+    /// from what the controller was last told (a page loaded offline, or
+    /// in a tab in the background, hears no event saying so).
+    fn tell_current(&self, signal: Signal, on: bool) {
+        let Some(inner) = self.inner.upgrade() else {
+            return;
+        };
+        let known = match signal {
+            Signal::Focus => inner.focused.get(),
+            Signal::Online => inner.online.get(),
+        };
+        if known != on {
+            self.tell(signal, on);
+        }
+    }
 }
 
+/// Follows the page's visibility and the network, whatever revalidates:
+/// a page out of view pauses its polls and live streams, and a page
+/// offline queues its mutations and holds its reads.
 #[cfg(target_arch = "wasm32")]
 fn listen(
     controller: &Controller,
@@ -265,52 +292,52 @@ fn listen(
 
     let teller = Rc::new(Teller {
         inner: Rc::downgrade(&controller.inner),
+        revalidates: [focus, online],
         last: std::cell::Cell::new(None),
         throttle,
     });
-    // One listener type for every event: `on` is fixed, or (with no
-    // value) whether the document is visible.
+    let Some(window) = web_sys::window() else {
+        return Vec::new();
+    };
+    let document = window.document();
+    let visible = move || document.as_ref().is_none_or(|d| !d.hidden());
+    let on_line = window.navigator().on_line();
+    // One listener type for every event: it tells the signal's value as
+    // `read` reads it when the event comes.
     let listen_to = |target: &web_sys::EventTarget,
                      event: &'static str,
                      signal: Signal,
-                     on: Option<bool>,
-                     document: Option<web_sys::Document>| {
+                     read: Rc<dyn Fn() -> bool>| {
         let teller = Rc::clone(&teller);
         Rc::new(EventListener::new(target, event, move |_| {
-            let on = on.unwrap_or_else(|| document.as_ref().is_some_and(|d| !d.hidden()));
-            teller.tell(signal, on);
+            teller.tell(signal, read())
         })) as Rc<dyn std::any::Any>
     };
+    teller.tell_current(Signal::Focus, visible());
+    teller.tell_current(Signal::Online, on_line);
     let mut listeners = Vec::new();
-    let Some(window) = web_sys::window() else {
-        return listeners;
-    };
-    if focus && let Some(document) = window.document() {
-        let target = document.clone().unchecked_into();
+    if let Some(document) = window.document() {
+        let target = document.unchecked_into();
         listeners.push(listen_to(
             &target,
             "visibilitychange",
             Signal::Focus,
-            None,
-            Some(document),
+            Rc::new(visible),
         ));
     }
-    if online {
-        listeners.push(listen_to(
-            &window,
-            "online",
-            Signal::Online,
-            Some(true),
-            None,
-        ));
-        listeners.push(listen_to(
-            &window,
-            "offline",
-            Signal::Online,
-            Some(false),
-            None,
-        ));
-    }
+    // Each event says which way the network went.
+    listeners.push(listen_to(
+        &window,
+        "online",
+        Signal::Online,
+        Rc::new(|| true),
+    ));
+    listeners.push(listen_to(
+        &window,
+        "offline",
+        Signal::Online,
+        Rc::new(|| false),
+    ));
     listeners
 }
 
