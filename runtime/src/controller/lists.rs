@@ -224,8 +224,10 @@ pub(super) fn judge_holding_lists(
     (scope, at): (&str, Timestamp),
 ) {
     let scope = pairs(scope);
+    // A key with no query is a list with no filters (or a detail read,
+    // whose base no list shares).
     let list = |key: &str| {
-        let (base, query) = key.split_once('?')?;
+        let (base, query) = key.split_once('?').unwrap_or((key, ""));
         let paged = keys.get(key).is_some_and(|kept| kept.pages.is_some());
         Some((base.to_owned(), filters_of(keys, key, query, &scope), paged))
     };

@@ -379,6 +379,35 @@ fn a_record_written_from_outside_leaves_the_lists_it_no_longer_matches() {
 }
 
 #[test]
+fn a_record_in_an_unfiltered_list_alone_still_finds_the_filtered_list_it_now_matches() {
+    // No query on the base address: the unfiltered list's key has none.
+    let ctrl = Controller::new(Client::new("http://api.test"));
+    let (for_user, second) = (
+        TodoResource::for_user(),
+        crate::common::TodoResourceForUserParams { user_id: 2 },
+    );
+    let milk = Todo {
+        user_id: 1,
+        ..todo(1, "milk")
+    };
+    ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(milk.clone())])
+        .unwrap();
+    ctrl.set_response(&for_user, &second, vec![]).unwrap();
+    ctrl.set_entity(Todo { user_id: 2, ..milk }, ctrl.write_time())
+        .unwrap();
+    assert_eq!(
+        ctrl.read(&for_user, &second).status,
+        ExpiryStatus::Stale,
+        "user 2's list, which it now matches, fetches again to bring it"
+    );
+    assert_eq!(
+        ctrl.read(&TodoResource::get_list(), &()).status,
+        ExpiryStatus::Valid,
+        "the unfiltered list keeps it"
+    );
+}
+
+#[test]
 fn a_record_deleted_from_outside_leaves_a_paged_lists_count() {
     let ctrl = Controller::new(Client::new("http://api.test"));
     let (pages, first) = (
