@@ -309,6 +309,7 @@ impl Controller {
                 kept.in_flight = None;
                 kept.let_go.clear();
                 kept.read_started = None;
+                kept.from_record = None;
             });
             state.handoff.recorded.clear();
             state.handoff.pending.clear();

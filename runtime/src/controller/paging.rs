@@ -9,7 +9,7 @@ use futures_util::FutureExt;
 use serde::Serialize;
 
 use super::events::Event;
-use super::state::NextPageFetch;
+use super::state::{KeyState, NextPageFetch};
 use super::{Controller, Inner};
 use crate::cache::schema::Schema;
 use crate::cache::store::Lookup;
@@ -283,6 +283,8 @@ impl Controller {
             {
                 return Err(attempt().failed(ErrorKind::NotPageable));
             }
+            // Loading a page uses the list, as a read does.
+            state.note_use(key, arrived, self.data_expiry(endpoint));
         }
         self.notify();
         Ok((more, true))
@@ -309,18 +311,25 @@ struct Paging {
 
 impl Drop for Paging {
     fn drop(&mut self) {
-        if let Some(inner) = self.inner.upgrade()
-            && let Ok(mut state) = inner.state.try_borrow_mut()
-        {
-            state.keys.edit(&self.key, |kept| {
-                if let Some(page) = kept.next_page.as_mut().filter(|page| page.id == self.id) {
-                    page.waiters -= 1;
-                    if page.waiters == 0 {
-                        kept.next_page = None;
-                    }
-                }
-            });
-        }
+        let Some(inner) = self.inner.upgrade() else {
+            return;
+        };
+        let Ok(mut state) = inner.state.try_borrow_mut() else {
+            return;
+        };
+        let last = |kept: &mut KeyState| {
+            let page = kept.next_page.as_mut().filter(|page| page.id == self.id)?;
+            page.waiters -= 1;
+            (page.waiters == 0).then(|| kept.next_page.take()).flatten()
+        };
+        let Some(cancelled) = state.keys.edit(&self.key, last).flatten() else {
+            return;
+        };
+        // Outside the borrow: the fetch it drops may hold one.
+        drop(state);
+        drop(cancelled);
+        let key = &self.key;
+        Controller { inner }.emit(|| Event::RequestCancelled { key: key.clone() });
     }
 }
 

@@ -153,6 +153,9 @@ impl State {
             kept.error = None;
             kept.pages = None;
             kept.used = None;
+            // A read answered from a record keeps only an invalidation
+            // or expiry by its key, for its next read.
+            kept.from_record.take_if(|answer| answer.is_plain());
         });
         self.touch(key);
         self.handoff.recorded.remove(key);
@@ -220,7 +223,10 @@ fn collect<'h>(
     longest_request: Duration,
 ) -> Collected {
     let retention = state.retention;
-    let reading = state.keys.having(|kept| kept.requests().next().is_some());
+    // A list whose next page is on its way is in use too.
+    let reading = state
+        .keys
+        .having(|kept| kept.requests().next().is_some() || kept.next_page.is_some());
     let mut keys: FxHashSet<String> = reading.cloned().collect();
     // The records derived queries read by pk, owned here: their reads
     // are borrowed only while they are looked at.
@@ -407,4 +413,43 @@ fn least_recently_used(state: &State, held: &FxHashSet<String>, now: Timestamp) 
         .into_iter()
         .map(|(_, key)| key.clone())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use crate::controller::state::FromRecord;
+    use crate::controller::{Controller, ManualClock};
+    use crate::http::Client;
+    use crate::meta::Timestamp;
+
+    #[test]
+    fn a_read_answered_from_a_record_leaves_no_state_once_unused() {
+        let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+        let ctrl = Controller::builder(Client::new("http://127.0.0.1:9"))
+            .clock(clock.clone())
+            .build();
+        let expiry = Duration::from_secs(60);
+        let (now, marked) = (
+            ctrl.now(),
+            FromRecord {
+                invalid_as_of: Some(ctrl.now()),
+                ..FromRecord::default()
+            },
+        );
+        for (key, answer) in [("/todos/1", FromRecord::default()), ("/todos/2", marked)] {
+            let mut state = ctrl.state_mut();
+            state.note_use(key, now, expiry).from_record = Some(answer);
+        }
+        clock.advance(Duration::from_secs(121));
+        ctrl.collect_garbage();
+        let state = ctrl.state_mut();
+        let left: Vec<&str> = state.keys.iter().map(|(key, _)| key.as_str()).collect();
+        assert_eq!(
+            left,
+            ["/todos/2"],
+            "a plain answer goes; an invalidation by key is kept for the next read"
+        );
+    }
 }

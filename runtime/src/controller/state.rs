@@ -87,6 +87,11 @@ pub(crate) struct FromRecord {
 }
 
 impl FromRecord {
+    /// Whether its key changed nothing of the answer.
+    pub fn is_plain(&self) -> bool {
+        self.invalid_as_of.is_none() && self.stale_as_of.is_none()
+    }
+
     /// The answer `found` (the record's copy) as this says: `Invalid`
     /// when the copy is no later than an invalidation, stale when no
     /// later than an expiry.

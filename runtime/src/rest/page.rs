@@ -149,7 +149,7 @@ impl<E: Entity> SchemaParts for Page<E> {
     /// counts it either way.
     fn join(&self, record: &dyn Any, at_start: bool) -> Option<Joined> {
         let record = record.downcast_ref::<Rc<E>>()?;
-        let total = self.total.map(|total| total + 1);
+        let total = self.total.map(|total| total.saturating_add(1));
         if !at_start && self.next.is_some() {
             return Some(Joined {
                 list: Rc::new(Page {

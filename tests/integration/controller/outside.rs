@@ -430,6 +430,29 @@ fn a_record_deleted_from_outside_leaves_a_paged_lists_count() {
     );
 }
 
+#[test]
+fn a_create_on_a_list_whose_count_is_at_its_limit_keeps_it_there() {
+    let ctrl = Controller::new(Client::new("http://api.test"));
+    let (pages, first) = (
+        TodoResource::pages(),
+        TodoResourcePagesParams { page: 1, limit: 2 },
+    );
+    let page = restcache::rest::Page {
+        items: vec![Rc::new(todo(1, "milk"))],
+        total: Some(u64::MAX),
+        next: None,
+    };
+    ctrl.set_response(&pages, &first, page).unwrap();
+    ctrl.set_response(&TodoResource::create(), &(), Rc::new(todo(2, "eggs")))
+        .unwrap();
+    let shown = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!(
+        (titles(&shown.items), shown.total),
+        (vec!["milk", "eggs"], Some(u64::MAX)),
+        "the server's count, as far as it goes"
+    );
+}
+
 endpoint!(pub done_as_one { path: "/todos\\?completed=1", schema: Vec<Rc<Todo>> });
 
 #[test]
