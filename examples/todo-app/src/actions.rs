@@ -5,10 +5,10 @@
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use restcache::Pk;
 use restcache::http::Error;
 use restcache::prelude::*;
 use restcache::rest::{Deleted, Effect};
+use restcache::{Pk, Timestamp};
 use serde_json::json;
 use yew::Callback;
 
@@ -61,9 +61,12 @@ fn patch(ctrl: &Controller, guess: Todo, body: serde_json::Value, what: String, 
 /// Adds a todo titled `title` to `user_id`'s list; it shows as a draft
 /// until the server answers with its id.
 pub fn add(ctrl: &Controller, user_id: u64, title: String, notify: &Notify) {
-    static NEXT_DRAFT: AtomicU64 = AtomicU64::new(DRAFTS_FROM + 1);
+    static LAST_DRAFT: AtomicU64 = AtomicU64::new(DRAFTS_FROM);
+    let last = LAST_DRAFT.load(Ordering::Relaxed);
+    let id = draft_id(ctrl.now(), last);
+    LAST_DRAFT.store(id, Ordering::Relaxed);
     let draft = Todo {
-        id: NEXT_DRAFT.fetch_add(1, Ordering::Relaxed),
+        id,
         user_id,
         title,
         completed: false,
@@ -75,6 +78,28 @@ pub fn add(ctrl: &Controller, user_id: u64, title: String, notify: &Notify) {
         notify: notify.clone(),
     };
     write.send(ctrl, TodoResource::create(), (), Some(body), Rc::new(draft));
+}
+
+/// The id of a new draft, after the page's `last` one, made at `now`:
+/// numbered by the microsecond, so that drafts a saved queue brings back
+/// from an earlier load (or another tab shows) never share an id with
+/// this load's, whose count starts again.
+///
+/// ```
+/// use restcache::Timestamp;
+/// use restcache_todo_app::actions::draft_id;
+/// use restcache_todo_app::api::DRAFTS_FROM;
+///
+/// let first_load = draft_id(Timestamp::from_millis(1_000), DRAFTS_FROM);
+/// let same_moment = draft_id(Timestamp::from_millis(1_000), first_load);
+/// assert!(same_moment > first_load);
+/// // A reload starts counting again, a moment later.
+/// let reloaded = draft_id(Timestamp::from_millis(1_001), DRAFTS_FROM);
+/// assert!(reloaded > same_moment);
+/// ```
+pub fn draft_id(now: Timestamp, last: u64) -> u64 {
+    let by_time = DRAFTS_FROM.saturating_add(1 + now.as_micros());
+    by_time.max(last.saturating_add(1))
 }
 
 /// Deletes `todo`; it leaves every list at once.
