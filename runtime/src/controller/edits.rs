@@ -170,12 +170,13 @@ impl Controller {
             for key in &results {
                 state.memo.forget(key);
             }
-            let invalidated: Vec<String> = results
+            // A request on its way for any of them is let go, whether or
+            // not the cache holds an answer yet.
+            self.detach_requests(&mut state, results.iter().map(String::as_str));
+            results
                 .into_iter()
                 .filter(|key| invalidate_key(&mut state, key, now))
-                .collect();
-            self.detach_requests(&mut state, invalidated.iter().map(String::as_str));
-            invalidated
+                .collect()
         };
         for key in &invalidated {
             self.emit(|| Event::Invalidated { key: key.clone() });
@@ -201,10 +202,13 @@ impl Controller {
                     .filter(|key| state.store.result_meta(key).is_none())
                     .cloned(),
             );
-            // The reads answered from the records they name.
-            let from_record = state.keys.having(|kept| kept.from_record.is_some());
+            // The reads answered from the records they name, and the
+            // first reads on their way, which hold nothing yet.
+            let unheld = state
+                .keys
+                .having(|kept| kept.from_record.is_some() || kept.in_flight.is_some());
             results.extend(
-                from_record
+                unheld
                     .filter(|key| {
                         state.store.result_meta(key).is_none()
                             && !state.handoff.pending.contains_key(*key)
@@ -254,6 +258,9 @@ impl Controller {
                     touched.push(key);
                 }
             }
+            // A request on its way for any of them is let go, whether or
+            // not the cache holds an answer yet.
+            self.detach_requests(&mut state, results.iter().map(String::as_str));
             let expired: Vec<String> = results
                 .into_iter()
                 .filter(|key| {
@@ -266,7 +273,6 @@ impl Controller {
                         || expire_from_record(&mut state, key, now)
                 })
                 .collect();
-            self.detach_requests(&mut state, expired.iter().map(String::as_str));
             drop(state);
             for key in &expired {
                 self.emit(|| Event::Expired { key: key.clone() });

@@ -623,3 +623,37 @@ async fn a_request_let_go_ends_cancelled_when_nobody_waits_on_it() {
     assert!(ctrl.is_idle());
     assert_eq!(*events.borrow(), ["started", "cancelled"]);
 }
+
+#[tokio::test]
+async fn a_first_read_on_its_way_is_let_go_by_invalidate_all() {
+    let (mut server, ctrl, _clock) = setup().await;
+    let todo = server
+        .mock("GET", "/todos/1")
+        .with_header("content-type", "application/json")
+        .with_chunked_body(|w| {
+            std::thread::sleep(Duration::from_millis(150));
+            w.write_all(todo_json(1, "as it was").as_bytes())
+        })
+        .expect(2)
+        .create_async()
+        .await;
+    let (get, params) = (TodoResource::get(), one(1));
+    let first = ctrl.fetch(&get, &params, None);
+    let invalidated_meanwhile = async {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        // A write the cache cannot follow (a custom RPC) changed todos.
+        ctrl.invalidate_all(|key| key.contains("/todos"));
+        let again = ctrl.fetch(&get, &params, None);
+        futures_util::pin_mut!(again);
+        assert!(futures_util::poll!(&mut again).is_pending());
+        assert_eq!(
+            ctrl.in_flight(),
+            2,
+            "a request of its own, not the older one"
+        );
+        again.await
+    };
+    let (older, _) = futures_util::future::join(first, invalidated_meanwhile).await;
+    older.unwrap();
+    todo.assert_async().await;
+}
