@@ -273,3 +273,75 @@ async fn a_provider_takes_the_pages_cache_by_itself() {
         "taken once"
     );
 }
+
+#[component]
+fn TodoList() -> HtmlResult {
+    let todos = use_suspense(&TodoResource::get_list(), ())?;
+    Ok(html! { <p>{ format!("{} todos", todos.len()) }</p> })
+}
+
+/// A sidebar that never suspends, showing todo 2 once it is there.
+#[component]
+fn Sidebar() -> Html {
+    let todo = restcache::yew::use_dle(&TodoResource::get(), TodoResourceParams { id: 2 });
+    match todo.data {
+        Some(todo) => html! { <ul><li>{ &todo.title }</li></ul> },
+        None => html! { <p>{ "sidebar loading" }</p> },
+    }
+}
+
+/// The list, then a sidebar whose todo the list brings.
+#[component]
+fn ListAndSidebar(props: &CtrlProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <TodoList />
+            </AsyncBoundary>
+            <Sidebar />
+        </CacheProvider>
+    }
+}
+
+/// A read that never waits and showed "loading" on the server (the list
+/// that brings its todo came after it rendered) hydrates as "loading",
+/// though the handoff holds its todo by then (a list, where the server
+/// showed a paragraph, would break hydration), and shows the todo next,
+/// with no request of its own.
+#[wasm_bindgen_test]
+async fn a_read_that_showed_loading_on_the_server_hydrates_loading_then_shows() {
+    reset_demo().await;
+    let on_server = controller();
+    let props = CtrlProps {
+        ctrl: on_server.clone(),
+    };
+    let html = ServerRender::<ListAndSidebar>::new(on_server.clone(), props)
+        .render()
+        .await
+        .unwrap();
+    assert!(html.contains("sidebar loading"), "{html}");
+    let root = gloo_document().create_element("div").unwrap();
+    gloo_document().body().unwrap().append_child(&root).unwrap();
+    root.set_inner_html(&html);
+
+    let in_browser = controller();
+    in_browser
+        .import_handoff(&on_server.export_handoff())
+        .unwrap();
+    let on_the_server = hits("GET /todos/2").await;
+    let _handle = Renderer::<ListAndSidebar>::with_root_and_props(
+        root.clone(),
+        CtrlProps { ctrl: in_browser },
+    )
+    .hydrate();
+    let text = || root.text_content().unwrap_or_default();
+    until("the sidebar's todo", || {
+        text().ends_with("quis ut nam facilis et officia qui")
+    })
+    .await;
+    assert_eq!(
+        hits("GET /todos/2").await,
+        on_the_server,
+        "the list's record: no request of its own"
+    );
+}

@@ -319,6 +319,7 @@ impl Controller {
             });
             state.handoff.recorded.clear();
             state.handoff.pending.clear();
+            state.handoff.shown_empty.clear();
             #[cfg(feature = "persist")]
             state.handoff.private_records.clear();
             state.generation += 1;

@@ -188,6 +188,11 @@ struct Text {
     entries: Vec<Entry>,
     #[serde(default)]
     fallbacks: Vec<Fallback>,
+    /// The keys of reads that never wait (`use_dle`, `use_cache`) and
+    /// showed nothing on the server: their answer came after they
+    /// rendered, or came from a record another read brought later.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    shown_empty: Vec<String>,
 }
 
 /// A response waiting in the browser for its first typed read.
@@ -245,6 +250,10 @@ pub(crate) struct Handoff {
     /// export; in the browser, until a provider takes them (in a build
     /// with `hydration`; one without it only warns of them).
     fallbacks: Vec<Fallback>,
+    /// The keys of reads that never wait and showed nothing: on the
+    /// server, noted for the export; in the browser (imported), shown
+    /// empty again by their first render, the one that hydrates.
+    pub shown_empty: rustc_hash::FxHashSet<String>,
 }
 
 /// Why a handoff text was refused: the cache stays as it was.
@@ -366,6 +375,14 @@ impl Controller {
             restcache_handoff: FORMAT,
             entries,
             fallbacks: state.handoff.fallbacks.clone(),
+            shown_empty: match state.handoff.recording {
+                Some(_) => {
+                    let mut keys: Vec<String> = state.handoff.shown_empty.iter().cloned().collect();
+                    keys.sort();
+                    keys
+                }
+                None => Vec::new(),
+            },
         };
         let whole = escaped(&serde_json::to_string(&text).unwrap_or_default());
         if whole.len() <= MAX_HANDOFF_BYTES {
@@ -454,7 +471,30 @@ impl Controller {
             state.handoff.pending.insert(entry.key, pending);
         }
         state.handoff.fallbacks = text.fallbacks;
+        state.handoff.shown_empty.extend(text.shown_empty);
         Ok(count)
+    }
+
+    /// Notes, on a server recording its reads, that the read `key`, one
+    /// that never waits, rendered with nothing to show: the browser's
+    /// first render of it shows nothing too, whatever the handoff brings.
+    pub(crate) fn note_shown_empty(&self, key: &str) {
+        let mut state = self.state_mut();
+        if state.handoff.recording.is_some() {
+            state.handoff.shown_empty.insert(key.to_owned());
+        }
+    }
+
+    /// Whether the read `key` showed nothing on the server whose handoff
+    /// this controller took (and has not been let show its data since).
+    pub(crate) fn shown_empty_on_server(&self, key: &str) -> bool {
+        let state = self.inner.state.borrow();
+        state.handoff.recording.is_none() && state.handoff.shown_empty.contains(key)
+    }
+
+    /// Lets the read `key` show what the cache holds: the page hydrated.
+    pub(crate) fn hydrated_empty(&self, key: &str) {
+        self.state_mut().handoff.shown_empty.remove(key);
     }
 
     /// Takes back the handoff the page holds (the text of the element

@@ -9,7 +9,7 @@ use yew::suspense::SuspensionResult;
 
 use super::args::ReadArgs;
 use super::boundary::{BoundaryContext, use_boundary};
-use super::read::{Reader, use_reader};
+use super::read::{Reader, use_reader, use_shown_empty_on_server};
 use crate::cache::schema::Schema;
 use crate::controller::{Observe, start_poll};
 use crate::http::Error;
@@ -227,7 +227,13 @@ where
     A: ReadArgs<P>,
 {
     let reader = use_reader::<P, S>("use_cache", Observe::new().changes(), None);
-    reader.read(endpoint, params.params())?.data
+    let data = reader
+        .read(endpoint, params.params())
+        .and_then(|cached| cached.data);
+    match use_shown_empty_on_server(&reader, data.is_some()) {
+        true => None,
+        false => data,
+    }
 }
 
 /// What [`use_dle`] hands out: the data, whether it is loading, and the
@@ -295,9 +301,20 @@ where
     A: ReadArgs<P>,
 {
     let reader = use_reader::<P, S>("use_dle", Observe::new().fetching().revalidate(), None);
-    let Some(cached) = reader.read(endpoint, params.params()) else {
+    let cached = reader.read(endpoint, params.params());
+    let shown = cached.as_ref().is_some_and(|cached| cached.data.is_some());
+    let empty_on_server = use_shown_empty_on_server(&reader, shown);
+    let Some(cached) = cached else {
         return Dle::default();
     };
+    if empty_on_server {
+        // As the server showed it: loading (the data shows next render).
+        return Dle {
+            loading: true,
+            fetching: true,
+            ..Dle::default()
+        };
+    }
     let loading = cached.data.is_none() && cached.error.is_none();
     if loading {
         reader.fetch();

@@ -142,6 +142,48 @@ where
     }
 }
 
+/// For a read that never waits (`use_dle`, `use_cache`), `shown` telling
+/// whether it renders data: on a server, a read that shows nothing is
+/// noted in the handoff; in the browser, `true` when this render must
+/// show nothing as the server did (the render that hydrates, though the
+/// handoff holds its answer by now: it came to the server after this read
+/// rendered there). The next render shows what the cache holds.
+#[hook]
+pub(crate) fn use_shown_empty_on_server<P, S>(reader: &Reader<P, S>, shown: bool) -> bool
+where
+    P: Serialize + PartialEq + Clone + 'static,
+    S: Schema,
+{
+    let key = reader
+        .observer
+        .as_ref()
+        .and_then(|observer| observer.borrow().key().map(str::to_owned));
+    let controller = reader
+        .observer
+        .as_ref()
+        .map(|o| o.borrow().controller().clone());
+    let first = use_mut_ref(|| true);
+    let rerender = use_force_update();
+    let empty = match (&controller, &key) {
+        (Some(controller), Some(key)) if reader.on_server() => {
+            if !shown {
+                controller.note_shown_empty(key);
+            }
+            false
+        }
+        (Some(controller), Some(key)) => *first.borrow() && controller.shown_empty_on_server(key),
+        _ => false,
+    };
+    use_effect_with((), move |()| {
+        *first.borrow_mut() = false;
+        if empty && let (Some(controller), Some(key)) = (controller, key) {
+            controller.hydrated_empty(&key);
+            rerender.force_update();
+        }
+    });
+    empty
+}
+
 impl<P, S> Reader<P, S>
 where
     P: Serialize + PartialEq + Clone + 'static,

@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use restcache::http::Client;
 use restcache::prelude::*;
-use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, ServerRender, use_suspense};
+use restcache::yew::{
+    AsyncBoundary, BoundaryError, CacheProvider, ServerRender, use_dle, use_suspense,
+};
 use restcache::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_script};
 use yew::prelude::*;
 
@@ -100,6 +102,55 @@ async fn a_server_renders_cache_crosses_to_the_browser_with_no_request() {
         // One copy of each record: the detail is the list's record.
         let first = in_browser.read(&TodoResource::get(), &TodoResourceParams { id: 1 });
         assert!(Rc::ptr_eq(&first.data.unwrap(), &todos[0]));
+    })
+    .await;
+}
+
+/// A sidebar that never suspends: it shows "loading" until its todo is
+/// there (here, from the list's record).
+#[component]
+fn Sidebar() -> Html {
+    let todo = use_dle(&TodoResource::get(), TodoResourceParams { id: 2 });
+    match todo.data {
+        Some(todo) => html! { <ul><li>{ &todo.title }</li></ul> },
+        None => html! { <p>{ "loading" }</p> },
+    }
+}
+
+/// The list, then a sidebar after it.
+#[component]
+fn WithSidebar() -> Html {
+    let error_fallback =
+        Callback::from(|e: BoundaryError| html! { <p>{ e.error.to_string() }</p> });
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary {error_fallback}><Todos /></AsyncBoundary>
+            <Sidebar />
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_read_that_never_waits_and_showed_nothing_is_named_in_the_handoff() {
+    local(async {
+        let mut server = mockito::Server::new_async().await;
+        let _list = server
+            .mock("GET", "/todos")
+            .with_header("content-type", "application/json")
+            .with_body(LIST)
+            .create_async()
+            .await;
+        let on_server = Controller::new(Client::new(server.url()));
+        let page = ServerRender::<WithSidebar>::new(on_server.clone(), ())
+            .hydratable(false)
+            .render();
+        let html = rendered(page).await.unwrap();
+        // The list suspended: the sidebar rendered before it came, though
+        // the list brings its todo.
+        assert!(html.ends_with("<p>loading</p>"), "{html}");
+        let text = on_server.export_handoff();
+        let sidebar = format!(r#""shown_empty":["GET {}/todos/2"]"#, server.url());
+        assert!(text.contains(&sidebar), "{text}");
     })
     .await;
 }
