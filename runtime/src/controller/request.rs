@@ -6,7 +6,6 @@ use std::any::Any;
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
-use futures_timer::Delay;
 use futures_util::FutureExt;
 use futures_util::future::LocalBoxFuture;
 use serde::Serialize;
@@ -500,7 +499,14 @@ where
             _ => break,
         }
         let seed = started.id ^ (u64::from(attempt) << 32) ^ started.at.as_micros();
-        Delay::new(retry.delay(attempt, seed)).await;
+        // On the controller's clock (a test's own); a network lost
+        // meanwhile is waited for, as a read that starts offline does.
+        let Some(wait) = inner.upgrade().map(|inner| inner.clock.sleep(retry.delay(attempt, seed)))
+        else {
+            break;
+        };
+        wait.await;
+        super::offline::until_online(&inner).await;
         response = call().await;
     }
     let (response, recorded) = match response {

@@ -120,3 +120,42 @@ async fn hard_errors_mutations_and_retry_none_are_never_retried() {
         .unwrap_err();
     assert_eq!(answered.load(Ordering::SeqCst), 1);
 }
+
+#[tokio::test]
+async fn a_read_whose_network_goes_waits_for_it_before_its_retry() {
+    let down = (503, r#"{"detail": "down"}"#.to_owned());
+    let (url, answered) = scripted(vec![down, (200, todo_json(1, "milk"))]).await;
+    let ctrl = Controller::builder(Client::new(url)).retry(quick()).build();
+    let get = TodoResource::get();
+    let (todo, ()) = futures_util::future::join(ctrl.fetch(&get, &params(), None), async {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        // The first answer failed; the network goes before the retry.
+        ctrl.set_online(false);
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(answered.load(Ordering::SeqCst), 1, "no retry offline");
+        ctrl.set_online(true);
+    })
+    .await;
+    assert_eq!(todo.unwrap().title, "milk", "retried once back online");
+    assert_eq!(answered.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_retry_waits_on_the_controllers_clock() {
+    let down = (503, r#"{"detail": "down"}"#.to_owned());
+    let (url, answered) = scripted(vec![down, (200, todo_json(1, "milk"))]).await;
+    let clock = restcache::ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = Controller::builder(Client::new(url))
+        .retry(quick())
+        .clock(clock.clone())
+        .build();
+    let get = TodoResource::get();
+    let (todo, ()) = futures_util::future::join(ctrl.fetch(&get, &params(), None), async {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(answered.load(Ordering::SeqCst), 1, "its time has not come");
+        clock.advance(Duration::from_secs(1));
+    })
+    .await;
+    assert_eq!(todo.unwrap().title, "milk");
+    assert_eq!(answered.load(Ordering::SeqCst), 2);
+}
