@@ -303,7 +303,8 @@ impl Controller {
     pub fn reset(&self) {
         {
             let mut state = self.state_mut();
-            state.store = Store::sharing(state.store.shares_equal_copies());
+            let writes = state.store.writes();
+            state.store = Store::sharing(state.store.shares_equal_copies()).numbered_after(writes);
             state.memo.clear();
             // A next page's fetch on its way keeps its entry: it removes
             // it as it ends, and no later call joins it (it grows the

@@ -84,7 +84,7 @@ pub enum Event {
     /// A mutation's optimistic value is on show: every view of its
     /// records shows it until the mutation ends
     /// ([`OptimisticEnded`](Self::OptimisticEnded) with the same
-    /// `layer`).
+    /// `layer`) or a [`Reset`](Self::Reset) empties the cache.
     OptimisticShown {
         /// The cache key the mutation answers.
         key: String,

@@ -501,7 +501,9 @@ where
         let seed = started.id ^ (u64::from(attempt) << 32) ^ started.at.as_micros();
         // On the controller's clock (a test's own); a network lost
         // meanwhile is waited for, as a read that starts offline does.
-        let Some(wait) = inner.upgrade().map(|inner| inner.clock.sleep(retry.delay(attempt, seed)))
+        let Some(wait) = inner
+            .upgrade()
+            .map(|inner| inner.clock.sleep(retry.delay(attempt, seed)))
         else {
             break;
         };

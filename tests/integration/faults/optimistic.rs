@@ -628,3 +628,47 @@ async fn a_second_optimistic_write_of_the_same_value_stays_when_the_first_fails(
     first.assert_async().await;
     second.assert_async().await;
 }
+
+#[tokio::test]
+async fn an_optimistic_value_a_reset_ends_leaves_its_id_to_no_other() {
+    use restcache::Event;
+    use std::cell::RefCell;
+    let (_server, ctrl, _clock) = with_milk().await;
+    let heard = Rc::new(RefCell::new(Vec::new()));
+    let log = Rc::clone(&heard);
+    let _listener = ctrl.on_event(move |event, _| match event {
+        Event::OptimisticShown { layer, .. } => log.borrow_mut().push(format!("shown {layer}")),
+        Event::OptimisticEnded { layer, .. } => log.borrow_mut().push(format!("ended {layer}")),
+        Event::Reset => log.borrow_mut().push("reset".to_owned()),
+        _ => {}
+    });
+    let (update, params) = (TodoResource::partial_update(), one(1));
+    let rename = |title: &str| {
+        let body = Body::json(&serde_json::json!({ "title": title })).unwrap();
+        ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(todo(1, title)))
+    };
+    // Offline, each waits in the queue with its value on show.
+    ctrl.set_online(false);
+    let first = rename("first");
+    futures_util::pin_mut!(first);
+    assert!(futures_util::poll!(&mut first).is_pending());
+    ctrl.reset(); // a log-out ends it
+    assert!(first.await.is_err());
+    // The next session reads milk again, then renames it.
+    ctrl.set_response(&TodoResource::get(), &params, Rc::new(todo(1, "milk")))
+        .unwrap();
+    let second = rename("second");
+    futures_util::pin_mut!(second);
+    assert!(futures_util::poll!(&mut second).is_pending());
+    let heard = heard.borrow().clone();
+    assert_eq!(heard.len(), 3, "{heard:?}");
+    assert_eq!(
+        heard[1], "reset",
+        "a reset ends the value on show: {heard:?}"
+    );
+    assert_ne!(
+        heard[0].trim_start_matches("shown "),
+        heard[2].trim_start_matches("shown "),
+        "the next value's id is its own: {heard:?}"
+    );
+}

@@ -524,6 +524,14 @@ impl Store {
         self.layout += 1;
     }
 
+    /// Goes on numbering its writes after `writes` (a store that takes
+    /// another's place, emptied by a reset): an optimistic layer's id, a
+    /// write's version, is never given twice in one controller.
+    pub(crate) fn numbered_after(mut self, writes: u64) -> Self {
+        self.writes = writes;
+        self
+    }
+
     /// Takes the next write version.
     pub(crate) fn tick(&mut self) -> u64 {
         self.renew_state();
