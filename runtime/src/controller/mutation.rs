@@ -113,9 +113,10 @@ impl Controller {
             // A reset (a log-out) meanwhile: what the last session queued
             // is not sent in the next one's name.
             unless_reset(turn)?;
-            // Its answer is as new as its sending, not its queueing.
-            started.at = self.start_now();
         }
+        // Its answer is as new as its sending, not its making (a read
+        // answered between the two knew nothing of it).
+        started.at = self.start_now();
         let request = Request::new(endpoint.method(), url.clone()).with_body(body);
         started.abandoned = Some(abandoned(endpoint, params, &key, &url));
         let send = || {

@@ -672,3 +672,30 @@ async fn an_optimistic_value_a_reset_ends_leaves_its_id_to_no_other() {
         "the next value's id is its own: {heard:?}"
     );
 }
+
+#[tokio::test]
+async fn a_read_started_before_a_mutation_is_sent_does_not_outrank_its_answer() {
+    let (mut server, ctrl, clock) = with_milk().await;
+    let _get = once(server.mock("GET", "/todos/1"), 200, &todo_json(1, "milk")).await;
+    let patch = once(
+        server.mock("PATCH", "/todos/1"),
+        200,
+        &todo_json(1, "oat milk"),
+    )
+    .await;
+    let (update, params) = (TodoResource::partial_update(), one(1));
+    let body = Body::json(&serde_json::json!({ "title": "oat milk" })).unwrap();
+    // Made, but not sent until first awaited (as a task spawned for it).
+    let rename = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(todo(1, "oat milk")));
+    clock.advance(Duration::from_millis(5));
+    // A refetch starts and is answered before the rename is sent: the
+    // server had not seen the rename.
+    ctrl.fetch(&TodoResource::get(), &params, None)
+        .await
+        .unwrap();
+    clock.advance(Duration::from_millis(5));
+    rename.await.unwrap();
+    patch.assert_async().await;
+    let shown = ctrl.read(&TodoResource::get(), &params).data.unwrap();
+    assert_eq!(shown.title, "oat milk", "the rename's answer is the newer");
+}
