@@ -127,3 +127,80 @@ async fn more_appends_the_next_page_without_suspending_until_the_last() {
     assert!(!ctrl.fetch_next_page(&todo_pages(), &FIRST).await.unwrap());
     until("the last page, without buttons", || page.text() == "12345").await;
 }
+
+/// A "more" button over one of two lists, switched by a second button.
+#[component]
+fn Switching() -> Html {
+    let limit = use_state(|| 2_u32);
+    let NextPageLoader {
+        load,
+        loading,
+        error,
+        ..
+    } = use_next_page(
+        &todo_pages(),
+        TodoPagesParams {
+            page: 1,
+            limit: *limit,
+        },
+    );
+    let switch = {
+        let limit = limit.clone();
+        move |_| limit.set(3)
+    };
+    html! {
+        <>
+            <button disabled={loading} onclick={move |_| load.emit(())}>{ "more" }</button>
+            <button onclick={switch}>{ "switch" }</button>
+            <p>{ format!("loading {loading}, error {:?}", error.map(|e| e.status())) }</p>
+        </>
+    }
+}
+
+#[component]
+fn SwitchingApp(props: &CtrlProps) -> Html {
+    html! { <CacheProvider controller={props.ctrl.clone()}><Switching /></CacheProvider> }
+}
+
+/// A list's next page still on its way (then failing) says nothing about
+/// the list the button is for after a switch.
+#[wasm_bindgen_test]
+async fn a_switch_to_another_list_leaves_the_last_ones_loading_and_error_behind() {
+    reset_demo().await;
+    let ctrl = controller();
+    for limit in [2, 3] {
+        let first = TodoPagesParams { page: 1, limit };
+        ctrl.fetch(&todo_pages(), &first, None).await.unwrap();
+    }
+    let page = mount::<SwitchingApp>(CtrlProps { ctrl: ctrl.clone() });
+    let shown = || {
+        page.root
+            .query_selector("p")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
+    let button = |at: u32| -> HtmlElement {
+        let found = page.root.query_selector_all("button").unwrap();
+        found.item(at).unwrap().dyn_into().unwrap()
+    };
+    until("mounted", || shown() == "loading false, error None").await;
+    outage(true).await;
+    set_delay(200).await;
+    button(0).click();
+    until("the page of the first list loading", || {
+        shown() == "loading true, error None"
+    })
+    .await;
+    button(1).click();
+    until("the other list", || shown() == "loading false, error None").await;
+    sleep(std::time::Duration::from_millis(400)).await; // the first list's page fails
+    let after = shown();
+    set_delay(0).await;
+    outage(false).await;
+    assert_eq!(
+        after, "loading false, error None",
+        "the first list's failure stays with it"
+    );
+}

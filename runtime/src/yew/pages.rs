@@ -90,6 +90,9 @@ where
     let params = params.params().cloned();
     // Subscribes: the list growing, or going, re-renders the button.
     use_cache(endpoint, params.clone());
+    // The list the latest load was for: another list's load (before the
+    // params changed) is not this one's loading, nor its error.
+    let loaded = use_mut_ref(|| None::<Option<P>>);
     let Loading {
         run: load,
         loading,
@@ -106,11 +109,19 @@ where
             }
         }
     });
+    let load = {
+        let loaded = loaded.clone();
+        use_callback(params.clone(), move |(), params| {
+            *loaded.borrow_mut() = Some(params.clone());
+            load.emit(());
+        })
+    };
+    let this_list = loaded.borrow().as_ref() == Some(&params);
     let loader = params.map(|params| NextPageLoader {
         load,
         more: ctrl.has_next_page(endpoint, &params),
-        loading,
-        error,
+        loading: loading && this_list,
+        error: error.filter(|_| this_list),
     });
     A::output(loader)
 }
