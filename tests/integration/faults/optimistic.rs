@@ -699,3 +699,51 @@ async fn a_read_started_before_a_mutation_is_sent_does_not_outrank_its_answer() 
     let shown = ctrl.read(&TodoResource::get(), &params).data.unwrap();
     assert_eq!(shown.title, "oat milk", "the rename's answer is the newer");
 }
+
+#[tokio::test]
+async fn two_optimistic_deletes_of_one_record_count_it_out_of_its_list_once() {
+    use restcache::rest::{Deleted, Page};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (mut server, ctrl, _clock) = setup().await;
+    // A double click: the first delete is answered at once, the second
+    // after a while.
+    let calls = std::sync::Arc::new(AtomicUsize::new(0));
+    let deletes = server
+        .mock("DELETE", "/todos/1")
+        .with_status(204)
+        .with_chunked_body(move |_| {
+            if calls.fetch_add(1, Ordering::SeqCst) == 1 {
+                std::thread::sleep(Duration::from_millis(150));
+            }
+            Ok(())
+        })
+        .expect(2)
+        .create_async()
+        .await;
+    let (pages, first) = (
+        TodoResource::pages(),
+        crate::common::TodoResourcePagesParams { page: 1, limit: 3 },
+    );
+    let page = Page {
+        items: vec![
+            Rc::new(todo(1, "milk")),
+            Rc::new(todo(2, "eggs")),
+            Rc::new(todo(3, "tea")),
+        ],
+        total: Some(3),
+        next: None,
+    };
+    ctrl.set_response(&pages, &first, page).unwrap();
+    let (delete, params) = (TodoResource::delete(), one(1));
+    let gone = || Deleted::<Todo>::new(restcache::Pk::from(1u64));
+    let (a, b) = futures_util::future::join(
+        ctrl.fetch_optimistic(&delete, &params, None, gone()),
+        ctrl.fetch_optimistic(&delete, &params, None, gone()),
+    )
+    .await;
+    a.unwrap();
+    b.unwrap();
+    deletes.assert_async().await;
+    let shown = ctrl.read(&pages, &first).data.unwrap();
+    assert_eq!((shown.items.len(), shown.total), (2, Some(2)));
+}
