@@ -8,7 +8,7 @@ use restcache::tabs::TabSync;
 use restcache::yew::{AsyncBoundary, BoundaryError, CacheProvider, use_persist, use_tab_sync};
 use yew::prelude::*;
 
-use crate::actions::{Notify, reason};
+use crate::actions::{Notify, reason, undone};
 use crate::api::{Post, Profile, Todo, User};
 use crate::posts::Posts;
 use crate::profile::ProfileCard;
@@ -56,16 +56,24 @@ fn InStepWithOtherTabs() -> Html {
 }
 
 /// Keeps the cache across reloads (see [`crate::saved`]), around what
-/// reads: the saved cache is taken back before they start.
+/// reads: the saved cache is taken back before they start. A change made
+/// before a reload that the server refuses once sent is taken back, and
+/// the notice says so.
 #[component]
 fn KeptAcrossReloads(props: &KeptProps) -> Html {
-    let persist = use_memo((), |()| crate::saved::persist());
+    let persist = use_memo(props.notify.clone(), |notify| {
+        let notify = notify.clone();
+        crate::saved::persist().on_replay_failure(move |error| {
+            notify.emit(undone("save a change made before the reload", error))
+        })
+    });
     use_persist(&persist);
     props.children.clone()
 }
 
 #[derive(Properties, PartialEq)]
 struct KeptProps {
+    notify: Notify,
     children: Html,
 }
 
@@ -106,7 +114,7 @@ pub fn App(props: &AppProps) -> Html {
     let shell = Shell {
         view: (*view).clone(),
         go,
-        notify,
+        notify: notify.clone(),
     };
     let user = view.user;
     let profile = view.profile.clone();
@@ -161,7 +169,7 @@ pub fn App(props: &AppProps) -> Html {
         <CacheProvider base_url={props.api.clone()}>
             <InStepWithOtherTabs />
             if props.saved {
-                <KeptAcrossReloads>{ page }</KeptAcrossReloads>
+                <KeptAcrossReloads {notify}>{ page }</KeptAcrossReloads>
             } else {
                 { page }
             }

@@ -478,6 +478,7 @@ impl Controller {
     /// Notes, on a server recording its reads, that the read `key`, one
     /// that never waits, rendered with nothing to show: the browser's
     /// first render of it shows nothing too, whatever the handoff brings.
+    #[cfg(feature = "yew")]
     pub(crate) fn note_shown_empty(&self, key: &str) {
         let mut state = self.state_mut();
         if state.handoff.recording.is_some() {
@@ -487,12 +488,14 @@ impl Controller {
 
     /// Whether the read `key` showed nothing on the server whose handoff
     /// this controller took (and has not been let show its data since).
+    #[cfg(feature = "yew")]
     pub(crate) fn shown_empty_on_server(&self, key: &str) -> bool {
         let state = self.inner.state.borrow();
         state.handoff.recording.is_none() && state.handoff.shown_empty.contains(key)
     }
 
     /// Lets the read `key` show what the cache holds: the page hydrated.
+    #[cfg(feature = "yew")]
     pub(crate) fn hydrated_empty(&self, key: &str) {
         self.state_mut().handoff.shown_empty.remove(key);
     }

@@ -137,6 +137,8 @@ pub struct Persist {
     throttle: Duration,
     /// The endpoints whose mutations made offline are saved.
     mutations: Vec<Rc<mutations::MutationCodec>>,
+    /// Told of a saved mutation that failed when a later load sent it.
+    replay_failed: Option<mutations::ReplayFailed>,
 }
 
 impl std::fmt::Debug for Persist {
@@ -169,6 +171,7 @@ impl Persist {
             max_bytes: DEFAULT_MAX_BYTES,
             throttle: Duration::from_secs(1),
             mutations: Vec::new(),
+            replay_failed: None,
         }
     }
 

@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 use super::Persist;
 use crate::cache::schema::Schema;
 use crate::controller::{Controller, QueuedMutation};
-use crate::http::Body;
+use crate::http::{Body, Error};
 use crate::rest::{Effect, Endpoint};
 
 /// One queued mutation, as a saved cache keeps it.
@@ -87,7 +87,11 @@ pub(super) struct MutationCodec {
 
 type SaveFn = dyn Fn(&QueuedMutation) -> Option<SavedMutation>;
 type ReplayFn = dyn Fn(&Controller, SavedMutation) -> Option<ReplayFuture>;
-type ReplayFuture = std::pin::Pin<Box<dyn Future<Output = ()>>>;
+type ReplayFuture = std::pin::Pin<Box<dyn Future<Output = Result<(), Error>>>>;
+
+/// What an app is told of a saved mutation that failed when a later load
+/// sent it.
+pub(super) type ReplayFailed = Rc<dyn Fn(&Error)>;
 
 impl Persist {
     /// Mutations of `endpoint` made while offline are saved too, and a
@@ -175,11 +179,7 @@ impl Persist {
             let sending = ctrl
                 .replay_mutation(endpoint.clone(), params, body, optimistic)
                 .ok()?;
-            Some(Box::pin(async move {
-                // A failure is told to the controller's listeners
-                // (`Event::RequestFailed`) and its value taken back.
-                let _ = sending.await;
-            }) as ReplayFuture)
+            Some(Box::pin(async move { sending.await.map(drop) }) as ReplayFuture)
         };
         self.mutations.push(Rc::new(MutationCodec {
             name,
@@ -204,6 +204,24 @@ impl Persist {
             .collect()
     }
 
+    /// Tells `failed` of each saved mutation that fails when a later load
+    /// sends it (the server refuses it: a conflict, a 404, a 503): its
+    /// optimistic value is taken back, and no caller of the load that made
+    /// it is there to show why. Its error names the method and URL.
+    ///
+    /// ```
+    /// use restcache::persist::Persist;
+    ///
+    /// let persist = Persist::new("todo-app").on_replay_failure(|error| {
+    ///     eprintln!("a change made before the reload was refused: {error}");
+    /// });
+    /// # let _ = persist;
+    /// ```
+    pub fn on_replay_failure(mut self, failed: impl Fn(&Error) + 'static) -> Self {
+        self.replay_failed = Some(Rc::new(failed));
+        self
+    }
+
     /// Calls the saved mutations again on `ctrl`, in their order; returns
     /// how many, and how many were dropped (of an endpoint no longer
     /// named, or no longer fitting its types).
@@ -216,7 +234,15 @@ impl Persist {
                 .find(|codec| codec.name == mutation.endpoint);
             match codec.and_then(|codec| (codec.replay)(ctrl, mutation)) {
                 Some(sending) => {
-                    ctrl.spawn(sending);
+                    // A failure takes its value back and is told to the
+                    // controller's listeners (`Event::RequestFailed`), and
+                    // to the app's `on_replay_failure`.
+                    let failed = self.replay_failed.clone();
+                    ctrl.spawn(Box::pin(async move {
+                        if let (Err(error), Some(failed)) = (sending.await, failed) {
+                            failed(&error);
+                        }
+                    }));
                     replayed += 1;
                 }
                 None => dropped += 1,

@@ -467,3 +467,47 @@ async fn a_link_that_goes_while_another_of_its_cache_lives_keeps_the_queue_held(
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_saved_mutation_the_server_refuses_after_a_reload_is_told_to_the_app() {
+    LocalSet::new()
+        .run_until(async {
+            use std::cell::RefCell;
+            let api = DemoApi::start().unwrap();
+            let storage = MemoryStorage::new();
+            let update = TodoResource::partial_update();
+            let refused = Rc::new(RefCell::new(Vec::new()));
+            let told = Rc::clone(&refused);
+            let saving = persist(&storage)
+                .throttle(std::time::Duration::ZERO)
+                .mutation(&update)
+                .on_replay_failure(move |error| {
+                    told.borrow_mut()
+                        .push((error.method().as_str().to_owned(), error.status()));
+                });
+            {
+                let ctrl = Controller::new(Client::new(api.url()));
+                let link = ctrl.persist(&saving);
+                let mut rename = rename_offline(&ctrl, &update, 1, "offline");
+                ctrl.set_online(false);
+                assert!(futures_util::poll!(&mut rename).is_pending());
+                // The page goes before the network is back.
+                drop(link);
+                drop(rename);
+            }
+            // The next load sends it; the server refuses it.
+            api.set_outage(true);
+            let reloaded = Controller::new(Client::new(api.url()));
+            let link = reloaded.persist(&saving);
+            assert_eq!(link.restored().mutations, 1);
+            for _ in 0..500 {
+                if !refused.borrow().is_empty() {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+            assert_eq!(*refused.borrow(), [("PATCH".to_owned(), Some(503))]);
+            api.set_outage(false);
+        })
+        .await;
+}

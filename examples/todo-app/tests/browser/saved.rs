@@ -97,3 +97,48 @@ async fn a_reload_shows_the_saved_todos_and_renames_made_offline_survive_it() {
     })
     .await;
 }
+
+#[tokio::test]
+#[ignore = "needs the bundle and chromedriver: scripts/test.sh runs it"]
+async fn a_change_refused_after_the_reload_is_undone_with_a_notice() {
+    Running::test(|app| async move {
+        app.open("saved").await;
+        app.until("Leanne's todos", |p| {
+            p.titles().contains(&"delectus aut autem")
+        })
+        .await;
+        app.network_event(false).await;
+        rename(&app, "delectus aut autem", "renamed offline").await;
+        let started = std::time::Instant::now();
+        while !app
+            .saved(DATABASE, DATABASE)
+            .await
+            .contains("renamed offline")
+        {
+            assert!(
+                started.elapsed().as_secs() < 30,
+                "the rename is never saved"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+
+        // The API is down when the reloaded page sends the rename.
+        app.api.set_outage(true);
+        app.browser.refresh().await.expect("the page reloads");
+        let page = app
+            .until("the notice, and the title as it was", |p| {
+                p.notice.is_some() && p.titles().contains(&"delectus aut autem")
+            })
+            .await;
+        assert_eq!(
+            page.notice.as_deref(),
+            Some(
+                "Could not save a change made before the reload: the API is down (503). \
+                 The change was undone."
+            )
+        );
+        app.api.set_outage(false);
+        app.screenshot("saved-refused-after-reload").await;
+    })
+    .await;
+}
