@@ -307,9 +307,9 @@ fn ListAndSidebar(props: &CtrlProps) -> Html {
 /// that brings its todo came after it rendered) hydrates as "loading",
 /// though the handoff holds its todo by then (a list, where the server
 /// showed a paragraph, would break hydration), and shows the todo next,
-/// with no request of its own.
-#[wasm_bindgen_test]
-async fn a_read_that_showed_loading_on_the_server_hydrates_loading_then_shows() {
+/// with no request of its own; with a saved cache too (which records
+/// the responses the page reads).
+async fn a_read_that_showed_loading_hydrates_loading_then_shows(saved: bool) {
     reset_demo().await;
     let on_server = controller();
     let props = CtrlProps {
@@ -328,6 +328,10 @@ async fn a_read_that_showed_loading_on_the_server_hydrates_loading_then_shows() 
     in_browser
         .import_handoff(&on_server.export_handoff())
         .unwrap();
+    let _saved = saved.then(|| {
+        let storage = restcache::persist::MemoryStorage::new();
+        in_browser.persist(&restcache::persist::Persist::new("hydration").to(storage))
+    });
     let on_the_server = hits("GET /todos/2").await;
     let _handle = Renderer::<ListAndSidebar>::with_root_and_props(
         root.clone(),
@@ -344,4 +348,14 @@ async fn a_read_that_showed_loading_on_the_server_hydrates_loading_then_shows() 
         on_the_server,
         "the list's record: no request of its own"
     );
+}
+
+#[wasm_bindgen_test]
+async fn a_read_that_showed_loading_on_the_server_hydrates_loading_then_shows() {
+    a_read_that_showed_loading_hydrates_loading_then_shows(false).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_read_that_showed_loading_hydrates_so_beside_a_saved_cache() {
+    a_read_that_showed_loading_hydrates_loading_then_shows(true).await;
 }

@@ -475,23 +475,34 @@ impl Controller {
         Ok(count)
     }
 
-    /// Notes, on a server recording its reads, that the read `key`, one
-    /// that never waits, rendered with nothing to show: the browser's
-    /// first render of it shows nothing too, whatever the handoff brings.
+    /// Notes, on a server recording its reads, whether the read `key`,
+    /// one that never waits, rendered with nothing to show (its latest
+    /// render says): the browser's first render of it shows nothing too,
+    /// whatever the handoff brings.
     #[cfg(feature = "yew")]
-    pub(crate) fn note_shown_empty(&self, key: &str) {
+    pub(crate) fn note_shown_empty(&self, key: &str, empty: bool) {
         let mut state = self.state_mut();
-        if state.handoff.recording.is_some() {
-            state.handoff.shown_empty.insert(key.to_owned());
+        if state.handoff.recording.is_none() {
+            return;
         }
+        match empty {
+            true => drop(state.handoff.shown_empty.insert(key.to_owned())),
+            false => drop(state.handoff.shown_empty.remove(key)),
+        }
+    }
+
+    /// Forgets what reads that never wait showed: a server render pass
+    /// starts again.
+    #[cfg(feature = "ssr")]
+    pub(crate) fn forget_shown_empty(&self) {
+        self.state_mut().handoff.shown_empty.clear();
     }
 
     /// Whether the read `key` showed nothing on the server whose handoff
     /// this controller took (and has not been let show its data since).
     #[cfg(feature = "yew")]
     pub(crate) fn shown_empty_on_server(&self, key: &str) -> bool {
-        let state = self.inner.state.borrow();
-        state.handoff.recording.is_none() && state.handoff.shown_empty.contains(key)
+        self.inner.state.borrow().handoff.shown_empty.contains(key)
     }
 
     /// Lets the read `key` show what the cache holds: the page hydrated.

@@ -166,9 +166,7 @@ where
     let rerender = use_force_update();
     let empty = match (&controller, &key) {
         (Some(controller), Some(key)) if reader.on_server() => {
-            if !shown {
-                controller.note_shown_empty(key);
-            }
+            controller.note_shown_empty(key, !shown);
             false
         }
         (Some(controller), Some(key)) => *first.borrow() && controller.shown_empty_on_server(key),

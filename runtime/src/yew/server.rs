@@ -437,6 +437,8 @@ mod render {
             let mut keys: rustc_hash::FxHashMap<BoundaryId, Vec<String>> = Default::default();
             for pass_number in 0..MAX_PASSES {
                 let pass = ServerPass::new(self.controller.clone(), fallbacks.clone());
+                // What the reads that never wait showed is this pass's.
+                self.controller.forget_shown_empty();
                 *current.borrow_mut() = Some(pass.clone());
                 let render = LocalServerRenderer::<COMP>::with_props(self.props.clone())
                     .hydratable(self.hydratable)

@@ -155,6 +155,50 @@ async fn a_read_that_never_waits_and_showed_nothing_is_named_in_the_handoff() {
     .await;
 }
 
+/// The list, and a todo read without waiting before the list's `?`.
+#[component]
+fn ListFirst() -> HtmlResult {
+    let todos = use_suspense(&TodoResource::get_list(), ());
+    let second = use_dle(&TodoResource::get(), TodoResourceParams { id: 2 });
+    let todos = todos?;
+    Ok(html! {
+        <p>{ format!("{} todos; the second: {:?}", todos.len(), second.data.map(|t| t.id)) }</p>
+    })
+}
+
+#[component]
+fn ListFirstApp() -> Html {
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary error_fallback={Callback::from(|_| Html::default())}>
+                <ListFirst />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_read_that_showed_its_data_by_the_last_render_is_not_named_empty() {
+    local(async {
+        let mut server = mockito::Server::new_async().await;
+        let _list = server
+            .mock("GET", "/todos")
+            .with_header("content-type", "application/json")
+            .with_body(LIST)
+            .create_async()
+            .await;
+        let on_server = Controller::new(Client::new(server.url()));
+        let page = ServerRender::<ListFirstApp>::new(on_server.clone(), ())
+            .hydratable(false)
+            .render();
+        let html = rendered(page).await.unwrap();
+        assert_eq!(html, "<p>2 todos; the second: Some(2)</p>");
+        let text = on_server.export_handoff();
+        assert!(!text.contains("shown_empty"), "{text}");
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn expiry_crosses_as_age_whatever_each_clock_says() {
     let mut server = mockito::Server::new_async().await;
