@@ -243,3 +243,51 @@ pub fn failed() -> Callback<BoundaryError, Html> {
         }
     })
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Reflect, js_name = defineProperty)]
+    fn define_property(
+        target: &wasm_bindgen::JsValue,
+        key: &str,
+        attributes: &wasm_bindgen::JsValue,
+    ) -> bool;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = deleteProperty)]
+    fn delete_property(target: &wasm_bindgen::JsValue, key: &str) -> bool;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get)]
+    fn property(target: &wasm_bindgen::JsValue, key: &str) -> wasm_bindgen::JsValue;
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json(text: &str) -> wasm_bindgen::JsValue;
+}
+
+/// The browser saying otherwise than it would (`navigator.onLine` false,
+/// `document.hidden` true), until dropped.
+pub struct Pretend {
+    target: wasm_bindgen::JsValue,
+    key: &'static str,
+}
+
+impl Pretend {
+    /// `navigator.<key>` reads `value`.
+    pub fn navigator(key: &'static str, value: bool) -> Pretend {
+        let window: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
+        Pretend::on(property(&window, "navigator"), key, value)
+    }
+
+    /// `document.<key>` reads `value`.
+    pub fn document(key: &'static str, value: bool) -> Pretend {
+        Pretend::on(gloo_document().into(), key, value)
+    }
+
+    fn on(target: wasm_bindgen::JsValue, key: &'static str, value: bool) -> Pretend {
+        let fixed = json(&format!(r#"{{"value": {value}, "configurable": true}}"#));
+        assert!(define_property(&target, key, &fixed));
+        Pretend { target, key }
+    }
+}
+
+impl Drop for Pretend {
+    fn drop(&mut self) {
+        delete_property(&self.target, self.key);
+    }
+}

@@ -189,51 +189,6 @@ async fn a_reloaded_tab_takes_back_its_queue_and_a_copy_of_a_live_tab_does_not()
     LocalStorage.remove(NAME);
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = Reflect, js_name = defineProperty)]
-    fn define_property(
-        target: &wasm_bindgen::JsValue,
-        key: &str,
-        attributes: &wasm_bindgen::JsValue,
-    ) -> bool;
-    #[wasm_bindgen(js_namespace = Reflect, js_name = deleteProperty)]
-    fn delete_property(target: &wasm_bindgen::JsValue, key: &str) -> bool;
-    #[wasm_bindgen(js_namespace = Reflect, js_name = get)]
-    fn property(target: &wasm_bindgen::JsValue, key: &str) -> wasm_bindgen::JsValue;
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
-    fn json(text: &str) -> wasm_bindgen::JsValue;
-}
-
-/// The browser saying what a page loaded with no network (and in a tab
-/// in the background) hears: `navigator.onLine` false and
-/// `document.hidden` true, until dropped.
-struct LoadedAway {
-    navigator: wasm_bindgen::JsValue,
-    document: wasm_bindgen::JsValue,
-}
-
-impl LoadedAway {
-    fn new() -> LoadedAway {
-        let window: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
-        let away = LoadedAway {
-            navigator: property(&window, "navigator"),
-            document: gloo_document().into(),
-        };
-        let fixed = |value: bool| json(&format!(r#"{{"value": {value}, "configurable": true}}"#));
-        assert!(define_property(&away.navigator, "onLine", &fixed(false)));
-        assert!(define_property(&away.document, "hidden", &fixed(true)));
-        away
-    }
-}
-
-impl Drop for LoadedAway {
-    fn drop(&mut self) {
-        delete_property(&self.navigator, "onLine");
-        delete_property(&self.document, "hidden");
-    }
-}
-
 #[wasm_bindgen_test]
 async fn a_page_that_starts_offline_queues_its_changes_until_online() {
     reset_demo().await;
@@ -244,7 +199,12 @@ async fn a_page_that_starts_offline_queues_its_changes_until_online() {
         vec![renamed("saved before")],
     )
     .unwrap();
-    let away = LoadedAway::new();
+    // What a page loaded with no network, in a tab in the background,
+    // hears from the browser.
+    let away = (
+        Pretend::navigator("onLine", false),
+        Pretend::document("hidden", true),
+    );
     let page = mount::<App>(CtrlProps { ctrl: ctrl.clone() });
     until("the saved list", || page.text() == "saved before").await;
     assert!(!ctrl.is_online(), "the provider asked the browser");

@@ -188,3 +188,49 @@ async fn a_mounted_read_refetches_when_it_goes_stale_on_the_clock() {
         "the data stayed on show"
     );
 }
+
+/// A provider that revalidates on neither focus nor reconnect, showing
+/// todo 3.
+#[component]
+fn NoRevalidation(props: &CtrlProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()} revalidate_on_focus={false} revalidate_on_reconnect={false}>
+            <AsyncBoundary error_fallback={failed()}>
+                <ul><Title id={3} /></ul>
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+/// With no revalidation on focus, the page's visibility is not followed:
+/// a read expires and refetches in a hidden page as in a shown one. With
+/// none on reconnect, the network still is: a read whose expiry comes
+/// offline waits, and fetches when the network is back.
+#[wasm_bindgen_test]
+async fn without_revalidation_expiries_still_refetch_hidden_and_back_online() {
+    reset_demo().await;
+    let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = controller_on(&clock);
+    let page = mount::<NoRevalidation>(CtrlProps { ctrl: ctrl.clone() });
+    until("todo 3", || page.text() == "fugiat veniam minus").await;
+    let on_window = |event: &str| {
+        let event = Event::new(event).unwrap();
+        web_sys::window().unwrap().dispatch_event(&event).unwrap();
+    };
+
+    let hidden = Pretend::document("hidden", true);
+    let event = Event::new("visibilitychange").unwrap();
+    gloo_document().dispatch_event(&event).unwrap();
+    assert!(ctrl.is_focused(), "visibility is not followed");
+    clock.advance(Duration::from_secs(120));
+    until_hits("GET /todos/3", 2).await;
+    drop(hidden);
+
+    on_window("offline");
+    assert!(!ctrl.is_online(), "the network is followed");
+    clock.advance(Duration::from_secs(120));
+    sleep(Duration::from_millis(50)).await;
+    assert_eq!(hits("GET /todos/3").await, 2, "no fetch offline");
+    on_window("online");
+    until_hits("GET /todos/3", 3).await;
+}

@@ -36,17 +36,18 @@ pub struct CacheProviderProps {
     #[prop_or_default]
     pub base_url: Option<AttrValue>,
     /// Whether the page becoming visible again refetches every mounted
-    /// read that is stale (default: yes). Either way the provider tells
-    /// its controller whether the page is in view (a page out of view
-    /// pauses its polls). A controller shared by several providers hears
-    /// from each that revalidates.
+    /// read that is stale (default: yes); only then does the provider
+    /// follow the page's visibility (a page out of view pauses its polls
+    /// and defers its reads' expiries to its return). A controller shared
+    /// by several providers hears from each that revalidates.
     #[prop_or(true)]
     pub revalidate_on_focus: bool,
     /// Whether the browser coming back online refetches every mounted
-    /// read that is stale (default: yes). Either way the provider tells
-    /// its controller whether the network is up, from the browser's
-    /// word when it mounts on: offline, mutations wait in their queue
-    /// and reads wait for the network.
+    /// read that is stale (default: yes; without it, only the reads whose
+    /// expiry came while offline). Either way the provider tells its
+    /// controller whether the network is up, from the browser's word when
+    /// it mounts on: offline, mutations wait in their queue and reads wait
+    /// for the network.
     #[prop_or(true)]
     pub revalidate_on_reconnect: bool,
     /// The shortest time between two revalidations on focus or reconnect

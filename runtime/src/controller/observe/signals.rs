@@ -148,13 +148,16 @@ impl Controller {
     /// Listens to the browser for the controller's signals (a page
     /// shown or hidden, the network lost or back) until the returned
     /// listener is dropped, starting from what the browser says now (a
-    /// page loaded offline starts offline). The signals are followed
-    /// either way (a page out of view pauses its polls; offline, changes
-    /// wait in the queue); `focus` and `online` say whether the page shown
-    /// again, and the network back, also refetch every stale read views
-    /// show. Two such rounds are at least `throttle` apart, so a burst of
-    /// events makes one. Outside a browser there is nothing to listen to,
-    /// and the listener does nothing.
+    /// page loaded offline starts offline). `online` says whether the
+    /// network back refetches every stale read views show; the network
+    /// is followed either way (offline, changes wait in the queue and
+    /// reads wait), and without that round the reads whose expiry came
+    /// while offline fetch when it is back. `focus` says whether the page
+    /// shown again refetches every stale read; only then is the page's
+    /// visibility followed (a page out of view pauses its polls and
+    /// defers its reads' expiries to its return). Two rounds are at least
+    /// `throttle` apart, so a burst of events makes one. Outside a browser
+    /// there is nothing to listen to, and the listener does nothing.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -248,12 +251,17 @@ impl Teller {
         controller.signal(signal, on);
         // The browser tells of a change only: a page shown was hidden.
         let now = web_time::Instant::now();
-        if on
-            && self.revalidates[signal as usize]
-            && self
-                .last
-                .get()
-                .is_none_or(|at| now.duration_since(at) >= self.throttle)
+        if !on {
+            return;
+        }
+        if !self.revalidates[signal as usize] {
+            // Back online with no revalidation: the reads whose expiry
+            // came while offline fetch now, as they would have then.
+            controller.revalidate_due();
+        } else if self
+            .last
+            .get()
+            .is_none_or(|at| now.duration_since(at) >= self.throttle)
         {
             self.last.set(Some(now));
             controller.revalidate_observed();
@@ -277,9 +285,10 @@ impl Teller {
     }
 }
 
-/// Follows the page's visibility and the network, whatever revalidates:
-/// a page out of view pauses its polls and live streams, and a page
-/// offline queues its mutations and holds its reads.
+/// Follows the network whatever revalidates (a page offline queues its
+/// mutations and holds its reads), and the page's visibility when its
+/// return revalidates (a page out of view then pauses its polls and live
+/// streams, and its reads' expiries wait for its return).
 #[cfg(target_arch = "wasm32")]
 fn listen(
     controller: &Controller,
@@ -313,10 +322,12 @@ fn listen(
             teller.tell(signal, read())
         })) as Rc<dyn std::any::Any>
     };
-    teller.tell_current(Signal::Focus, visible());
     teller.tell_current(Signal::Online, on_line);
     let mut listeners = Vec::new();
-    if let Some(document) = window.document() {
+    if focus {
+        teller.tell_current(Signal::Focus, visible());
+    }
+    if focus && let Some(document) = window.document() {
         let target = document.unchecked_into();
         listeners.push(listen_to(
             &target,

@@ -416,6 +416,20 @@ impl Controller {
         }
     }
 
+    /// Refetches the observed reads that revalidate and whose expiry has
+    /// passed, unless the app is out of view or offline (the network
+    /// back, with no round of revalidation: what expired meanwhile).
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn revalidate_due(&self) {
+        if !(self.is_focused() && self.is_online()) {
+            return;
+        }
+        let (due, _) = self.inner.observers.borrow().expired(self.now());
+        for revalidate in due {
+            revalidate(self);
+        }
+    }
+
     /// Makes sure the expiry timer fires by `at`, when a read that
     /// revalidates goes stale.
     fn expires_at(&self, at: Timestamp) {
