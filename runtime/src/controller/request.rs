@@ -508,7 +508,12 @@ where
             break;
         };
         wait.await;
-        super::offline::until_online(&inner).await;
+        // An answer after a wait for the network is as new as its sending.
+        if super::offline::until_online(&inner).await
+            && let Some(inner) = inner.upgrade()
+        {
+            started.at = Controller { inner }.start_now();
+        }
         response = call().await;
     }
     let (response, recorded) = match response {

@@ -159,3 +159,28 @@ async fn a_retry_waits_on_the_controllers_clock() {
     assert_eq!(todo.unwrap().title, "milk");
     assert_eq!(answered.load(Ordering::SeqCst), 2);
 }
+
+#[tokio::test]
+async fn a_retry_sent_after_a_wait_for_the_network_is_as_new_as_its_sending() {
+    let down = (503, r#"{"detail": "down"}"#.to_owned());
+    let (url, answered) = scripted(vec![down, (200, todo_json(1, "from the server"))]).await;
+    let ctrl = Controller::builder(Client::new(url)).retry(quick()).build();
+    let get = TodoResource::get();
+    let (todo, ()) = futures_util::future::join(ctrl.fetch(&get, &params(), None), async {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        ctrl.set_online(false);
+        // Meanwhile a live message wrote the record.
+        let pushed = crate::common::Todo {
+            title: "pushed while offline".into(),
+            ..crate::common::todo(1, "")
+        };
+        ctrl.set_entity(pushed, ctrl.write_time()).unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        ctrl.set_online(true);
+    })
+    .await;
+    todo.unwrap();
+    assert_eq!(answered.load(Ordering::SeqCst), 2);
+    let shown = ctrl.read(&get, &params()).data.unwrap();
+    assert_eq!(shown.title, "from the server", "sent after the message");
+}
