@@ -204,3 +204,48 @@ async fn a_switch_to_another_list_leaves_the_last_ones_loading_and_error_behind(
         "the first list's failure stays with it"
     );
 }
+
+/// After a switch, the button's loading is the new list's own: it ends
+/// when the new list's page lands, though the last list's is still on its
+/// way.
+#[wasm_bindgen_test]
+async fn after_a_switch_loading_ends_with_the_new_lists_page() {
+    reset_demo().await;
+    let ctrl = controller();
+    let list = |limit| TodoPagesParams { page: 1, limit };
+    for limit in [2, 3] {
+        ctrl.fetch(&todo_pages(), &list(limit), None).await.unwrap();
+    }
+    let held = |limit| {
+        ctrl.read(&todo_pages(), &list(limit))
+            .data
+            .unwrap()
+            .items
+            .len()
+    };
+    let page = mount::<SwitchingApp>(CtrlProps { ctrl: ctrl.clone() });
+    let shown = || {
+        page.root
+            .query_selector("p")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
+    let button = |at: u32| -> HtmlElement {
+        let found = page.root.query_selector_all("button").unwrap();
+        found.item(at).unwrap().dyn_into().unwrap()
+    };
+    until("mounted", || shown() == "loading false, error None").await;
+    set_delay(1500).await;
+    button(0).click(); // the first list's next page, slow
+    until("loading", || shown() == "loading true, error None").await;
+    button(1).click();
+    set_delay(0).await;
+    until("the other list", || shown() == "loading false, error None").await;
+    button(0).click(); // the other list's next page, at once
+    until("its page", || held(3) == 5).await;
+    until("done loading", || shown() == "loading false, error None").await;
+    assert_eq!(held(2), 2, "the first list's page is still on its way");
+    until("the first list's page", || held(2) == 4).await;
+}

@@ -4,7 +4,7 @@ use serde::Serialize;
 use yew::prelude::*;
 
 use super::args::ReadArgs;
-use super::hooks::{Loading, use_cache, use_loading};
+use super::hooks::use_cache;
 use super::provider::use_controller;
 use crate::cache::schema::Schema;
 use crate::http::Error;
@@ -20,10 +20,12 @@ pub struct NextPageLoader {
     /// Whether the list has a page after the ones it holds (`false` while
     /// nothing is cached).
     pub more: bool,
-    /// Whether a page this component's `load` asked for is on its way.
+    /// Whether a page of this list that this component's `load` asked for
+    /// is on its way (not one of the list its params named before).
     pub loading: bool,
-    /// The error of this component's latest load, once it failed; cleared
-    /// when the next load starts. The list keeps the pages it holds.
+    /// The error of this component's latest load of this list, once it
+    /// failed; cleared when the next load starts. The list keeps the pages
+    /// it holds.
     pub error: Option<Error>,
 }
 
@@ -90,38 +92,107 @@ where
     let params = params.params().cloned();
     // Subscribes: the list growing, or going, re-renders the button.
     use_cache(endpoint, params.clone());
-    // The list the latest load was for: another list's load (before the
-    // params changed) is not this one's loading, nor its error.
-    let loaded = use_mut_ref(|| None::<Option<P>>);
-    let Loading {
-        run: load,
-        loading,
-        error,
-    } = use_loading({
-        let (ctrl, endpoint, params) = (ctrl.clone(), endpoint.clone(), params.clone());
-        move |()| {
-            let (ctrl, endpoint, params) = (ctrl.clone(), endpoint.clone(), params.clone());
-            async move {
-                match params {
-                    Some(params) => ctrl.fetch_next_page(&endpoint, &params).await.map(drop),
-                    None => Ok(()),
-                }
-            }
-        }
-    });
+    let loads = use_mut_ref(Loads::<P>::default);
+    let latest = use_mut_ref(|| endpoint.clone());
+    *latest.borrow_mut() = endpoint.clone();
+    let rerender = use_force_update();
     let load = {
-        let loaded = loaded.clone();
-        use_callback(params.clone(), move |(), params| {
-            *loaded.borrow_mut() = Some(params.clone());
-            load.emit(());
+        let (ctrl, loads) = (ctrl.clone(), loads.clone());
+        use_callback(params.clone(), move |(), params: &Option<P>| {
+            let Some(params) = params.clone() else {
+                return;
+            };
+            let run = loads.borrow_mut().start(&params);
+            rerender.force_update();
+            let (ctrl, loads, rerender) = (ctrl.clone(), loads.clone(), rerender.clone());
+            let endpoint = latest.borrow().clone();
+            yew::platform::spawn_local(async move {
+                let outcome = ctrl.fetch_next_page(&endpoint, &params).await;
+                loads.borrow_mut().end(&params, run, outcome.err());
+                rerender.force_update();
+            });
         })
     };
-    let this_list = loaded.borrow().as_ref() == Some(&params);
-    let loader = params.map(|params| NextPageLoader {
-        load,
-        more: ctrl.has_next_page(endpoint, &params),
-        loading: loading && this_list,
-        error: error.filter(|_| this_list),
+    let loader = params.map(|params| {
+        let (loading, error) = loads.borrow().of(&params);
+        NextPageLoader {
+            load,
+            more: ctrl.has_next_page(endpoint, &params),
+            loading,
+            error,
+        }
     });
     A::output(loader)
+}
+
+/// The pages one `use_next_page` asked for, by list: another list's
+/// (before the params changed) is not this one's loading, nor its error.
+struct Loads<P> {
+    lists: Vec<ListLoads<P>>,
+    runs: u64,
+}
+
+impl<P> Default for Loads<P> {
+    fn default() -> Self {
+        Loads {
+            lists: Vec::new(),
+            runs: 0,
+        }
+    }
+}
+
+/// The loads of one list: how many are on their way, which started last,
+/// and its error.
+struct ListLoads<P> {
+    params: P,
+    running: u32,
+    latest: u64,
+    error: Option<Error>,
+}
+
+impl<P: PartialEq + Clone> Loads<P> {
+    /// A load of the list `params` starts (its error goes); returns its
+    /// number.
+    fn start(&mut self, params: &P) -> u64 {
+        self.runs += 1;
+        let run = self.runs;
+        match self.lists.iter_mut().find(|list| list.params == *params) {
+            Some(list) => {
+                list.running += 1;
+                list.latest = run;
+                list.error = None;
+            }
+            None => self.lists.push(ListLoads {
+                params: params.clone(),
+                running: 1,
+                latest: run,
+                error: None,
+            }),
+        }
+        run
+    }
+
+    /// The load `run` of the list `params` ended, with `error` if it
+    /// failed: the list's error, when it is its latest load.
+    fn end(&mut self, params: &P, run: u64, error: Option<Error>) {
+        let Some(at) = self.lists.iter().position(|list| list.params == *params) else {
+            return;
+        };
+        let list = &mut self.lists[at];
+        list.running -= 1;
+        if list.latest == run {
+            list.error = error;
+        }
+        if list.running == 0 && list.error.is_none() {
+            self.lists.remove(at);
+        }
+    }
+
+    /// Whether a page of the list `params` is on its way, and its error.
+    fn of(&self, params: &P) -> (bool, Option<Error>) {
+        self.lists
+            .iter()
+            .find(|list| list.params == *params)
+            .map_or((false, None), |list| (list.running > 0, list.error.clone()))
+    }
 }
