@@ -227,7 +227,8 @@ impl Controller {
     /// next read sends a request of its own rather than join one that
     /// started before, and the older answer, when it lands, shows stale.
     /// (After [`invalidate_all`](Self::invalidate_all) the older answer
-    /// is turned down instead.)
+    /// is turned down instead, under a key that held an answer; for a
+    /// read that held none yet, it shows stale until the new one comes.)
     /// Returns how many results.
     /// ```
     /// use restcache::prelude::*;

@@ -47,7 +47,9 @@ pub struct CacheProviderProps {
     /// expiry came while offline). Either way the provider tells its
     /// controller whether the network is up, from the browser's word when
     /// it mounts on: offline, mutations wait in their queue and reads wait
-    /// for the network.
+    /// for the network. (A browser that says it is offline with a network
+    /// up, as some set-ups do, is set right with
+    /// [`Controller::set_online`].)
     #[prop_or(true)]
     pub revalidate_on_reconnect: bool,
     /// The shortest time between two revalidations on focus or reconnect
