@@ -302,6 +302,46 @@ async fn a_reset_while_a_mutation_finds_no_server_ends_it_unsent() {
 }
 
 #[tokio::test]
+async fn a_queued_create_given_up_after_it_found_no_server_leaves_its_list_as_it_was() {
+    LocalSet::new()
+        .run_until(async {
+            let (api, ctrl) = reading_todos().await;
+            drop(api); // the server goes out of reach
+            let heard = Rc::new(std::cell::RefCell::new(Vec::new()));
+            let log = Rc::clone(&heard);
+            let _listener = ctrl.on_event(move |event, _| match event {
+                Event::MutationUnsent { .. } => log.borrow_mut().push("unsent"),
+                Event::RequestCancelled { .. } => log.borrow_mut().push("cancelled"),
+                _ => {}
+            });
+            ctrl.set_online(false);
+            let body = Some(Body::json(&json!({ "title": "eggs", "userId": 1 })).unwrap());
+            let create = TodoResource::create();
+            let creating = ctrl.fetch(&create, &(), body);
+            futures_util::pin_mut!(creating);
+            assert!(futures_util::poll!(&mut creating).is_pending());
+            ctrl.set_online(true);
+            while heard.borrow().is_empty() {
+                assert!(futures_util::poll!(&mut creating).is_pending());
+                tokio::task::yield_now().await;
+            }
+            // The user gives up while it waits to be sent again.
+            drop(creating);
+            assert_eq!(
+                *heard.borrow(),
+                ["unsent"],
+                "nothing more: nothing was sent"
+            );
+            assert_eq!(
+                ctrl.read(&TodoResource::get_list(), &()).status,
+                ExpiryStatus::Valid,
+                "the server never saw it: the list stands"
+            );
+        })
+        .await;
+}
+
+#[tokio::test]
 async fn a_reset_ends_the_mutations_queued_offline_unsent() {
     LocalSet::new()
         .run_until(async {
