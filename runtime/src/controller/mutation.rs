@@ -142,10 +142,14 @@ impl Controller {
                     key: key.clone(),
                     error: error.clone(),
                 });
+                // Nothing reached the server: given up while it waits, it
+                // leaves what it would change as it was.
+                started.abandoned = None;
                 turn.wait_to_send_again(unsent).await;
                 // A reset meanwhile ends it, unsent.
                 unless_reset(turn)?;
                 started.at = self.start_now();
+                started.abandoned = Some(abandoned(endpoint, params, &key, &url));
                 response = send().await;
             }
             turn.answered();

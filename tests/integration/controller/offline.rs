@@ -317,8 +317,7 @@ async fn a_queued_create_given_up_after_it_found_no_server_leaves_its_list_as_it
             ctrl.set_online(false);
             let body = Some(Body::json(&json!({ "title": "eggs", "userId": 1 })).unwrap());
             let create = TodoResource::create();
-            let creating = ctrl.fetch(&create, &(), body);
-            futures_util::pin_mut!(creating);
+            let mut creating = Box::pin(ctrl.fetch(&create, &(), body));
             assert!(futures_util::poll!(&mut creating).is_pending());
             ctrl.set_online(true);
             while heard.borrow().is_empty() {
