@@ -300,3 +300,13 @@ fn a_mutation_after_its_fragments_built_as_a_read_is_refused() {
         "fragment T on Todo { id title } # a \"quoted\" { comment\nmutation { reset { ...T } }",
     );
 }
+
+#[test]
+fn a_query_whose_fragment_holds_a_block_string_of_any_text_is_a_read() {
+    use restcache::rest::{Part, PathTemplate};
+    const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+    let query = Endpoint::<(), serde_json::Value>::new(Method::Post, GRAPHQL).graphql(
+        "fragment T on Todo { title(lang: \"\"\"é, ü, 日本\"\"\") } query { todos { ...T } }",
+    );
+    assert!(query.graphql_document().is_some(), "a read, no panic");
+}

@@ -104,9 +104,10 @@ fn is_mutation(document: &str) -> bool {
                     i += 1;
                 }
             }
-            b'"' if document[i..].starts_with("\"\"\"") => {
+            // Bytes, not text: a string may hold characters of several.
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
                 i += 3;
-                while i < bytes.len() && !document[i..].starts_with("\"\"\"") {
+                while i < bytes.len() && !bytes[i..].starts_with(b"\"\"\"") {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
                 i += 2;
