@@ -333,8 +333,22 @@ impl Controller {
         // A fetch from before stores nothing: no later read joins it.
         self.inner.background.borrow_mut().clear();
         self.end_queued_mutations();
+        // A live stream connected in the last session's name connects
+        // again, afresh (it wakes at the signal, and sees the reset).
+        #[cfg(feature = "live")]
+        {
+            self.inner.streams.borrow_mut().forget_positions();
+            self.wake_signal_waiters();
+        }
         self.emit(|| Event::Reset);
         self.notify();
+    }
+
+    /// How many resets the cache has seen: what started before the last
+    /// one belongs to another session.
+    #[cfg(feature = "live")]
+    pub(crate) fn resets(&self) -> u64 {
+        self.inner.state.borrow().generation
     }
 
     /// Whether data that stood at `at` is older than the last

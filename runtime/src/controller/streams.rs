@@ -96,6 +96,14 @@ pub struct StreamHold {
     generation: u64,
 }
 
+impl Streams {
+    /// Forgets where each stream stopped (a reset: the next session's
+    /// streams start afresh).
+    pub(crate) fn forget_positions(&mut self) {
+        self.stopped_at.clear();
+    }
+}
+
 impl std::fmt::Debug for StreamHold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StreamHold")

@@ -19,6 +19,9 @@ enum Ended {
     /// The page went offline or out of view: closed on purpose; `read`
     /// as for a drop.
     Paused { read: bool },
+    /// The cache was reset (a log-out): closed, since it was made in the
+    /// last session's name.
+    Reset,
 }
 
 /// Keeps the stream `live` open on `controller` until the task is
@@ -32,7 +35,13 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
     let mut behind = earlier.is_some();
     let mut last_id = earlier.flatten();
     let mut failures: u32 = 0;
+    let mut session = controller.resets();
     loop {
+        if controller.resets() != session {
+            // A reset: the next session connects afresh, from no place.
+            session = controller.resets();
+            (behind, last_id, failures) = (false, None, 0);
+        }
         if !live.may_connect(&controller) {
             controller.set_stream_status(&ticket, StreamStatus::Paused);
             behind = true;
@@ -51,7 +60,13 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
                 }
                 behind = true;
                 let opened = controller.now();
-                let ended = read(&controller, &live, &ticket, &mut connection, &mut last_id).await;
+                let ended = read(
+                    &controller,
+                    (&live, &ticket, session),
+                    &mut connection,
+                    &mut last_id,
+                )
+                .await;
                 // Open for as long as the longest wait, a quiet connection
                 // worked too (a proxy closes an idle one now and then).
                 let lived = controller
@@ -62,6 +77,7 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
                 match ended {
                     Ended::Dropped { read } => Ended::Dropped { read: read || long },
                     Ended::Paused { read } => Ended::Paused { read: read || long },
+                    Ended::Reset => Ended::Reset,
                 }
             }
             Err(error) => {
@@ -73,6 +89,7 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
             }
         };
         match ended {
+            Ended::Reset => continue,
             // A connection that worked: a failure after the pause starts
             // the waits over.
             Ended::Paused { read } => {
@@ -135,14 +152,17 @@ async fn open(
 /// must pause.
 async fn read(
     controller: &Controller,
-    live: &Live,
-    ticket: &StreamTicket,
+    (live, ticket, session): (&Live, &StreamTicket, u64),
     connection: &mut Connection,
     last_id: &mut Option<String>,
 ) -> Ended {
     let mut read = false;
     loop {
-        // Checked each time: a change may have come with a message.
+        // Checked each time: a change may have come with a message. A
+        // reset wakes it too.
+        if controller.resets() != session {
+            return Ended::Reset;
+        }
         if !live.may_connect(controller) {
             return Ended::Paused { read };
         }
@@ -150,6 +170,10 @@ async fn read(
         let changed = controller.signals_changed();
         pin_mut!(next, changed);
         match select(next, changed).await {
+            // A message that comes after a reset is the last session's.
+            Either::Left((Some(Next::Message(_)), _)) if controller.resets() != session => {
+                return Ended::Reset;
+            }
             Either::Left((Some(Next::Message(message)), _)) => {
                 read = true;
                 if let Some(id) = message.id() {

@@ -589,3 +589,38 @@ async fn a_message_with_some_fields_of_a_record_not_held_waits_for_a_fetch() {
     );
     list.assert_async().await;
 }
+
+/// A log-out (a reset) ends the stream's connection, made in the last
+/// session's name: it connects again, afresh (not resuming from the last
+/// session's place), and what it pushes then shows.
+async fn a_reset_reconnects_afresh(live: Live, route: &str) {
+    let (api, ctrl) = reading_todos().await;
+    let _hold = open_and_wait(&ctrl, &live).await;
+    eventually("the server has it subscribed", || api.streams_open() == 1).await;
+    see_pushed(&api, &ctrl, 1, "before the log-out").await;
+    let connections = api.hits(route);
+    ctrl.reset();
+    eventually("a connection in the new session's name", || {
+        api.hits(route) == connections + 1 && api.streams_open() == 1
+    })
+    .await;
+    assert_eq!(
+        api.streams_resumed(),
+        0,
+        "not from the last session's place"
+    );
+    ctrl.fetch(&TodoResource::get_list(), &(), None)
+        .await
+        .unwrap();
+    see_pushed(&api, &ctrl, 2, "after the log-in").await;
+}
+
+#[tokio::test]
+async fn a_reset_reconnects_server_sent_events_afresh() {
+    in_local_set(a_reset_reconnects_afresh(sse(), "GET /events")).await;
+}
+
+#[tokio::test]
+async fn a_reset_reconnects_a_websocket_afresh() {
+    in_local_set(a_reset_reconnects_afresh(websocket(), "GET /socket")).await;
+}

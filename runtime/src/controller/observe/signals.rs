@@ -107,7 +107,7 @@ impl Controller {
     }
 
     /// Wakes whoever waits on [`signals_changed`](Self::signals_changed).
-    fn wake_signal_waiters(&self) {
+    pub(crate) fn wake_signal_waiters(&self) {
         let waiting = {
             let mut waiters = self.inner.signal_waiters.borrow_mut();
             waiters.changes += 1;
