@@ -498,7 +498,7 @@ impl MockClient {
             match &**answer {
                 Answer::Fixture(fixture) => {
                     let writes = [Method::Post, Method::Put, Method::Patch];
-                    let fits = resolve(&self.0.base_url, &fixture.url) == request.url
+                    let fits = same_url(&resolve(&self.0.base_url, &fixture.url), &request.url)
                         && fixture
                             .body
                             .as_ref()
@@ -584,6 +584,26 @@ impl fmt::Debug for MockClient {
             .field("requests", &self.0.requests.borrow().len())
             .finish()
     }
+}
+
+/// Whether two URLs name one resource, as a server reads them: the same
+/// text, or the same path with the same query pairs in another order (a
+/// next page's param comes last).
+fn same_url(fixture: &str, request: &str) -> bool {
+    if fixture == request {
+        return true;
+    }
+    let (Some((path, query)), Some((other_path, other_query))) =
+        (fixture.split_once('?'), request.split_once('?'))
+    else {
+        return false;
+    };
+    let sorted = |query| {
+        let mut pairs: Vec<(String, String)> = pairs(query).collect();
+        pairs.sort();
+        pairs
+    };
+    path == other_path && sorted(query) == sorted(other_query)
 }
 
 /// Whether a request's body is the one a fixture names: the same text,

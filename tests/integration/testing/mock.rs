@@ -318,3 +318,32 @@ async fn a_fixture_of_the_method_sent_wins_over_one_that_takes_any_write() {
     let updated = update.call(&ctrl, &1, Some(body)).await.unwrap();
     assert_eq!(updated.username, "updated");
 }
+
+restcache::endpoint!(posts_by_page {
+    path: "/posts",
+    schema: crate::common::PaginatedPosts,
+    params: { page: String, size: u32 },
+    paginated_by: "page",
+});
+
+#[tokio::test]
+async fn a_fixture_answers_its_url_whatever_the_order_of_its_query() {
+    let mock = MockClient::new();
+    let page = |page: &str| PostsByPageParams {
+        page: page.into(),
+        size: 1,
+    };
+    let posts = |id: u64, next: &str| json!({ "results": [{ "id": id, "title": "", "content": "" }], "nextPage": next, "lastPage": "2" });
+    mock.answer(Fixture::new(&posts_by_page(), page("1"), posts(1, "2")));
+    mock.answer(Fixture::new(&posts_by_page(), page("2"), posts(2, "")));
+    let ctrl = mock.controller();
+    ctrl.fetch(&posts_by_page(), &page("1"), None)
+        .await
+        .unwrap();
+    // The next page's URL names its page last: `?size=1&page=2`.
+    let more = ctrl.fetch_next_page(&posts_by_page(), &page("1")).await;
+    assert!(!more.unwrap(), "page 2, the last");
+    let all = ctrl.read(&posts_by_page(), &page("1")).data.unwrap();
+    let ids: Vec<Option<u64>> = all.results.iter().map(|post| post.id).collect();
+    assert_eq!(ids, [Some(1), Some(2)]);
+}
