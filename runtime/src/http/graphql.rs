@@ -70,10 +70,16 @@ const MESSAGE_CHARS: usize = 200;
 
 #[derive(Deserialize)]
 struct Envelope<'a> {
-    #[serde(borrow, default)]
+    /// Present (`null` too) or not.
+    #[serde(borrow, default, deserialize_with = "present")]
     data: Option<&'a RawValue>,
     #[serde(default)]
     errors: Option<Vec<WireError>>,
+}
+
+/// A field that is there, whatever its value (`null` too): `Some`.
+fn present<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(field).map(Some)
 }
 
 #[derive(Deserialize)]

@@ -310,3 +310,21 @@ fn a_query_whose_fragment_holds_a_block_string_of_any_text_is_a_read() {
     );
     assert!(query.graphql_document().is_some(), "a read, no panic");
 }
+
+#[tokio::test]
+async fn an_answer_whose_data_is_null_reads_as_null() {
+    use restcache::rest::{Part, PathTemplate};
+    const GRAPHQL: PathTemplate = PathTemplate::new("/graphql", &[Part::Static("/graphql")]);
+    let mut server = mockito::Server::new_async().await;
+    let _answer = server
+        .mock("POST", "/graphql")
+        .with_header("content-type", "application/json")
+        .with_body(r#"{"data": null}"#)
+        .create_async()
+        .await;
+    let viewer = Endpoint::<(), serde_json::Value>::new(Method::Post, GRAPHQL)
+        .graphql("query { viewer { id } }");
+    let ctrl = Controller::new(Client::new(server.url()));
+    let data = ctrl.fetch(&viewer, &(), None).await.unwrap();
+    assert_eq!(*data, serde_json::Value::Null, "the data, not the envelope");
+}
