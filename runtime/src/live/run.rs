@@ -175,13 +175,15 @@ async fn read(
                 return Ended::Reset;
             }
             Either::Left((Some(Next::Message(message)), _)) => {
-                read = true;
                 if let Some(id) = message.id() {
                     *last_id = Some(id.to_owned());
                     controller.note_stream_position(&ticket.key, Some(id));
                 }
-                if let Err(reason) = live.apply(controller, &message) {
-                    controller.stream_error(ticket, || reason);
+                // Only a message taken says the connection works: one a
+                // server refuses with (and closes) keeps the waits growing.
+                match live.apply(controller, &message) {
+                    Ok(()) => read = true,
+                    Err(reason) => controller.stream_error(ticket, || reason),
                 }
             }
             Either::Left((Some(Next::Rejected(problem)), _)) => {

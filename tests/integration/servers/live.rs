@@ -624,3 +624,44 @@ async fn a_reset_reconnects_server_sent_events_afresh() {
 async fn a_reset_reconnects_a_websocket_afresh() {
     in_local_set(a_reset_reconnects_afresh(websocket(), "GET /socket")).await;
 }
+
+/// A server on 127.0.0.1 that answers every connection with one message
+/// no stream here understands, then closes it; its base URL.
+async fn one_refusal_a_connection() -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut request = [0_u8; 4096];
+            let _ = socket.read(&mut request).await;
+            let answer = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\
+                          connection: close\r\n\r\ndata: {\"error\": \"signed out\"}\n\n";
+            let _ = socket.write_all(answer.as_bytes()).await;
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn a_stream_whose_every_connection_fails_its_message_waits_longer_each_time() {
+    in_local_set(async {
+        let live = sse().retry(Duration::from_millis(20), Duration::from_secs(1));
+        let ctrl = Controller::new(Client::new(one_refusal_a_connection().await));
+        let attempts = Rc::new(RefCell::new(Vec::new()));
+        let heard = Rc::clone(&attempts);
+        let _listener = ctrl.on_event(move |event, _| {
+            if let Event::StreamChanged {
+                status: StreamStatus::Retrying { attempt },
+                ..
+            } = event
+            {
+                heard.borrow_mut().push(*attempt);
+            }
+        });
+        let _hold = ctrl.open_stream(&live);
+        eventually("three retries", || attempts.borrow().len() >= 3).await;
+        assert_eq!(attempts.borrow()[..3], [1, 2, 3], "the waits grow");
+    })
+    .await;
+}
