@@ -238,8 +238,11 @@ async fn after_a_switch_loading_ends_with_the_new_lists_page() {
     };
     until("mounted", || shown() == "loading false, error None").await;
     set_delay(1500).await;
+    let before = hits("GET /todos").await;
     button(0).click(); // the first list's next page, slow
     until("loading", || shown() == "loading true, error None").await;
+    // On the server, under the long delay, before it goes.
+    until_hits("GET /todos", before + 1).await;
     button(1).click();
     set_delay(0).await;
     until("the other list", || shown() == "loading false, error None").await;
