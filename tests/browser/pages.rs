@@ -162,6 +162,18 @@ fn SwitchingApp(props: &CtrlProps) -> Html {
     html! { <CacheProvider controller={props.ctrl.clone()}><Switching /></CacheProvider> }
 }
 
+/// What the switching button says of its loading and error.
+fn state_of(page: &Mounted<SwitchingApp>) -> String {
+    let state = page.root.query_selector("p").unwrap().unwrap();
+    state.text_content().unwrap()
+}
+
+/// The `at`th button: "more", then "switch".
+fn button_of(page: &Mounted<SwitchingApp>, at: u32) -> HtmlElement {
+    let found = page.root.query_selector_all("button").unwrap();
+    found.item(at).unwrap().dyn_into().unwrap()
+}
+
 /// A list's next page still on its way (then failing) says nothing about
 /// the list the button is for after a switch.
 #[wasm_bindgen_test]
@@ -173,18 +185,7 @@ async fn a_switch_to_another_list_leaves_the_last_ones_loading_and_error_behind(
         ctrl.fetch(&todo_pages(), &first, None).await.unwrap();
     }
     let page = mount::<SwitchingApp>(CtrlProps { ctrl: ctrl.clone() });
-    let shown = || {
-        page.root
-            .query_selector("p")
-            .unwrap()
-            .unwrap()
-            .text_content()
-            .unwrap()
-    };
-    let button = |at: u32| -> HtmlElement {
-        let found = page.root.query_selector_all("button").unwrap();
-        found.item(at).unwrap().dyn_into().unwrap()
-    };
+    let (shown, button) = (|| state_of(&page), |at| button_of(&page, at));
     until("mounted", || shown() == "loading false, error None").await;
     outage(true).await;
     set_delay(200).await;
@@ -224,18 +225,7 @@ async fn after_a_switch_loading_ends_with_the_new_lists_page() {
             .len()
     };
     let page = mount::<SwitchingApp>(CtrlProps { ctrl: ctrl.clone() });
-    let shown = || {
-        page.root
-            .query_selector("p")
-            .unwrap()
-            .unwrap()
-            .text_content()
-            .unwrap()
-    };
-    let button = |at: u32| -> HtmlElement {
-        let found = page.root.query_selector_all("button").unwrap();
-        found.item(at).unwrap().dyn_into().unwrap()
-    };
+    let (shown, button) = (|| state_of(&page), |at| button_of(&page, at));
     until("mounted", || shown() == "loading false, error None").await;
     set_delay(1500).await;
     let before = hits("GET /todos").await;
