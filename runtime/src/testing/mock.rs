@@ -70,7 +70,9 @@ impl RecordedRequest {
     /// path template matches), the params it carries: the template's
     /// placeholders and the query's pairs, by name, as text (a name the
     /// query repeats keeps its first value: see
-    /// [`query_all`](Self::query_all)). Else `None`.
+    /// [`query_all`](Self::query_all)). Of a GraphQL operation, the
+    /// request also posts its document, and its variables are params too.
+    /// Else `None`.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -133,6 +135,22 @@ impl RecordedRequest {
         };
         for (name, value) in pairs(query) {
             params.entry(name).or_insert(value);
+        }
+        // A GraphQL operation is its document (every one posts to one
+        // path), and its params are its variables.
+        if let Some(document) = endpoint.graphql_document() {
+            let body = serde_json::from_str::<serde_json::Value>(self.body.as_deref()?).ok()?;
+            if body.get("query").and_then(|query| query.as_str()) != Some(document) {
+                return None;
+            }
+            let variables = body.get("variables").and_then(|v| v.as_object());
+            for (name, value) in variables.into_iter().flatten() {
+                let text = match value {
+                    serde_json::Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                params.insert(name.clone(), text);
+            }
         }
         Some(params)
     }

@@ -347,3 +347,35 @@ async fn a_fixture_answers_its_url_whatever_the_order_of_its_query() {
     let ids: Vec<Option<u64>> = all.results.iter().map(|post| post.id).collect();
     assert_eq!(ids, [Some(1), Some(2)]);
 }
+
+restcache::endpoint!(all_todos {
+    graphql: "query { todos { id } }",
+    path: "/graphql",
+    schema: serde_json::Value,
+});
+
+restcache::endpoint!(complete {
+    graphql: "mutation Complete($id: ID!) { complete(id: $id) { id } }",
+    path: "/graphql",
+    schema: serde_json::Value,
+    params: { id: u64 },
+});
+
+#[tokio::test]
+async fn a_graphql_request_is_of_its_own_operation_and_its_variables_are_its_params() {
+    let mock = MockClient::new();
+    mock.intercept(|_| Some(Reply::json(&json!({ "data": { "todos": [] } }))));
+    let ctrl = mock.controller();
+    ctrl.fetch(&all_todos(), &(), None).await.unwrap();
+    ctrl.fetch(&complete(), &CompleteParams { id: 7 }, None)
+        .await
+        .unwrap();
+    let sent = mock.requests();
+    assert!(
+        sent[0].is(&all_todos()) && !sent[0].is(&complete()),
+        "the query is not the mutation"
+    );
+    assert!(sent[1].is(&complete()) && !sent[1].is(&all_todos()));
+    let params = sent[1].params_of(&complete()).unwrap();
+    assert_eq!(params["id"], "7", "its variables");
+}
