@@ -531,8 +531,7 @@ impl Controller {
     /// - A mutation is never shared. Its response's records are merged into
     ///   the store (every result that holds them shows the change); a
     ///   create's record joins the cached `GET` lists of the same URL whose
-    ///   query params its fields match (one it cannot judge goes stale: it
-    ///   stays on show and fetches again in the background); a
+    ///   query params its fields match (one it cannot judge goes stale); a
     ///   delete's record becomes Invalid and leaves every list.
     /// - A response to a request that started before a [`reset`](Self::reset)
     ///   is handed back but not stored.

@@ -15,5 +15,6 @@ mod persist;
 mod polls;
 mod reads;
 mod saved_mutations;
+mod tab_fields;
 mod tabs;
 mod updaters;

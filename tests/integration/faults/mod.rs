@@ -7,6 +7,7 @@ mod bodies;
 mod errors;
 mod heap;
 mod memory;
+mod mutation_timing;
 mod mutations;
 mod optimistic;
 mod ordering;
