@@ -51,56 +51,43 @@ fn restore_text(
     let Some(text) = text else {
         return (Restored::default(), Vec::new());
     };
-    let mut taken = Vec::new();
     let saved = match serde_json::from_str::<Saved>(&text) {
-        Ok(saved) if saved.restcache_saved == FORMAT && saved.version == persist.version => saved,
-        other => {
-            let mut restored = Restored {
+        Ok(saved) if saved.restcache_saved == FORMAT => saved,
+        _ => {
+            storage.remove(&persist.name);
+            let restored = Restored {
                 discarded: true,
                 ..Restored::default()
             };
-            // Another schema version's records and responses go, but its
-            // queued mutations are the user's own changes: each is called
-            // again if its endpoint still reads it (the next save keeps it).
-            // Those a live tab holds stay, and go out with its queue.
-            match other {
-                Ok(saved) if saved.restcache_saved == FORMAT => {
-                    let (mutations, leases) = (saved.mutations, &saved.leases);
-                    let others_left = replay_free(
-                        ctrl,
-                        persist,
-                        (mutations, leases, mine),
-                        replay,
-                        &mut restored,
-                        &mut taken,
-                    );
-                    if !others_left && replay {
-                        storage.remove(&persist.name);
-                    }
+            return (restored, Vec::new());
+        }
+    };
+    let mut restored = Restored::default();
+    let current = saved.version == persist.version;
+    if current {
+        restored.responses = saved.responses.len();
+        // The responses first: the records (and deletion marks) they may
+        // meet when read are kept while they wait.
+        ctrl.adopt_saved(saved.responses);
+        ctrl.batch(|| {
+            for record in &saved.records {
+                match (persist.codecs.apply(ctrl, record), record.data.is_some()) {
+                    (true, true) => restored.records += 1,
+                    (true, false) => {} // gone as of its time: nothing to show
+                    (false, _) => restored.dropped_records += 1,
                 }
-                _ => storage.remove(&persist.name),
             }
-            return (restored, taken);
-        }
-    };
-    let mut restored = Restored {
-        responses: saved.responses.len(),
-        ..Restored::default()
-    };
-    // The responses first: the records (and deletion marks) they may
-    // meet when read are kept while they wait.
-    ctrl.adopt_saved(saved.responses);
-    ctrl.batch(|| {
-        for record in &saved.records {
-            match (persist.codecs.apply(ctrl, record), record.data.is_some()) {
-                (true, true) => restored.records += 1,
-                (true, false) => {} // gone as of its time: nothing to show
-                (false, _) => restored.dropped_records += 1,
-            }
-        }
-    });
+        });
+    } else {
+        // Another schema version's records and responses go, but its
+        // queued mutations are the user's own changes: each is called
+        // again if its endpoint still reads it (the next save keeps it).
+        // Those a live tab holds stay, and go out with its queue.
+        restored.discarded = true;
+    }
+    let mut taken = Vec::new();
     let (mutations, leases) = (saved.mutations, &saved.leases);
-    replay_free(
+    let others_left = replay_free(
         ctrl,
         persist,
         (mutations, leases, mine),
@@ -108,6 +95,9 @@ fn restore_text(
         &mut restored,
         &mut taken,
     );
+    if !current && !others_left && replay {
+        storage.remove(&persist.name);
+    }
     (restored, taken)
 }
 

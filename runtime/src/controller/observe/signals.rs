@@ -309,46 +309,33 @@ fn listen(
         return Vec::new();
     };
     let document = window.document();
-    let visible = move || document.as_ref().is_none_or(|d| !d.hidden());
-    let on_line = window.navigator().on_line();
-    // One listener type for every event: it tells the signal's value as
-    // `read` reads it when the event comes.
-    let listen_to = |target: &web_sys::EventTarget,
-                     event: &'static str,
-                     signal: Signal,
-                     read: Rc<dyn Fn() -> bool>| {
-        let teller = Rc::clone(&teller);
-        Rc::new(EventListener::new(target, event, move |_| {
-            teller.tell(signal, read())
-        })) as Rc<dyn std::any::Any>
+    let visible = {
+        let document = document.clone();
+        move || document.as_ref().is_none_or(|d| !d.hidden())
     };
+    let on_line = window.navigator().on_line();
+    // One listener type for every event: it tells `fixed` where the event
+    // itself says which way the signal went, and the page's visibility
+    // when the event comes otherwise.
+    let listen_to =
+        |target: &web_sys::EventTarget, event: &'static str, signal, fixed: Option<bool>| {
+            let teller = Rc::clone(&teller);
+            let visible = visible.clone();
+            Rc::new(EventListener::new(target, event, move |_| {
+                teller.tell(signal, fixed.unwrap_or_else(&visible))
+            })) as Rc<dyn std::any::Any>
+        };
     teller.tell_current(Signal::Online, on_line);
     let mut listeners = Vec::new();
     if focus {
         teller.tell_current(Signal::Focus, visible());
     }
-    if focus && let Some(document) = window.document() {
+    if focus && let Some(document) = document {
         let target = document.unchecked_into();
-        listeners.push(listen_to(
-            &target,
-            "visibilitychange",
-            Signal::Focus,
-            Rc::new(visible),
-        ));
+        listeners.push(listen_to(&target, "visibilitychange", Signal::Focus, None));
     }
-    // Each event says which way the network went.
-    listeners.push(listen_to(
-        &window,
-        "online",
-        Signal::Online,
-        Rc::new(|| true),
-    ));
-    listeners.push(listen_to(
-        &window,
-        "offline",
-        Signal::Online,
-        Rc::new(|| false),
-    ));
+    listeners.push(listen_to(&window, "online", Signal::Online, Some(true)));
+    listeners.push(listen_to(&window, "offline", Signal::Online, Some(false)));
     listeners
 }
 
