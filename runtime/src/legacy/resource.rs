@@ -10,8 +10,8 @@ use super::shape::{FetchShape, Query, SchemaOf, ShapeKind};
 use crate::cache::deleted::Deleted;
 use crate::cache::entity::Entity;
 use crate::cache::schema::Decoded;
-use crate::error::SchemaError;
-use crate::http::{Body, Client, Method, Response, ResponseFuture};
+use crate::error::{SchemaError, UrlError};
+use crate::http::{Attempt, Body, Client, ErrorKind, Method, Response, ResponseFuture};
 use crate::pk::{Pk, PkValue};
 use crate::rest::declared::deleted;
 use crate::rest::{Options, Target, decode_json};
@@ -28,7 +28,10 @@ use crate::rest::{Options, Target, decode_json};
 /// | `partial_update_shape` | `PATCH {url_root}{pk}` | the pk, the body | `Rc<Self>` |
 /// | `delete_shape` | `DELETE {url_root}{pk}` | the pk | the record leaves every list |
 ///
-/// `as_schema` gives the record's schema for other shapes' schemas.
+/// `as_schema` gives the record's schema for other shapes' schemas. A
+/// shape of one record refuses a pk that would name another URL (empty,
+/// `.` or `..`): it sends nothing and fails with
+/// [`ErrorKind::Url`](crate::http::ErrorKind::Url).
 ///
 /// ```
 /// use restcache::legacy::{Query, Resource};
@@ -170,19 +173,42 @@ fn list_url<R: Resource>(query: &Query) -> String {
 }
 
 fn get<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
-    client.request(Method::Get, &detail_url::<R>(id), body)
+    detail_request::<R>(client, Method::Get, id, body)
 }
 
 fn put<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
-    client.request(Method::Put, &detail_url::<R>(id), body)
+    detail_request::<R>(client, Method::Put, id, body)
 }
 
 fn patch<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
-    client.request(Method::Patch, &detail_url::<R>(id), body)
+    detail_request::<R>(client, Method::Patch, id, body)
 }
 
 fn delete<R: Resource>(client: &Client, id: &R::Id, body: Option<Body>) -> ResponseFuture {
-    client.request(Method::Delete, &detail_url::<R>(id), body)
+    detail_request::<R>(client, Method::Delete, id, body)
+}
+
+/// The request for the record `id` names, unless its pk would make the
+/// URL another one: empty (the list's URL), `.` or `..` (a URL parser
+/// reads them, encoded or not, as "here" and "up"). Then no request is
+/// made, and the call fails as a URL its params cannot make.
+fn detail_request<R: Resource>(
+    client: &Client,
+    method: Method,
+    id: &R::Id,
+    body: Option<Body>,
+) -> ResponseFuture {
+    let pk = id.to_pk().map(|pk| pk.to_string()).unwrap_or_default();
+    if matches!(pk.as_str(), "" | "." | "..") {
+        let refused = UrlError::Unsafe {
+            name: "pk",
+            value: pk,
+            path: R::URL_ROOT,
+        };
+        let error = Attempt::new(method, R::URL_ROOT).failed(ErrorKind::Url(refused));
+        return Box::pin(std::future::ready(Err(error)));
+    }
+    client.request(method, &detail_url::<R>(id), body)
 }
 
 fn get_list<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> ResponseFuture {

@@ -3,8 +3,10 @@
 
 use chrono::Datelike;
 use mockito::Matcher;
+use restcache::http::ErrorKind;
 use restcache::legacy::{Query, Resource};
 use restcache::prelude::*;
+use restcache::rest::UrlError;
 use serde_json::json;
 
 use super::{current_user_shape, make_manager_shape, upcoming_shape};
@@ -392,4 +394,42 @@ async fn a_create_through_a_shape_joins_the_current_apis_list_and_back() {
         .data
         .unwrap();
     assert_eq!(names(&older), ["Ada", "Grace", "Alan"]);
+}
+
+#[tokio::test]
+async fn a_shape_of_one_record_refuses_a_pk_that_would_name_another_url() {
+    let (mut server, client) = server().await;
+    let ctrl = Controller::new(client);
+    // An empty pk would send a record's request to the list's URL, and
+    // `..` (percent-encoded or not, a URL parser reads it as "up") to
+    // the one above it: nothing may reach the server.
+    let anything = server
+        .mock("ANY", Matcher::Any)
+        .expect(0)
+        .create_async()
+        .await;
+    for pk in ["", ".", ".."] {
+        let pk = pk.to_owned();
+        let refused = [
+            Birthday::detail_shape().call(&ctrl, &pk, None).await.err(),
+            Birthday::update_shape().call(&ctrl, &pk, None).await.err(),
+            Birthday::partial_update_shape()
+                .call(&ctrl, &pk, None)
+                .await
+                .err(),
+            Birthday::delete_shape()
+                .call(&ctrl, &pk, None)
+                .await
+                .map(|_| ())
+                .err(),
+        ];
+        for error in refused {
+            let error = error.expect("refused");
+            assert!(
+                matches!(error.kind(), ErrorKind::Url(UrlError::Unsafe { .. })),
+                "{pk:?}: {error}"
+            );
+        }
+    }
+    anything.assert_async().await;
 }
