@@ -64,8 +64,7 @@ pub(crate) async fn connect(
                     "the server answered {status} with {kind}, not a stream of events"
                 ));
             }
-            let events = response
-                .bytes_stream()
+            let events = lossy_utf8(response.bytes_stream())
                 .eventsource()
                 .map(|event| event.map_err(|e| format!("the stream broke: {e}")));
             Ok(Connection::Events(events.boxed_local()))
@@ -84,6 +83,48 @@ pub(crate) async fn connect(
             Ok(Connection::Socket(Box::new(socket)))
         }
     }
+}
+
+/// The chunks of a body as UTF-8 text, each sequence of bytes that is not
+/// UTF-8 read as U+FFFD, as a browser's `EventSource` reads it (the event
+/// parser would wait for valid text forever after one stray byte). A
+/// character split between chunks waits for the rest of its bytes.
+fn lossy_utf8<B: AsRef<[u8]>, E>(
+    chunks: impl futures_util::Stream<Item = Result<B, E>>,
+) -> impl futures_util::Stream<Item = Result<String, E>> {
+    let mut split = Vec::new();
+    chunks.map(move |chunk| {
+        let chunk = chunk?;
+        split.extend_from_slice(chunk.as_ref());
+        let mut text = String::with_capacity(split.len());
+        let mut rest = split.as_slice();
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(valid) => {
+                    text.push_str(valid);
+                    rest = &[];
+                    break;
+                }
+                Err(error) => {
+                    let (valid, after) = rest.split_at(error.valid_up_to());
+                    text.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                    match error.error_len() {
+                        Some(stray) => {
+                            text.push(char::REPLACEMENT_CHARACTER);
+                            rest = &after[stray..];
+                        }
+                        // A character the next chunk ends.
+                        None => {
+                            rest = after;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        split = rest.to_vec();
+        Ok(text)
+    })
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -180,5 +221,35 @@ fn socket_message_id(text: &str) -> Option<String> {
     match serde_json::from_str::<String>(id.get()) {
         Ok(text) => Some(text),
         Err(_) => Some(id.get().to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+
+    use super::lossy_utf8;
+
+    fn read(chunks: &[&[u8]]) -> Vec<String> {
+        let chunks = chunks.iter().map(|chunk| Ok::<_, ()>(chunk.to_vec()));
+        let texts = lossy_utf8(futures_util::stream::iter(chunks)).collect::<Vec<_>>();
+        let texts = futures_util::FutureExt::now_or_never(texts).unwrap();
+        texts.into_iter().map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn a_character_split_between_chunks_waits_for_its_rest() {
+        let cafe = "café ☕".as_bytes();
+        let (first, second) = cafe.split_at(4); // inside `é`
+        let (second, third) = second.split_at(3); // inside `☕`
+        assert_eq!(read(&[first, second, third]), ["caf", "é ", "☕"]);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_read_as_replacement_characters() {
+        assert_eq!(
+            read(&[b"caf\xE9!", b"\xFF\xFEok"]),
+            ["caf\u{FFFD}!", "\u{FFFD}\u{FFFD}ok"]
+        );
     }
 }

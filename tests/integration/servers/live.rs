@@ -665,3 +665,43 @@ async fn a_stream_whose_every_connection_fails_its_message_waits_longer_each_tim
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_byte_that_is_not_utf8_is_replaced_and_the_stream_goes_on() {
+    in_local_set(async {
+        let (mut server, client) = crate::common::mock::server().await;
+        let set = |id: u64, title: &[u8]| {
+            let head = format!(
+                r#"data: {{"entity": "Todo", "op": "set", "data": {{"id": {id}, "userId": 1, "completed": false, "title": ""#
+            );
+            [head.as_bytes(), title, b"\"}}\n\n"].concat()
+        };
+        // A title in Latin-1 (`é` as the lone byte 0xE9), then a message
+        // in UTF-8 whose `é` comes in one piece.
+        let body = [set(1, b"caf\xE9"), set(2, "café".as_bytes())].concat();
+        let events = server
+            .mock("GET", "/events")
+            .with_header("content-type", "text/event-stream")
+            .with_body(body)
+            .expect_at_least(1)
+            .create_async()
+            .await;
+        let ctrl = Controller::new(client);
+        let title = |id: u64| {
+            ctrl.with_store(|store| store.get_entity::<Todo>(id).value().map(|t| t.title.clone()))
+        };
+        let _hold = ctrl.open_stream(&sse());
+        eventually("the message after the stray byte is applied", || {
+            title(2).is_some()
+        })
+        .await;
+        assert_eq!(title(2).as_deref(), Some("café"));
+        assert_eq!(
+            title(1).as_deref(),
+            Some("caf\u{FFFD}"),
+            "the stray byte reads as the replacement character"
+        );
+        events.assert_async().await;
+    })
+    .await;
+}
