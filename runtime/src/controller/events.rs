@@ -106,7 +106,8 @@ pub enum Event {
         key: String,
     },
     /// A request failed (after its retries). An error stored by hand is
-    /// [`ErrorStored`](Self::ErrorStored).
+    /// [`ErrorStored`](Self::ErrorStored). A live stream the server
+    /// refused (feature `live`) fails so too, under the stream's key.
     RequestFailed {
         /// The cache key it answers.
         key: String,
@@ -169,7 +170,8 @@ pub enum Event {
     /// A live stream met a problem (feature `live`): it could not
     /// connect, its connection broke, or a message was not understood
     /// (not the JSON its decoder expects, a record the schema refuses).
-    /// The stream goes on: it retries, or reads the next message.
+    /// The stream goes on: it retries, or reads the next message; one
+    /// the server refused waits until the app asks for it again.
     #[cfg(feature = "live")]
     StreamError {
         /// The stream's key: `SSE url` or `WS url` (`Live::key`).

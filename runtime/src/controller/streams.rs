@@ -16,6 +16,7 @@ use super::events::Event;
 /// use restcache::live::StreamStatus;
 /// assert_ne!(StreamStatus::Open, StreamStatus::Connecting);
 /// assert!(StreamStatus::Retrying { attempt: 2 }.is_down());
+/// assert!(StreamStatus::Refused { status: 401 }.is_down());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -33,10 +34,19 @@ pub enum StreamStatus {
         /// Failed connects in a row (a dropped connection counts as one).
         attempt: u32,
     },
+    /// The server refused the stream with a status no retry changes (a
+    /// `4xx` other than `408` and `429`: signed out, no right to it, no
+    /// such stream). It waits, closed, until the app asks for its streams
+    /// again ([`Controller::reconnect_streams`], after a log-in), or a
+    /// view opens it anew once every hold let go.
+    Refused {
+        /// The status the server answered.
+        status: u16,
+    },
 }
 
 impl StreamStatus {
-    /// Whether no connection is up (paused or retrying): what the cache
+    /// Whether no connection is up (paused, retrying or refused): what the cache
     /// shows may have fallen behind the server.
     ///
     /// ```
@@ -45,7 +55,10 @@ impl StreamStatus {
     /// assert!(!StreamStatus::Open.is_down());
     /// ```
     pub fn is_down(self) -> bool {
-        matches!(self, StreamStatus::Paused | StreamStatus::Retrying { .. })
+        matches!(
+            self,
+            StreamStatus::Paused | StreamStatus::Retrying { .. } | StreamStatus::Refused { .. }
+        )
     }
 }
 
@@ -58,6 +71,8 @@ pub(crate) struct Streams {
     stopped_at: FxHashMap<String, Option<String>>,
     /// Tells one opening of a stream from the next.
     generation: u64,
+    /// How many times the app asked refused streams to connect again.
+    reconnects: u64,
 }
 
 struct Opened {
@@ -244,6 +259,31 @@ impl Controller {
             key: ticket.key.clone(),
             message: message(),
         });
+    }
+
+    /// A refusal of the stream: its status, a stream error, and a failed
+    /// request ([`Event::RequestFailed`], under the stream's key).
+    pub(crate) fn stream_refused(&self, ticket: &StreamTicket, error: crate::http::Error) {
+        let status = StreamStatus::Refused {
+            status: error.status().unwrap_or_default(),
+        };
+        self.set_stream_status(ticket, status);
+        self.stream_error(ticket, || format!("refused: {error}"));
+        self.emit(|| Event::RequestFailed {
+            key: ticket.key.clone(),
+            error,
+        });
+    }
+
+    /// How many times the app asked refused streams to connect again.
+    pub(crate) fn stream_reconnects(&self) -> u64 {
+        self.inner.streams.borrow().reconnects
+    }
+
+    /// Asks refused streams to connect again.
+    pub(crate) fn ask_streams_again(&self) {
+        self.inner.streams.borrow_mut().reconnects += 1;
+        self.wake_signal_waiters();
     }
 
     /// Where the stream `key` stopped last time, if it ran before: the

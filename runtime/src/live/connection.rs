@@ -21,6 +21,29 @@ pub(crate) enum Connection {
     Socket(Box<reqwest_websocket::WebSocket>),
 }
 
+/// Why a connection did not open.
+pub(crate) enum ConnectError {
+    /// No connection now: trying again later may work.
+    Failed(String),
+    /// The server refused the request with a status a retry does not
+    /// change (a `4xx` other than `408` and `429`: signed out, no right,
+    /// no such stream).
+    Refused(crate::http::Error),
+}
+
+impl From<String> for ConnectError {
+    fn from(failure: String) -> Self {
+        ConnectError::Failed(failure)
+    }
+}
+
+/// `Some` refusal when `status` is one a retry does not change.
+fn refusal(url: &str, status: reqwest::StatusCode) -> Option<ConnectError> {
+    let refuses = status.is_client_error() && !matches!(status.as_u16(), 408 | 429);
+    let error = crate::http::Error::http_status(crate::http::Method::Get, url, status.as_u16(), "");
+    refuses.then_some(ConnectError::Refused(error))
+}
+
 /// Connects to `url`, resuming after `last_id` (sent as `Last-Event-ID`
 /// for server-sent events; a websocket resumes through its opening
 /// message). The client's header hook is applied (browsers send no
@@ -30,7 +53,7 @@ pub(crate) async fn connect(
     protocol: Protocol,
     url: &str,
     last_id: Option<&str>,
-) -> Result<Connection, String> {
+) -> Result<Connection, ConnectError> {
     let client = controller.client();
     let mut headers = client.hook_headers();
     let http = http_client()?;
@@ -47,8 +70,11 @@ pub(crate) async fn connect(
                 .await
                 .map_err(|e| format!("no connection: {e}"))?;
             let status = response.status();
+            if let Some(refused) = refusal(url, status) {
+                return Err(refused);
+            }
             if !status.is_success() {
-                return Err(format!("the server answered {status}"));
+                return Err(format!("the server answered {status}").into());
             }
             // 204 (the server has no stream to give), or another kind of
             // body (a page, JSON): no stream of events.
@@ -62,7 +88,8 @@ pub(crate) async fn connect(
                     .unwrap_or("no body");
                 return Err(format!(
                     "the server answered {status} with {kind}, not a stream of events"
-                ));
+                )
+                .into());
             }
             let events = lossy_utf8(response.bytes_stream())
                 .eventsource()
@@ -70,13 +97,19 @@ pub(crate) async fn connect(
             Ok(Connection::Events(events.boxed_local()))
         }
         Protocol::WebSocket => {
-            let socket = http
+            let answer = http
                 .get(url)
                 .headers(headers)
                 .upgrade()
                 .send()
                 .await
-                .map_err(|e| format!("no connection: {e}"))?
+                .map_err(|e| format!("no connection: {e}"))?;
+            // A browser does not tell a refused handshake's status.
+            #[cfg(not(target_arch = "wasm32"))]
+            if let Some(refused) = refusal(url, answer.status()) {
+                return Err(refused);
+            }
+            let socket = answer
                 .into_websocket()
                 .await
                 .map_err(|e| format!("no websocket: {e}"))?;

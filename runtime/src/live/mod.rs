@@ -28,7 +28,18 @@
 //! [`Client`](crate::http::Client)'s header hook applies (natively; a
 //! browser sends no headers of ours with a websocket), its transport does
 //! not (a mock client's streams reach the network).
-//! [`Controller::reset`] leaves open streams open.
+//! [`Controller::reset`] (a log-out) reconnects open streams afresh, from
+//! no last id, in the next session's name.
+//!
+//! A server that refuses a stream with a status no retry changes (a
+//! `4xx` other than `408` and `429`, such as `401` when a session
+//! expired) stops it: its status is [`StreamStatus::Refused`], listeners
+//! hear [`Event::RequestFailed`](crate::Event::RequestFailed) under its
+//! key, and it stays closed, through resets too, until the app calls
+//! [`Controller::reconnect_streams`] (after a log-in). Natively this
+//! holds for both protocols; a browser does not tell why a websocket's
+//! handshake failed, so there a refused websocket retries as after a
+//! drop.
 //!
 //! `mod.rs` holds the declaration and the controller's entry points;
 //! `message` a message and the standard form; `connection` the two
@@ -422,6 +433,31 @@ impl Controller {
         self.hold_stream(&key, |ticket| {
             run::keep_open(self.clone(), live.clone(), ticket).boxed_local()
         })
+    }
+
+    /// Connects again every stream the server refused
+    /// ([`StreamStatus::Refused`]): the app calls it once the user can
+    /// have them again (after a log-in). A refused stream waits for it,
+    /// through resets too, since a log-out rule would otherwise reset the
+    /// cache at each refusal.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::Event;
+    /// use restcache::live::{Live, StreamStatus};
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// // A log-out rule: a stream refused as signed out ends the session.
+    /// let _rule = ctrl.on_event(|event, ctrl| {
+    ///     if let Event::RequestFailed { error, .. } = event && error.status() == Some(401) {
+    ///         ctrl.reset();
+    ///     }
+    /// });
+    /// // Once the user signed in again:
+    /// ctrl.reconnect_streams();
+    /// ```
+    pub fn reconnect_streams(&self) {
+        self.ask_streams_again();
     }
 
     /// Where the stream `live` stands, or `None` when no one holds it

@@ -8,8 +8,9 @@ use futures_util::future::{Either, select};
 use futures_util::pin_mut;
 
 use super::Live;
-use super::connection::{Connection, Next, connect};
+use super::connection::{ConnectError, Connection, Next, connect};
 use crate::controller::{Controller, StreamStatus, StreamTicket};
+use crate::http::Error;
 
 /// How one connection ended.
 enum Ended {
@@ -80,7 +81,12 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
                     Ended::Reset => Ended::Reset,
                 }
             }
-            Err(error) => {
+            Err(ConnectError::Refused(error)) => {
+                wait_after_refusal(&controller, &ticket, error).await;
+                (behind, failures) = (true, 0);
+                continue;
+            }
+            Err(ConnectError::Failed(error)) => {
                 controller.stream_error(&ticket, || format!("cannot connect: {error}"));
                 // Whatever changed while the server could not be reached
                 // is caught up on once it can.
@@ -121,6 +127,20 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
     }
 }
 
+/// After the server refused the stream: tells of it (the stream's status,
+/// a stream error, and a failed request, which an app's log-out rule may
+/// act on), then waits until the app asks for its streams again
+/// ([`Controller::reconnect_streams`]). Neither a wait nor a reset tries
+/// it again: the server would refuse it again, and a log-out rule would
+/// reset the cache at each refusal.
+async fn wait_after_refusal(controller: &Controller, ticket: &StreamTicket, error: Error) {
+    let asked = controller.stream_reconnects();
+    controller.stream_refused(ticket, error);
+    while controller.stream_reconnects() == asked {
+        controller.signals_changed().await;
+    }
+}
+
 /// Connects and sends the opening message, within the client's time
 /// limit.
 async fn open(
@@ -128,7 +148,7 @@ async fn open(
     live: &Live,
     url: &str,
     last_id: Option<&str>,
-) -> Result<Connection, String> {
+) -> Result<Connection, ConnectError> {
     let connecting = async {
         let mut connection = connect(controller, live.protocol, url, last_id).await?;
         // Server-sent events send nothing: they resume by `Last-Event-ID`.
@@ -144,7 +164,10 @@ async fn open(
     pin_mut!(connecting);
     match select(connecting, timer).await {
         Either::Left((connected, _)) => connected,
-        Either::Right(_) => Err(format!("no answer within {}", crate::text::duration(limit))),
+        Either::Right(_) => {
+            let limit = crate::text::duration(limit);
+            Err(ConnectError::Failed(format!("no answer within {limit}")))
+        }
     }
 }
 

@@ -705,3 +705,74 @@ async fn a_byte_that_is_not_utf8_is_replaced_and_the_stream_goes_on() {
     })
     .await;
 }
+
+/// A stream the server refuses (`401`, a session gone): it stops trying,
+/// says so once, stays stopped through the log-out an app's rule makes
+/// of that refusal, and connects again when the app says the user is back.
+async fn a_refused_stream_waits_until_told_to_connect_again(live: Live, route: &str) {
+    in_local_set(async {
+        let (mut server, client) = crate::common::mock::server().await;
+        let refused = server
+            .mock("GET", route)
+            .with_status(401)
+            .expect(1)
+            .create_async()
+            .await;
+        let ctrl = Controller::new(client);
+        let failed = Rc::new(RefCell::new(Vec::new()));
+        let heard = Rc::clone(&failed);
+        let _listener = ctrl.on_event(move |event, ctrl| {
+            if let Event::RequestFailed { key, error } = event {
+                heard.borrow_mut().push((key.clone(), error.status()));
+                // The log-out rule of an app: a refusal ends the session.
+                ctrl.reset();
+            }
+        });
+        let live = live.retry(Duration::from_millis(5), Duration::from_millis(10));
+        let _hold = ctrl.open_stream(&live);
+        eventually("the stream is refused", || {
+            ctrl.stream_status(&live) == Some(StreamStatus::Refused { status: 401 })
+        })
+        .await;
+        // Long enough for a dozen retries at these waits.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        refused.assert_async().await;
+        assert_eq!(
+            *failed.borrow(),
+            [(live.key(ctrl.client()), Some(401))],
+            "told once"
+        );
+        assert_eq!(
+            ctrl.stream_status(&live),
+            Some(StreamStatus::Refused { status: 401 })
+        );
+
+        refused.remove_async().await;
+        let accepted = server
+            .mock("GET", route)
+            .with_status(200)
+            .with_header("content-type", "text/event-stream")
+            .with_body("data: {}\n\n")
+            .expect_at_least(1)
+            .create_async()
+            .await;
+        ctrl.reconnect_streams();
+        eventually("connected again", || {
+            ctrl.stream_status(&live) != Some(StreamStatus::Refused { status: 401 })
+        })
+        .await;
+        eventually("the server asked again", || accepted.matched()).await;
+        assert_eq!(failed.borrow().len(), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_refused_event_stream_waits_until_told_to_connect_again() {
+    a_refused_stream_waits_until_told_to_connect_again(sse(), "/events").await;
+}
+
+#[tokio::test]
+async fn a_refused_websocket_waits_until_told_to_connect_again() {
+    a_refused_stream_waits_until_told_to_connect_again(websocket(), "/socket").await;
+}
