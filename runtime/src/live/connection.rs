@@ -3,6 +3,9 @@
 //! through reqwest (the websocket upgraded by tungstenite); in the
 //! browser, through `fetch`'s body stream and the browser's `WebSocket`.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use eventsource_stream::Eventsource;
 use futures_util::stream::LocalBoxStream;
 use futures_util::{SinkExt, StreamExt};
@@ -15,8 +18,15 @@ use super::Protocol;
 use super::message::Message;
 use crate::controller::Controller;
 
-/// An open connection.
-pub(crate) enum Connection {
+/// An open connection, and how many signs of life it gave: chunks of a
+/// body (an SSE comment such as `: ping` is one, though no message), or
+/// websocket frames (pings too).
+pub(crate) struct Connection {
+    protocol: Opened,
+    heard: Rc<Cell<u64>>,
+}
+
+enum Opened {
     Events(LocalBoxStream<'static, Result<eventsource_stream::Event, String>>),
     Socket(Box<reqwest_websocket::WebSocket>),
 }
@@ -91,10 +101,16 @@ pub(crate) async fn connect(
                 )
                 .into());
             }
-            let events = lossy_utf8(response.bytes_stream())
+            let heard = Rc::new(Cell::new(0));
+            let counted = Rc::clone(&heard);
+            let chunks = response
+                .bytes_stream()
+                .inspect(move |_| counted.set(counted.get() + 1));
+            let events = lossy_utf8(chunks)
                 .eventsource()
                 .map(|event| event.map_err(|e| format!("the stream broke: {e}")));
-            Ok(Connection::Events(events.boxed_local()))
+            let protocol = Opened::Events(events.boxed_local());
+            Ok(Connection { protocol, heard })
         }
         Protocol::WebSocket => {
             let answer = http
@@ -113,7 +129,11 @@ pub(crate) async fn connect(
                 .into_websocket()
                 .await
                 .map_err(|e| format!("no websocket: {e}"))?;
-            Ok(Connection::Socket(Box::new(socket)))
+            let protocol = Opened::Socket(Box::new(socket));
+            Ok(Connection {
+                protocol,
+                heard: Rc::default(),
+            })
         }
     }
 }
@@ -188,8 +208,8 @@ pub(crate) enum Next {
 impl Connection {
     /// What comes next; `None` once the server closed the connection.
     pub async fn next(&mut self, controller: &Controller) -> Option<Next> {
-        match self {
-            Connection::Events(events) => {
+        match &mut self.protocol {
+            Opened::Events(events) => {
                 let event = match events.next().await? {
                     Ok(event) => event,
                     Err(error) => return Some(Next::Broken(error)),
@@ -203,8 +223,10 @@ impl Connection {
                 }
                 Some(Next::Message(message))
             }
-            Connection::Socket(socket) => loop {
-                let text = match socket.next().await? {
+            Opened::Socket(socket) => loop {
+                let frame = socket.next().await?;
+                self.heard.set(self.heard.get() + 1);
+                let text = match frame {
                     Ok(reqwest_websocket::Message::Text(text)) => text,
                     Ok(reqwest_websocket::Message::Binary(bytes)) => {
                         match String::from_utf8(bytes.to_vec()) {
@@ -229,12 +251,17 @@ impl Connection {
         }
     }
 
+    /// How many signs of life the connection gave so far.
+    pub fn heard(&self) -> u64 {
+        self.heard.get()
+    }
+
     /// Sends `text` (a websocket's opening message); server-sent events
     /// go one way, so there it is an error.
     pub async fn send(&mut self, text: String) -> Result<(), String> {
-        match self {
-            Connection::Events(_) => Err("server-sent events cannot send".into()),
-            Connection::Socket(socket) => socket
+        match &mut self.protocol {
+            Opened::Events(_) => Err("server-sent events cannot send".into()),
+            Opened::Socket(socket) => socket
                 .send(reqwest_websocket::Message::Text(text))
                 .await
                 .map_err(|e| format!("the socket broke: {e}")),

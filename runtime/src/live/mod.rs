@@ -126,6 +126,7 @@ pub struct Live {
     retry: Retry,
     pause_when_hidden: bool,
     expire_on_reconnect: Option<ExpireOnReconnect>,
+    heartbeat_timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for Live {
@@ -135,6 +136,7 @@ impl std::fmt::Debug for Live {
             .field("path", &self.path)
             .field("retry", &self.retry)
             .field("pause_when_hidden", &self.pause_when_hidden)
+            .field("heartbeat_timeout", &self.heartbeat_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -162,6 +164,7 @@ impl Live {
             },
             pause_when_hidden: true,
             expire_on_reconnect: None,
+            heartbeat_timeout: None,
         }
     }
 
@@ -309,6 +312,30 @@ impl Live {
     /// ```
     pub fn pause_when_hidden(mut self, pause: bool) -> Self {
         self.pause_when_hidden = pause;
+        self
+    }
+
+    /// Counts a connection that has given no sign of life for `limit` as
+    /// dropped, and connects again (resuming where it stopped). A
+    /// connection can die without a word (a phone that changed networks,
+    /// a proxy that let it go quietly) and would otherwise show `Open`
+    /// for good, the cache falling behind. Everything the server sends
+    /// counts: messages, SSE comments (`: ping`), and websocket pings
+    /// natively (a browser answers those itself, unseen). Set it
+    /// above the server's heartbeat interval. The silence is checked
+    /// every `limit`, so a dead connection is noticed within twice
+    /// `limit`. Without it (the default), a connection is trusted until
+    /// it closes.
+    ///
+    /// ```
+    /// use restcache::live::Live;
+    /// use std::time::Duration;
+    /// // The server sends `: ping` every 15 seconds.
+    /// let live = Live::sse("/events").heartbeat_timeout(Duration::from_secs(45));
+    /// # let _ = live;
+    /// ```
+    pub fn heartbeat_timeout(mut self, limit: Duration) -> Self {
+        self.heartbeat_timeout = Some(limit);
         self
     }
 

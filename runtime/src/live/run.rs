@@ -189,15 +189,32 @@ async fn read(
         if !live.may_connect(controller) {
             return Ended::Paused { read };
         }
-        let next = connection.next(controller);
-        let changed = controller.signals_changed();
-        pin_mut!(next, changed);
-        match select(next, changed).await {
+        let heard = connection.heard();
+        let woke = {
+            let next = connection.next(controller);
+            let changed = controller.signals_changed();
+            let silence = silence(controller, live.heartbeat_timeout);
+            pin_mut!(next, changed, silence);
+            match select(select(next, changed), silence).await {
+                Either::Left((Either::Left((next, _)), _)) => Woke::Next(next),
+                Either::Left((Either::Right(_), _)) => Woke::Signals,
+                Either::Right(_) => Woke::Silence,
+            }
+        };
+        match woke {
+            Woke::Silence if connection.heard() == heard => {
+                let limit = live.heartbeat_timeout.map(crate::text::duration);
+                let limit = limit.unwrap_or_default();
+                controller.stream_error(ticket, || format!("no sign of life for {limit}"));
+                return Ended::Dropped { read };
+            }
+            // A comment, a ping: alive.
+            Woke::Silence => {}
             // A message that comes after a reset is the last session's.
-            Either::Left((Some(Next::Message(_)), _)) if controller.resets() != session => {
+            Woke::Next(Some(Next::Message(_))) if controller.resets() != session => {
                 return Ended::Reset;
             }
-            Either::Left((Some(Next::Message(message)), _)) => {
+            Woke::Next(Some(Next::Message(message))) => {
                 if let Some(id) = message.id() {
                     *last_id = Some(id.to_owned());
                     controller.note_stream_position(&ticket.key, Some(id));
@@ -209,15 +226,33 @@ async fn read(
                     Err(reason) => controller.stream_error(ticket, || reason),
                 }
             }
-            Either::Left((Some(Next::Rejected(problem)), _)) => {
+            Woke::Next(Some(Next::Rejected(problem))) => {
                 controller.stream_error(ticket, || problem);
             }
-            Either::Left((Some(Next::Broken(error)), _)) => {
+            Woke::Next(Some(Next::Broken(error))) => {
                 controller.stream_error(ticket, || error);
                 return Ended::Dropped { read };
             }
-            Either::Left((None, _)) => return Ended::Dropped { read },
-            Either::Right(_) => {}
+            Woke::Next(None) => return Ended::Dropped { read },
+            Woke::Signals => {}
         }
+    }
+}
+
+/// What woke the reading of a connection.
+enum Woke {
+    /// What came off the connection.
+    Next(Option<Next>),
+    /// A change of focus or network, or a reset.
+    Signals,
+    /// The heartbeat timeout passed since the reading began.
+    Silence,
+}
+
+/// Resolves after `limit` on the controller's clock; never without one.
+async fn silence(controller: &Controller, limit: Option<std::time::Duration>) {
+    match limit {
+        Some(limit) => controller.sleep(limit).await,
+        None => std::future::pending().await,
     }
 }

@@ -25,7 +25,7 @@ use crate::common::{Todo, TodoResource, reading_todos};
 const PATIENCE: Duration = Duration::from_secs(20);
 
 /// Waits until `done` holds, checking as the loopback answers.
-async fn eventually(what: &str, done: impl Fn() -> bool) {
+pub(super) async fn eventually(what: &str, done: impl Fn() -> bool) {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     while !done() {
         assert!(
@@ -36,14 +36,14 @@ async fn eventually(what: &str, done: impl Fn() -> bool) {
     }
 }
 
-fn sse() -> Live {
+pub(super) fn sse() -> Live {
     Live::sse("/events")
         .entity::<Todo>()
         .retry(Duration::from_millis(100), Duration::from_secs(1))
 }
 
 /// The demo's websocket subscribes with `{"since": id}`.
-fn websocket() -> Live {
+pub(super) fn websocket() -> Live {
     Live::websocket("/socket")
         .entity::<Todo>()
         .on_open(|last_id| Some(json!({ "since": last_id }).to_string()))
@@ -76,7 +76,7 @@ fn title_of(ctrl: &Controller, id: u64) -> Option<String> {
     Some(todo.title.clone())
 }
 
-async fn in_local_set<F: Future>(test: F) -> F::Output {
+pub(super) async fn in_local_set<F: Future>(test: F) -> F::Output {
     LocalSet::new().run_until(test).await
 }
 
@@ -664,115 +664,4 @@ async fn a_stream_whose_every_connection_fails_its_message_waits_longer_each_tim
         assert_eq!(attempts.borrow()[..3], [1, 2, 3], "the waits grow");
     })
     .await;
-}
-
-#[tokio::test]
-async fn a_byte_that_is_not_utf8_is_replaced_and_the_stream_goes_on() {
-    in_local_set(async {
-        let (mut server, client) = crate::common::mock::server().await;
-        let set = |id: u64, title: &[u8]| {
-            let head = format!(
-                r#"data: {{"entity": "Todo", "op": "set", "data": {{"id": {id}, "userId": 1, "completed": false, "title": ""#
-            );
-            [head.as_bytes(), title, b"\"}}\n\n"].concat()
-        };
-        // A title in Latin-1 (`é` as the lone byte 0xE9), then a message
-        // in UTF-8 whose `é` comes in one piece.
-        let body = [set(1, b"caf\xE9"), set(2, "café".as_bytes())].concat();
-        let events = server
-            .mock("GET", "/events")
-            .with_header("content-type", "text/event-stream")
-            .with_body(body)
-            .expect_at_least(1)
-            .create_async()
-            .await;
-        let ctrl = Controller::new(client);
-        let title = |id: u64| {
-            ctrl.with_store(|store| store.get_entity::<Todo>(id).value().map(|t| t.title.clone()))
-        };
-        let _hold = ctrl.open_stream(&sse());
-        eventually("the message after the stray byte is applied", || {
-            title(2).is_some()
-        })
-        .await;
-        assert_eq!(title(2).as_deref(), Some("café"));
-        assert_eq!(
-            title(1).as_deref(),
-            Some("caf\u{FFFD}"),
-            "the stray byte reads as the replacement character"
-        );
-        events.assert_async().await;
-    })
-    .await;
-}
-
-/// A stream the server refuses (`401`, a session gone): it stops trying,
-/// says so once, stays stopped through the log-out an app's rule makes
-/// of that refusal, and connects again when the app says the user is back.
-async fn a_refused_stream_waits_until_told_to_connect_again(live: Live, route: &str) {
-    in_local_set(async {
-        let (mut server, client) = crate::common::mock::server().await;
-        let refused = server
-            .mock("GET", route)
-            .with_status(401)
-            .expect(1)
-            .create_async()
-            .await;
-        let ctrl = Controller::new(client);
-        let failed = Rc::new(RefCell::new(Vec::new()));
-        let heard = Rc::clone(&failed);
-        let _listener = ctrl.on_event(move |event, ctrl| {
-            if let Event::RequestFailed { key, error } = event {
-                heard.borrow_mut().push((key.clone(), error.status()));
-                // The log-out rule of an app: a refusal ends the session.
-                ctrl.reset();
-            }
-        });
-        let live = live.retry(Duration::from_millis(5), Duration::from_millis(10));
-        let _hold = ctrl.open_stream(&live);
-        eventually("the stream is refused", || {
-            ctrl.stream_status(&live) == Some(StreamStatus::Refused { status: 401 })
-        })
-        .await;
-        // Long enough for a dozen retries at these waits.
-        tokio::time::sleep(Duration::from_millis(150)).await;
-        refused.assert_async().await;
-        assert_eq!(
-            *failed.borrow(),
-            [(live.key(ctrl.client()), Some(401))],
-            "told once"
-        );
-        assert_eq!(
-            ctrl.stream_status(&live),
-            Some(StreamStatus::Refused { status: 401 })
-        );
-
-        refused.remove_async().await;
-        let accepted = server
-            .mock("GET", route)
-            .with_status(200)
-            .with_header("content-type", "text/event-stream")
-            .with_body("data: {}\n\n")
-            .expect_at_least(1)
-            .create_async()
-            .await;
-        ctrl.reconnect_streams();
-        eventually("connected again", || {
-            ctrl.stream_status(&live) != Some(StreamStatus::Refused { status: 401 })
-        })
-        .await;
-        eventually("the server asked again", || accepted.matched()).await;
-        assert_eq!(failed.borrow().len(), 1);
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn a_refused_event_stream_waits_until_told_to_connect_again() {
-    a_refused_stream_waits_until_told_to_connect_again(sse(), "/events").await;
-}
-
-#[tokio::test]
-async fn a_refused_websocket_waits_until_told_to_connect_again() {
-    a_refused_stream_waits_until_told_to_connect_again(websocket(), "/socket").await;
 }

@@ -11,6 +11,7 @@ mod headers;
 mod ids;
 mod lists;
 mod live;
+mod live_faults;
 mod page_upkeep;
 mod pages;
 mod params;
