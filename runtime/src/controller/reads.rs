@@ -7,7 +7,7 @@ use std::rc::Rc;
 use serde::Serialize;
 
 use super::expiry::classify;
-use super::observe::Seen;
+use super::observe::{Seen, WaitedSince, waited_for};
 use super::{Cached, Controller, ExpiryStatus, State};
 use crate::cache::entity::Entity;
 use crate::cache::schema::{Lazy, Schema, SchemaParts};
@@ -51,17 +51,20 @@ impl Controller {
         key: &str,
         named: &dyn Fn() -> Named,
     ) -> Cached<S> {
-        self.read_key_seen(endpoint, params, key, named).0
+        self.read_key_seen(endpoint, params, key, named, None).0
     }
 
     /// [`read_key`](Self::read_key), with what an observer notes of the
-    /// read (to tell later whether it changed), from the same look.
+    /// read (to tell later whether it changed), from the same look; a
+    /// view that `waited` for an answer shows it though stale (see
+    /// [`waited_for`]).
     pub(crate) fn read_key_seen<P: Serialize, S: Schema, E: Effect>(
         &self,
         endpoint: &Endpoint<P, S, E>,
         params: &P,
         key: &str,
         named: &dyn Fn() -> Named,
+        waited: Option<&WaitedSince>,
     ) -> (Cached<S>, Seen<S>) {
         let now = self.now();
         let mut state = self.state_mut();
@@ -93,12 +96,11 @@ impl Controller {
             };
             return (cached, seen);
         }
-        let cached = classify(
-            data,
-            kept.error.as_ref(),
-            now,
-            endpoint.options().invalid_if_stale,
-        );
+        let shown_stale = data
+            .as_ref()
+            .is_some_and(|(_, meta)| waited_for(waited, meta.expires_at));
+        let invalid_if_stale = endpoint.options().invalid_if_stale && !shown_stale;
+        let cached = classify(data, kept.error.as_ref(), now, invalid_if_stale);
         let cached = Cached { fetching, ..cached };
         drop(state);
         self.notify_if_due();

@@ -55,7 +55,7 @@ where
 ///
 /// | status | fetch | suspend |
 /// |---|---|---|
-/// | Invalid (nothing cached, deleted, invalidated, or stale with `invalid_if_stale`) | yes; identical reads anywhere on the page share one request | yes |
+/// | Invalid (nothing cached, deleted, invalidated, or stale with `invalid_if_stale`, unless it is the answer this component waited for) | yes; identical reads anywhere on the page share one request | yes |
 /// | Stale | in the background, on mount and when the params change | no: the cached data shows at once |
 /// | Valid | no | no |
 ///

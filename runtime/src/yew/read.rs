@@ -94,11 +94,16 @@ where
 {
     let cache = use_cache_context(hook);
     let kept = use_mut_ref(|| None::<Rc<RefCell<ReadObserver<P, S>>>>);
+    // Since when the component waits for an answer: kept by the hook, as a
+    // server render pass makes an observer each render.
+    let waited = use_memo((), |()| Cell::new(None));
     let controller = (!cache.ended()).then(|| cache.controller());
     let observer = controller.as_ref().map(|controller| match cache.pass() {
-        Some(_) => Rc::new(RefCell::new(ReadObserver::polling_with(
-            controller, options, make_poll,
-        ))),
+        Some(_) => {
+            let mut observer = ReadObserver::polling_with(controller, options, make_poll);
+            observer.keep_waited_in(&waited);
+            Rc::new(RefCell::new(observer))
+        }
         None => {
             let mut kept = kept.borrow_mut();
             let observer = kept.get_or_insert_with(|| {

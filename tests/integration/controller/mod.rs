@@ -15,6 +15,7 @@ mod persist;
 mod polls;
 mod reads;
 mod saved_mutations;
+mod strict_reads;
 mod tab_fields;
 mod tabs;
 mod updaters;

@@ -411,3 +411,94 @@ async fn a_nested_provider_gives_its_subtree_a_cache_of_its_own() {
     })
     .await;
 }
+
+resource!(InstantTodoResource {
+    path: "/instant/:id",
+    schema: Todo,
+    data_expiry: Duration::ZERO,
+    invalid_if_stale: true,
+});
+
+/// A clock that moves a millisecond each time it is read: every answer is
+/// stale by the render that shows it.
+struct Ticking(std::cell::Cell<u64>);
+
+impl restcache::Clock for Ticking {
+    fn now(&self) -> restcache::Timestamp {
+        self.0.set(self.0.get() + 1);
+        restcache::Timestamp::from_millis(self.0.get())
+    }
+}
+
+#[component]
+fn InstantTitle() -> HtmlResult {
+    let todo = use_suspense(
+        &InstantTodoResource::get(),
+        Some(InstantTodoResourceParams { id: 1 }),
+    )?;
+    Ok(html! { <h1>{ todo.map(|todo| todo.title.clone()) }</h1> })
+}
+
+#[component]
+fn InstantApp(props: &AppProps) -> Html {
+    html! {
+        <CacheProvider controller={props.ctrl.clone()}>
+            <AsyncBoundary error_fallback={error_fallback()}>
+                <InstantTitle />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_read_stale_on_arrival_renders_the_answer_it_waited_for() {
+    local(async {
+        let mock = MockClient::new();
+        let milk = crate::common::controller::todo_json(1, "milk");
+        mock.answer(Fixture::reply(
+            &InstantTodoResource::get(),
+            InstantTodoResourceParams { id: 1 },
+            Reply::status(200, milk),
+        ));
+        let ctrl = Controller::builder(mock.client())
+            .clock(Ticking(std::cell::Cell::new(1_000_000)))
+            .build();
+        let props = AppProps { ctrl, id: None };
+        let html = server_html::<InstantApp>(props).await;
+        assert_eq!(html, "<h1>milk</h1>");
+        assert_eq!(mock.count(Method::Get, "/instant/1"), 1);
+    })
+    .await;
+}
+
+#[component]
+fn InstantPage() -> Html {
+    html! {
+        <CacheProvider base_url="http://browser.invalid">
+            <AsyncBoundary error_fallback={error_fallback()}>
+                <InstantTitle />
+            </AsyncBoundary>
+        </CacheProvider>
+    }
+}
+
+#[tokio::test]
+async fn a_server_render_pass_renders_the_answer_it_waited_for() {
+    local(async {
+        let mock = MockClient::new();
+        let milk = crate::common::controller::todo_json(1, "milk");
+        mock.answer(Fixture::reply(
+            &InstantTodoResource::get(),
+            InstantTodoResourceParams { id: 1 },
+            Reply::status(200, milk),
+        ));
+        let ctrl = Controller::builder(mock.client())
+            .clock(Ticking(std::cell::Cell::new(1_000_000)))
+            .build();
+        let render = restcache::yew::ServerRender::<InstantPage>::new(ctrl, ()).hydratable(false);
+        let html = rendered(render.render()).await.unwrap();
+        assert_eq!(html, "<h1>milk</h1>");
+        assert_eq!(mock.count(Method::Get, "/instant/1"), 1);
+    })
+    .await;
+}

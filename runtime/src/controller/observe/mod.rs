@@ -35,8 +35,8 @@ pub(crate) use signals::SignalWaiters;
 pub use subscribe::Subscription;
 
 use poll::PollFetch;
-pub(crate) use subscribe::Seen;
 use subscribe::read_check;
+pub(crate) use subscribe::{Seen, WaitedSince, waited_for};
 
 /// What a [`ReadObserver`] does while subscribed, beside reading.
 ///
@@ -177,6 +177,11 @@ pub struct ReadObserver<P, S: Schema> {
     /// The view's callback, while subscribed.
     on_change: Option<Rc<dyn Fn()>>,
     subscription: Option<Subscription>,
+    /// Since when the view waits for an answer of a read that must not
+    /// show stale data: that answer shows, though stale on arrival.
+    waited: WaitedSince,
+    /// Whether the view shows such an answer now.
+    shows_waited: bool,
 }
 
 impl<P, S: Schema> std::fmt::Debug for ReadObserver<P, S> {
@@ -229,7 +234,21 @@ where
             seen: None,
             on_change: None,
             subscription: None,
+            waited: WaitedSince::default(),
+            shows_waited: false,
         }
+    }
+
+    /// Keeps since when the view waits in `waited` (a hook's state, which
+    /// outlives an observer made for one server render).
+    pub(crate) fn keep_waited_in(&mut self, waited: &WaitedSince) {
+        self.waited = Rc::clone(waited);
+    }
+
+    /// Forgets what the view waited for: another read, or none.
+    fn forget_waited(&mut self) {
+        self.waited.set(None);
+        self.shows_waited = false;
     }
 
     /// The controller it reads from.
@@ -280,6 +299,11 @@ where
             }
             return false;
         }
+        // Another read than the one waited for (a first read leaves what
+        // a hook kept of the same read's last render).
+        if self.current.is_some() {
+            self.forget_waited();
+        }
         self.current = Some(Current {
             endpoint: Rc::new(std::cell::RefCell::new(endpoint.clone().with_effect())),
             params: params.clone(),
@@ -310,6 +334,7 @@ where
     pub fn clear(&mut self) {
         self.current = None;
         self.seen = None;
+        self.forget_waited();
         self.subscription = None;
     }
 
@@ -358,12 +383,21 @@ where
             }
         };
         let named = &current.named;
+        let endpoint = current.endpoint.borrow();
         let (cached, seen) = self.controller.read_key_seen(
-            &current.endpoint.borrow(),
+            &endpoint,
             &current.params,
             key,
             &|| named.clone(),
+            Some(&self.waited),
         );
+        // An answer fresh when shown goes once stale, as any other.
+        if cached.data.is_some() && cached.status == crate::controller::ExpiryStatus::Valid {
+            self.waited.set(None);
+        }
+        self.shows_waited = endpoint.options().invalid_if_stale
+            && cached.status == crate::controller::ExpiryStatus::Stale;
+        drop(endpoint);
         self.seen = Some(seen);
         Some(cached)
     }
@@ -396,6 +430,7 @@ where
     pub fn wait(&self) -> Option<Background> {
         let current = self.current.as_ref()?;
         let key = current.key.as_ref().ok()?;
+        self.waited.set(Some(self.controller.now()));
         Some(
             self.controller
                 .fetch_while_awaited(&current.endpoint.borrow(), &current.params, key),
@@ -486,7 +521,10 @@ where
             key.clone(),
             current.named.clone(),
             options.fetching,
-            endpoint_options.invalid_if_stale,
+            (
+                endpoint_options.invalid_if_stale,
+                Some(Rc::clone(&self.waited)),
+            ),
             self.seen.take(),
         );
         let holds = registry::Holds::of_read::<S>(Some(key), &current.named);
@@ -507,7 +545,9 @@ where
             );
         }
         self.subscription = Some(subscription);
-        if options.revalidate {
+        // An answer the view waited for, stale on arrival, is not fetched
+        // again for showing it.
+        if options.revalidate && !self.shows_waited {
             self.controller.revalidate(&latest.borrow(), &params);
         }
         if let (Some(changed), true) = (changed, report) {

@@ -124,22 +124,44 @@ impl State {
     }
 }
 
+/// Since when a view waits for a read's answer (see [`waited_for`]);
+/// `None` once it showed an answer still fresh, or never waited.
+pub(crate) type WaitedSince = Rc<Cell<Option<Timestamp>>>;
+
+/// Whether data of a read that must not show stale data, stale since
+/// `expires_at`, shows all the same to the view that `waited`: it is the
+/// answer that view waited for (it expired after the wait began), which
+/// was already stale when the view came to show it (an expiry shorter
+/// than the time from its arrival to the render). Without this the view
+/// would wait for another answer forever. A newer answer, an
+/// invalidation, or another read of the view ends it; a view that did not
+/// wait for the answer never shows it.
+pub(crate) fn waited_for(waited: Option<&WaitedSince>, expires_at: Timestamp) -> bool {
+    waited
+        .and_then(|waited| waited.get())
+        .is_some_and(|since| expires_at >= since)
+}
+
 /// The check of a read `key` of schema `S` (`named`: the pks of the
 /// record it names): changed when its data, its error or
 /// (`with_fetching`) its request changed since `last`. A read whose data
 /// must not show once stale (`invalid_if_stale`) sees none past its
-/// expiry.
+/// expiry, but for the answer its view `waited` for.
 pub(crate) fn read_check<S: Schema>(
     key: String,
     named: Named,
     with_fetching: bool,
-    invalid_if_stale: bool,
+    (invalid_if_stale, waited): (bool, Option<WaitedSince>),
     last: Option<Seen<S>>,
 ) -> Check {
     let mut last = last;
     Box::new(move |state: &mut State, at: Timestamp| {
         let mut now = state.look::<S>(&key, &named);
-        if invalid_if_stale && now.expires_at.is_some_and(|expires| expires < at) {
+        if invalid_if_stale
+            && now
+                .expires_at
+                .is_some_and(|expires| expires < at && !waited_for(waited.as_ref(), expires))
+        {
             now.data = None;
         }
         let changed = last
@@ -250,7 +272,7 @@ impl Controller {
         let check = match &key {
             Some(key) => {
                 let invalid_if_stale = endpoint.options().invalid_if_stale;
-                read_check::<S>(key.clone(), named, false, invalid_if_stale, None)
+                read_check::<S>(key.clone(), named, false, (invalid_if_stale, None), None)
             }
             None => Box::new(|_: &mut State, _| Look::nothing()),
         };
