@@ -161,17 +161,32 @@ enum Op {
     Delete,
 }
 
-/// Writes a standard message about one entity type into the cache.
-pub(crate) type Apply = fn(&Controller, &StandardMessage<'_>, Timestamp) -> Result<(), String>;
+/// Writes a standard message about one entity type into the cache;
+/// `join` places a record the cache did not hold in the lists it joins.
+pub(crate) type Apply =
+    fn(&Controller, &StandardMessage<'_>, Timestamp, Option<&Join>) -> Result<(), String>;
 
-/// The entity types a stream reads standard messages for: key and writer.
+/// Places a record new to the cache (an `Rc` of its entity type) in the
+/// cached lists it joins.
+pub(crate) type Join = Rc<dyn Fn(&Controller, Rc<dyn std::any::Any>) -> Result<(), String>>;
+
+/// The entity types a stream reads standard messages for: key, writer,
+/// and what places their new records in lists.
 #[derive(Clone, Default)]
-pub(crate) struct Entities(Vec<(&'static str, Apply)>);
+pub(crate) struct Entities(Vec<(&'static str, Apply, Option<Join>)>);
 
 impl Entities {
     pub fn add<E: Entity + DeserializeOwned>(&mut self) {
-        if !self.0.iter().any(|(key, _)| *key == E::KEY) {
-            self.0.push((E::KEY, apply::<E>));
+        if !self.0.iter().any(|(key, ..)| *key == E::KEY) {
+            self.0.push((E::KEY, apply::<E>, None));
+        }
+    }
+
+    /// Reads messages about `E`, its new records placed in lists by `join`.
+    pub fn add_joining<E: Entity + DeserializeOwned>(&mut self, join: Join) {
+        self.add::<E>();
+        if let Some(entry) = self.0.iter_mut().find(|(key, ..)| *key == E::KEY) {
+            entry.2 = Some(join);
         }
     }
 
@@ -185,7 +200,7 @@ impl Entities {
             Ok(standard) => standard,
             Err(error) => return Outcome::NotStandard(format!("not a standard message ({error})")),
         };
-        let Some((_, apply)) = self.0.iter().find(|(key, _)| *key == standard.entity) else {
+        let Some((_, apply, join)) = self.0.iter().find(|(key, ..)| *key == standard.entity) else {
             return Outcome::OtherEntity;
         };
         // Never later than its arrival: a server's clock ahead of ours
@@ -197,7 +212,7 @@ impl Entities {
             Some(_) => return Outcome::Failed("`at` is not a time".into()),
             None => message.received(),
         };
-        match apply(controller, &standard, at) {
+        match apply(controller, &standard, at, join.as_ref()) {
             Ok(()) => Outcome::Applied,
             Err(error) => Outcome::Failed(error),
         }
@@ -208,6 +223,7 @@ fn apply<E: Entity + DeserializeOwned>(
     controller: &Controller,
     message: &StandardMessage<'_>,
     at: Timestamp,
+    join: Option<&Join>,
 ) -> Result<(), String> {
     match message.op {
         Op::Set => {
@@ -217,18 +233,21 @@ fn apply<E: Entity + DeserializeOwned>(
             // Fields the message leaves out keep their stored values.
             let record = crate::cache::schema::from_json::<Rc<E>>(data.get())
                 .map_err(|e| format!("a `set` of {}: {e}", E::KEY))?;
+            let held =
+                |pk| controller.with_store(|store| store.get_entity::<E>(pk).value().is_some());
+            let new = record.pk().is_some_and(|pk| !held(pk));
             // With no stored copy, nothing fills them: the record is left
             // for the next fetch, not written with blank fields.
-            if let Some(pk) = record.pk()
-                && record.leaves_out::<E>(&pk)
-                && !controller.with_store(|store| store.get_entity::<E>(pk).value().is_some())
-            {
+            if new && record.pk().is_some_and(|pk| record.leaves_out::<E>(&pk)) {
                 return Ok(());
             }
-            controller
+            let stored = controller
                 .set_decoded_entity(record, at)
-                .map(drop)
-                .map_err(|e| e.to_string())
+                .map_err(|e| e.to_string())?;
+            match join {
+                Some(join) if new => join(controller, stored),
+                _ => Ok(()),
+            }
         }
         Op::Delete => {
             let pk = match &message.pk {

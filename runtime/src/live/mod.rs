@@ -14,6 +14,11 @@
 //! are back it connects again and catches up: every read a view shows
 //! that went stale meanwhile refetches.
 //!
+//! A record a stream sets that the cache did not hold joins no list on
+//! its own (the stream cannot tell which lists it belongs in); name the
+//! create it stands for with [`Live::new_records_join`], and it joins the
+//! cached lists that create's answer would.
+//!
 //! A stream that closes (its last view unmounted) and opens again
 //! resumes from the last id it read, and catches up as after a drop.
 //!
@@ -79,6 +84,7 @@ use crate::cache::entity::Entity;
 use crate::controller::{Controller, Retry};
 pub use crate::controller::{StreamHold, StreamStatus};
 use crate::http::resolve;
+use crate::rest::{Create, Endpoint};
 pub use message::Message;
 use message::{Entities, Outcome};
 
@@ -312,6 +318,56 @@ impl Live {
     /// ```
     pub fn pause_when_hidden(mut self, pause: bool) -> Self {
         self.pause_when_hidden = pause;
+        self
+    }
+
+    /// Reads standard messages about `E` (as [`entity`](Self::entity)
+    /// does), and places each record they set that the cache did not
+    /// hold (one created elsewhere) in the cached lists the answer of
+    /// `create` with `params(&record)` would join: under the create's
+    /// URL, those whose filters its fields match, at the start or end as
+    /// the create says; with no request. A record the cache held already
+    /// (this app's own create, whose answer came first) joins nothing
+    /// again.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use restcache::live::{Live, Message};
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// ctrl.set_response(&TodoResource::get_list(), &(), vec![Rc::new(Todo { id: 1, title: "milk".into() })])?;
+    /// let live = Live::sse("/events").new_records_join(&TodoResource::create(), |_: &Todo| ());
+    /// let pushed = r#"{"entity": "Todo", "op": "set", "data": {"id": 2, "title": "eggs"}}"#;
+    /// live.apply(&ctrl, &Message::new(pushed, ctrl.write_time()))?;
+    /// assert_eq!(ctrl.read(&TodoResource::get_list(), &()).data.unwrap().len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_records_join<P, E>(
+        mut self,
+        create: &Endpoint<P, Rc<E>, Create>,
+        params: impl Fn(&E) -> P + 'static,
+    ) -> Self
+    where
+        P: serde::Serialize + 'static,
+        E: Entity + serde::de::DeserializeOwned,
+    {
+        let create = create.clone();
+        let join: message::Join = Rc::new(move |controller, record| {
+            let record = record
+                .downcast::<E>()
+                .map_err(|_| format!("a record of another type than {}", E::KEY))?;
+            let params = params(&record);
+            controller
+                .set_response(&create, &params, record)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        });
+        self.entities.add_joining::<E>(join);
         self
     }
 

@@ -80,7 +80,7 @@ pub(super) async fn in_local_set<F: Future>(test: F) -> F::Output {
     LocalSet::new().run_until(test).await
 }
 
-async fn open_and_wait(ctrl: &Controller, live: &Live) -> restcache::live::StreamHold {
+pub(super) async fn open_and_wait(ctrl: &Controller, live: &Live) -> restcache::live::StreamHold {
     let hold = ctrl.open_stream(live);
     eventually("the stream opens", || {
         ctrl.stream_status(live) == Some(StreamStatus::Open)

@@ -12,6 +12,7 @@ mod ids;
 mod lists;
 mod live;
 mod live_faults;
+mod live_lists;
 mod page_upkeep;
 mod pages;
 mod params;

@@ -241,6 +241,7 @@ where
 
     /// Keeps since when the view waits in `waited` (a hook's state, which
     /// outlives an observer made for one server render).
+    #[cfg(feature = "yew")]
     pub(crate) fn keep_waited_in(&mut self, waited: &WaitedSince) {
         self.waited = Rc::clone(waited);
     }

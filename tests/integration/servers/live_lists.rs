@@ -1,0 +1,110 @@
+//! Records a live stream pushes that the cache did not hold: created
+//! elsewhere, they join the cached lists their create names, as the
+//! create's own answer would, with no request.
+
+use std::rc::Rc;
+
+use restcache::http::Method;
+use restcache::live::Live;
+use restcache::prelude::*;
+use serde_json::json;
+
+use super::live::{eventually, in_local_set, open_and_wait, sse};
+use crate::common::{Todo, TodoResource, TodoResourceForUserParams, reading_todos};
+
+fn ids(list: &[Rc<Todo>]) -> Vec<u64> {
+    list.iter().map(|todo| todo.id).collect()
+}
+
+fn for_user(ctrl: &Controller, user_id: u64) -> Vec<u64> {
+    let params = TodoResourceForUserParams { user_id };
+    ids(&ctrl.read(&TodoResource::for_user(), &params).data.unwrap())
+}
+
+#[tokio::test]
+async fn a_record_created_elsewhere_joins_the_lists_its_create_names() {
+    in_local_set(async {
+        let (api, ctrl) = reading_todos().await;
+        for user_id in [1, 2] {
+            let params = TodoResourceForUserParams { user_id };
+            ctrl.fetch(&TodoResource::for_user(), &params, None)
+                .await
+                .unwrap();
+        }
+        let (all, ones, twos) = (
+            ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap()),
+            for_user(&ctrl, 1),
+            for_user(&ctrl, 2),
+        );
+        let live = sse().new_records_join(&TodoResource::create(), |_: &Todo| ());
+        let _hold = open_and_wait(&ctrl, &live).await;
+        eventually("the server has it subscribed", || api.streams_open() == 1).await;
+
+        let fields = json!({"userId": 2, "title": "pushed", "completed": false});
+        let created = Client::new(api.url())
+            .request(Method::Post, "/todos", Some(Body::json(&fields).unwrap()))
+            .await
+            .unwrap();
+        let id = serde_json::from_str::<Todo>(&created.body).unwrap().id;
+        eventually("the pushed record joins the list", || {
+            ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap()).contains(&id)
+        })
+        .await;
+        let mut all_now = all.clone();
+        all_now.push(id);
+        assert_eq!(
+            ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap()),
+            all_now
+        );
+        let mut twos_now = twos.clone();
+        twos_now.push(id);
+        assert_eq!(for_user(&ctrl, 2), twos_now, "its user's list");
+        assert_eq!(for_user(&ctrl, 1), ones, "not another user's");
+        assert_eq!(api.hits("GET /todos"), 3, "no request but the first three");
+
+        // A change to it later, pushed too, is no new record: it joins
+        // nothing twice.
+        let body = Body::json(&json!({"title": "renamed"})).unwrap();
+        let url = format!("/todos/{id}");
+        Client::new(api.url())
+            .request(Method::Patch, &url, Some(body))
+            .await
+            .unwrap();
+        eventually("the pushed rename shows", || {
+            let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+            list.iter().any(|todo| todo.title == "renamed")
+        })
+        .await;
+        assert_eq!(
+            ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap()),
+            all_now
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn without_a_create_a_pushed_record_joins_no_list() {
+    in_local_set(async {
+        let (api, ctrl) = reading_todos().await;
+        let before = ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap());
+        let live: Live = sse();
+        let _hold = open_and_wait(&ctrl, &live).await;
+        eventually("the server has it subscribed", || api.streams_open() == 1).await;
+        let fields = json!({"userId": 2, "title": "pushed", "completed": false});
+        let created = Client::new(api.url())
+            .request(Method::Post, "/todos", Some(Body::json(&fields).unwrap()))
+            .await
+            .unwrap();
+        let id = serde_json::from_str::<Todo>(&created.body).unwrap().id;
+        eventually("the pushed record is stored", || {
+            ctrl.with_store(|store| store.get_entity::<Todo>(id).value().is_some())
+        })
+        .await;
+        assert_eq!(
+            ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap()),
+            before
+        );
+    })
+    .await;
+}
