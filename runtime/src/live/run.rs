@@ -50,6 +50,9 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
             continue;
         }
         controller.set_stream_status(&ticket, StreamStatus::Connecting);
+        // An ask to connect again made while this attempt is on its way
+        // counts against its refusal.
+        let asked = controller.stream_reconnects();
         let opened = open(&controller, &live, &url, last_id.as_deref()).await;
         let ended = match opened {
             Ok(_) if !live.may_connect(&controller) => Ended::Paused { read: false },
@@ -82,9 +85,11 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
                 }
             }
             Err(ConnectError::Refused(error)) => {
-                wait_after_refusal(&controller, &ticket, error).await;
-                (behind, failures) = (true, 0);
-                continue;
+                wait_after_refusal(&controller, &ticket, error, asked).await;
+                // Asked again, it tries after the wait a failure takes:
+                // a server that refuses again is not asked at once.
+                behind = true;
+                Ended::Dropped { read: false }
             }
             Err(ConnectError::Failed(error)) => {
                 controller.stream_error(&ticket, || format!("cannot connect: {error}"));
@@ -130,11 +135,16 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
 /// After the server refused the stream: tells of it (the stream's status,
 /// a stream error, and a failed request, which an app's log-out rule may
 /// act on), then waits until the app asks for its streams again
-/// ([`Controller::reconnect_streams`]). Neither a wait nor a reset tries
+/// ([`Controller::reconnect_streams`]) after `asked` asks, the count
+/// when the refused attempt began. Neither a wait nor a reset tries
 /// it again: the server would refuse it again, and a log-out rule would
 /// reset the cache at each refusal.
-async fn wait_after_refusal(controller: &Controller, ticket: &StreamTicket, error: Error) {
-    let asked = controller.stream_reconnects();
+async fn wait_after_refusal(
+    controller: &Controller,
+    ticket: &StreamTicket,
+    error: Error,
+    asked: u64,
+) {
     controller.stream_refused(ticket, error);
     while controller.stream_reconnects() == asked {
         controller.signals_changed().await;
@@ -180,6 +190,9 @@ async fn read(
     last_id: &mut Option<String>,
 ) -> Ended {
     let mut read = false;
+    // The last sign of life: how many the connection had given, and when
+    // the count was last seen to move.
+    let mut sign = (connection.heard(), controller.now());
     loop {
         // Checked each time: a change may have come with a message. A
         // reset wakes it too.
@@ -189,11 +202,20 @@ async fn read(
         if !live.may_connect(controller) {
             return Ended::Paused { read };
         }
-        let heard = connection.heard();
+        if connection.heard() != sign.0 {
+            sign = (connection.heard(), controller.now());
+        }
+        let quiet = controller
+            .now()
+            .as_micros()
+            .saturating_sub(sign.1.as_micros());
+        let left = live
+            .heartbeat_timeout
+            .map(|limit| limit.saturating_sub(std::time::Duration::from_micros(quiet)));
         let woke = {
             let next = connection.next(controller);
             let changed = controller.signals_changed();
-            let silence = silence(controller, live.heartbeat_timeout);
+            let silence = silence(controller, left);
             pin_mut!(next, changed, silence);
             match select(select(next, changed), silence).await {
                 Either::Left((Either::Left((next, _)), _)) => Woke::Next(next),
@@ -202,13 +224,13 @@ async fn read(
             }
         };
         match woke {
-            Woke::Silence if connection.heard() == heard => {
+            Woke::Silence if connection.heard() == sign.0 => {
                 let limit = live.heartbeat_timeout.map(crate::text::duration);
                 let limit = limit.unwrap_or_default();
                 controller.stream_error(ticket, || format!("no sign of life for {limit}"));
                 return Ended::Dropped { read };
             }
-            // A comment, a ping: alive.
+            // A comment, a ping: alive (the next wait counts from now).
             Woke::Silence => {}
             // A message that comes after a reset is the last session's.
             Woke::Next(Some(Next::Message(_))) if controller.resets() != session => {
@@ -245,14 +267,14 @@ enum Woke {
     Next(Option<Next>),
     /// A change of focus or network, or a reset.
     Signals,
-    /// The heartbeat timeout passed since the reading began.
+    /// The heartbeat timeout passed since the last sign of life known.
     Silence,
 }
 
-/// Resolves after `limit` on the controller's clock; never without one.
-async fn silence(controller: &Controller, limit: Option<std::time::Duration>) {
-    match limit {
-        Some(limit) => controller.sleep(limit).await,
+/// Resolves after `left` on the controller's clock; never without it.
+async fn silence(controller: &Controller, left: Option<std::time::Duration>) {
+    match left {
+        Some(left) => controller.sleep(left).await,
         None => std::future::pending().await,
     }
 }

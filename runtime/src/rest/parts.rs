@@ -28,10 +28,11 @@ pub struct Options {
     /// How long an error stays (the controller's default: 1 s).
     pub error_expiry: Option<Duration>,
     /// Whether stale data counts as Invalid (fetch and suspend). A view
-    /// that waited for an answer shows it even when it is stale by the
-    /// time the view renders (a `data_expiry` of zero, or shorter than
-    /// that moment): it would otherwise wait for another answer forever.
-    /// A view that did not wait for it shows nothing stale.
+    /// that waited shows what came after it began to wait even when it
+    /// is stale by the time the view renders (a `data_expiry` of zero,
+    /// or shorter than that moment), until it reads an answer still
+    /// fresh: it would otherwise wait for another answer forever. A view
+    /// that did not wait shows nothing stale.
     pub invalid_if_stale: bool,
     /// How often a polled read refetches (`use_poll`, `use_live`); `None`:
     /// never.

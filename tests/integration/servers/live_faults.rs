@@ -235,3 +235,34 @@ async fn comments_keep_a_quiet_connection_alive() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_silent_connection_is_noticed_though_focus_comes_and_goes() {
+    in_local_set(async {
+        let (url, _connections, _ping) = falling_silent().await;
+        let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
+        let ctrl = Controller::builder(Client::new(url)).clock(clock.clone()).build();
+        let live = sse().heartbeat_timeout(LIMIT).pause_when_hidden(false);
+        let _hold = ctrl.open_stream(&live);
+        eventually("the first connection's message", || has_todo(&ctrl, 1)).await;
+        // Twice the limit with no sign of life, the page leaving view and
+        // coming back every two thirds of it.
+        for _ in 0..3 {
+            clock.advance(LIMIT * 2 / 3);
+            ctrl.set_focused(false);
+            ctrl.set_focused(true);
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // Past the wait before a reconnect, and well short of one more
+        // limit.
+        for _ in 0..200 {
+            if has_todo(&ctrl, 2) {
+                break;
+            }
+            clock.advance(Duration::from_millis(10));
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert!(has_todo(&ctrl, 2), "connected again");
+    })
+    .await;
+}

@@ -130,12 +130,12 @@ pub(crate) type WaitedSince = Rc<Cell<Option<Timestamp>>>;
 
 /// Whether data of a read that must not show stale data, stale since
 /// `expires_at`, shows all the same to the view that `waited`: it is the
-/// answer that view waited for (it expired after the wait began), which
-/// was already stale when the view came to show it (an expiry shorter
-/// than the time from its arrival to the render). Without this the view
-/// would wait for another answer forever. A newer answer, an
-/// invalidation, or another read of the view ends it; a view that did not
-/// wait for the answer never shows it.
+/// answer that view waited for, or came after (it expired after the wait
+/// began), already stale when the view came to show it (an expiry
+/// shorter than the time from its arrival to the render). Without this
+/// the view would wait for another answer forever. A fresh answer read
+/// by the view, an invalidation, or another read of the view ends it; a
+/// view that did not wait never shows stale data.
 pub(crate) fn waited_for(waited: Option<&WaitedSince>, expires_at: Timestamp) -> bool {
     waited
         .and_then(|waited| waited.get())
