@@ -241,7 +241,9 @@ async fn a_silent_connection_is_noticed_though_focus_comes_and_goes() {
     in_local_set(async {
         let (url, _connections, _ping) = falling_silent().await;
         let clock = ManualClock::at(Timestamp::from_millis(1_000_000));
-        let ctrl = Controller::builder(Client::new(url)).clock(clock.clone()).build();
+        let ctrl = Controller::builder(Client::new(url))
+            .clock(clock.clone())
+            .build();
         let live = sse().heartbeat_timeout(LIMIT).pause_when_hidden(false);
         let _hold = ctrl.open_stream(&live);
         eventually("the first connection's message", || has_todo(&ctrl, 1)).await;
