@@ -138,6 +138,7 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     refs: &[EntityRef],
     at: Timestamp,
     mut layer: Option<&mut Layer>,
+    pushed: bool,
 ) {
     let record = refs.first().copied().filter(|_| S::IS_RECORD);
     for list in lists_under(store, keys, endpoint, params, collection) {
@@ -161,14 +162,17 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
         let holds_it = held.is_some();
         // A paged list whose last response was asked for after the create
         // was sent may count the new record already, on a page not loaded:
-        // it is fetched again rather than counted twice.
+        // it is fetched again rather than counted twice. So is one a
+        // pushed record would join: it may be no new record, but one of
+        // a page not loaded.
         let counted_maybe = joining.paged
             && joining.new
             && layer.is_none()
-            && keys
-                .get(&list.key)
-                .and_then(|kept| kept.read_started)
-                .is_some_and(|started| started > at);
+            && (pushed
+                || keys
+                    .get(&list.key)
+                    .and_then(|kept| kept.read_started)
+                    .is_some_and(|started| started > at));
         let changed = match judge(|field| item.field_text(field), &list.filters) {
             Verdict::Joins if !holds_it && counted_maybe => {
                 store.expire_result(&list.key);

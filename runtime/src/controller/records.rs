@@ -8,6 +8,8 @@ use std::rc::Rc;
 
 use super::edits::WriteError;
 use super::events::{Event, RecordChange};
+#[cfg(feature = "live")]
+use super::lists::place_in_lists;
 use super::lists::{judge_holding_lists, leave_holding};
 use super::{Controller, State};
 use crate::cache::deleted::Deleted;
@@ -15,7 +17,13 @@ use crate::cache::entity::Entity;
 use crate::cache::schema::Decoded;
 use crate::cache::store::Lookup;
 use crate::meta::{Meta, Timestamp};
+#[cfg(feature = "live")]
+use crate::pk::Pk;
 use crate::pk::PkValue;
+#[cfg(feature = "live")]
+use crate::rest::{Create, Endpoint};
+#[cfg(feature = "live")]
+use serde::Serialize;
 
 impl Controller {
     /// Stores `record` as its data stood at `fetched_at` (its nested
@@ -87,6 +95,48 @@ impl Controller {
         }
         self.notify();
         Ok(stored)
+    }
+
+    /// Places the record `pk` of `E`, just written from a live stream as
+    /// of `at`, in the cached lists under the URL of `create` with
+    /// `params` that a create's answer would join (filters judged, at the
+    /// start or end as `create` says), each list dated `at`. A paged list
+    /// it would join goes stale instead: the record may be one of a page
+    /// not loaded. Nothing else of a create's answer happens (no result,
+    /// no events, no updater), and a record the cache does not show (a
+    /// deletion newer than `at`) joins nothing.
+    #[cfg(feature = "live")]
+    pub(crate) fn join_pushed<P: Serialize, E: Entity>(
+        &self,
+        (create, params): (&Endpoint<P, Rc<E>, Create>, &P),
+        pk: &Pk,
+        at: Timestamp,
+    ) -> Result<(), crate::error::UrlError> {
+        let (_, url) = self.place(create, params)?;
+        {
+            let mut state = self.state_mut();
+            let State { store, keys, .. } = &mut *state;
+            let (Lookup::Found(record, _), Some(at_ref)) =
+                (store.get_entity::<E>(pk), store.record_ref(E::KEY, pk))
+            else {
+                return Ok(());
+            };
+            let item = Rc::new(record);
+            place_in_lists(
+                store,
+                keys,
+                create,
+                params,
+                &url,
+                &item,
+                &[at_ref],
+                at,
+                None,
+                true,
+            );
+        }
+        self.notify();
+        Ok(())
     }
 
     /// Stores `edit` of the cached record `pk` of `E` as of `fetched_at`

@@ -218,6 +218,7 @@ impl Controller {
                         refs,
                         started,
                         layer.as_mut(),
+                        false,
                     );
                     // A list whose first answer is on its way may have
                     // been answered before this write: it shows stale, and

@@ -166,9 +166,10 @@ enum Op {
 pub(crate) type Apply =
     fn(&Controller, &StandardMessage<'_>, Timestamp, Option<&Join>) -> Result<(), String>;
 
-/// Places a record new to the cache (an `Rc` of its entity type) in the
-/// cached lists it joins.
-pub(crate) type Join = Rc<dyn Fn(&Controller, Rc<dyn std::any::Any>) -> Result<(), String>>;
+/// Places a record new to the cache (an `Rc` of its entity type),
+/// written as of a time, in the cached lists it joins.
+pub(crate) type Join =
+    Rc<dyn Fn(&Controller, Rc<dyn std::any::Any>, Timestamp) -> Result<(), String>>;
 
 /// The entity types a stream reads standard messages for: key, writer,
 /// and what places their new records in lists.
@@ -245,7 +246,7 @@ fn apply<E: Entity + DeserializeOwned>(
                 .set_decoded_entity(record, at)
                 .map_err(|e| e.to_string())?;
             match join {
-                Some(join) if new => join(controller, stored),
+                Some(join) if new => join(controller, stored, at),
                 _ => Ok(()),
             }
         }

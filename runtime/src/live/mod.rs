@@ -326,9 +326,14 @@ impl Live {
     /// hold (one created elsewhere) in the cached lists the answer of
     /// `create` with `params(&record)` would join: under the create's
     /// URL, those whose filters its fields match, at the start or end as
-    /// the create says; with no request. A record the cache held already
-    /// (this app's own create, whose answer came first) joins nothing
-    /// again.
+    /// the create says, as of the message's time; with no request, no
+    /// event of a create's answer, and no updater. A paged list goes
+    /// stale instead (the record may be one of a page not loaded, not a
+    /// new one), and a record deleted here since the message's time joins
+    /// nothing. A record the cache held already (this app's own create,
+    /// whose answer came first) joins nothing again; one whose message
+    /// comes before this app's own create's answer shows beside its
+    /// optimistic stand-in until that answer lands.
     ///
     /// ```
     /// use restcache::prelude::*;
@@ -357,14 +362,15 @@ impl Live {
         E: Entity + serde::de::DeserializeOwned,
     {
         let create = create.clone();
-        let join: message::Join = Rc::new(move |controller, record| {
+        let join: message::Join = Rc::new(move |controller, record, at| {
             let record = record
                 .downcast::<E>()
                 .map_err(|_| format!("a record of another type than {}", E::KEY))?;
-            let params = params(&record);
+            let Some(pk) = record.pk() else {
+                return Ok(());
+            };
             controller
-                .set_response(&create, &params, record)
-                .map(drop)
+                .join_pushed((&create, &params(&record)), &pk, at)
                 .map_err(|e| e.to_string())
         });
         self.entities.add_joining::<E>(join);

@@ -86,9 +86,10 @@ pub(crate) async fn keep_open(controller: Controller, live: Live, ticket: Stream
             }
             Err(ConnectError::Refused(error)) => {
                 wait_after_refusal(&controller, &ticket, error, asked).await;
-                // Asked again, it tries after the wait a failure takes:
-                // a server that refuses again is not asked at once.
-                behind = true;
+                // Asked again, it tries after the first wait a failure
+                // takes: a server that refuses again is not asked at once,
+                // nor one that failed before the refusal kept waiting.
+                (behind, failures) = (true, 0);
                 Ended::Dropped { read: false }
             }
             Err(ConnectError::Failed(error)) => {

@@ -5,12 +5,14 @@
 use std::rc::Rc;
 
 use restcache::http::Method;
-use restcache::live::Live;
+use restcache::live::{Live, Message};
 use restcache::prelude::*;
 use serde_json::json;
 
 use super::live::{eventually, in_local_set, open_and_wait, sse};
-use crate::common::{Todo, TodoResource, TodoResourceForUserParams, reading_todos};
+use crate::common::{
+    Todo, TodoResource, TodoResourceForUserParams, TodoResourcePagesParams, reading_todos,
+};
 
 fn ids(list: &[Rc<Todo>]) -> Vec<u64> {
     list.iter().map(|todo| todo.id).collect()
@@ -105,6 +107,84 @@ async fn without_a_create_a_pushed_record_joins_no_list() {
             ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap()),
             before
         );
+    })
+    .await;
+}
+
+/// A standard `set` of todo `id` titled `title`, made at `at_ms`.
+fn pushed_set(id: u64, title: &str, at_ms: u64) -> String {
+    json!({
+        "entity": "Todo",
+        "op": "set",
+        "at": at_ms,
+        "data": {"id": id, "userId": 2, "title": title, "completed": false},
+    })
+    .to_string()
+}
+
+#[test]
+fn a_record_deleted_since_the_message_was_made_joins_no_list() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    let milk = Rc::new(crate::common::todo(1, "milk"));
+    ctrl.set_response(&TodoResource::get_list(), &(), vec![milk])
+        .unwrap();
+    let live = sse().new_records_join(&TodoResource::create(), |_: &Todo| ());
+    let made = ctrl.write_time();
+    // Deleted here after the change the message tells of was made.
+    ctrl.delete_entity::<Todo>(5u64, ctrl.write_time());
+    let late = Message::new(pushed_set(5, "late", made.as_millis()), ctrl.write_time());
+    live.apply(&ctrl, &late).unwrap();
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(ids(&list), [1], "the deletion stands");
+}
+
+#[test]
+fn a_record_that_joined_a_list_takes_a_later_change_made_before_its_arrival() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    ctrl.set_response(&TodoResource::get_list(), &(), Vec::new())
+        .unwrap();
+    let live = sse().new_records_join(&TodoResource::create(), |_: &Todo| ());
+    let (first, second) = (ctrl.write_time(), ctrl.write_time());
+    // Both arrive now; each was made at its own time, in order.
+    let created = Message::new(pushed_set(5, "made", first.as_millis()), ctrl.write_time());
+    live.apply(&ctrl, &created).unwrap();
+    let renamed = Message::new(
+        pushed_set(5, "renamed", second.as_millis()),
+        ctrl.write_time(),
+    );
+    live.apply(&ctrl, &renamed).unwrap();
+    let list = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(list[0].title, "renamed", "the later change is not lost");
+}
+
+#[tokio::test]
+async fn a_paged_list_a_pushed_record_would_join_goes_stale_instead() {
+    in_local_set(async {
+        let api = restcache_demo::DemoApi::start().unwrap();
+        let ctrl = Controller::new(Client::new(api.url()));
+        let (pages, params) = (
+            TodoResource::pages(),
+            TodoResourcePagesParams { page: 1, limit: 2 },
+        );
+        ctrl.fetch(&pages, &params, None).await.unwrap();
+        let before = ctrl.read(&pages, &params).data.unwrap();
+        let live = sse().new_records_join(&TodoResource::create(), |_: &Todo| ());
+        let _hold = open_and_wait(&ctrl, &live).await;
+        eventually("the server has it subscribed", || api.streams_open() == 1).await;
+        let fields = json!({"userId": 2, "title": "pushed", "completed": false});
+        Client::new(api.url())
+            .request(Method::Post, "/todos", Some(Body::json(&fields).unwrap()))
+            .await
+            .unwrap();
+        // It may be one of a page not loaded: the list is fetched again,
+        // not counted on.
+        eventually("the paged list goes stale", || {
+            ctrl.read(&pages, &params).status == ExpiryStatus::Stale
+        })
+        .await;
+        let after = ctrl.read(&pages, &params).data.unwrap();
+        assert_eq!(after.total, before.total);
+        assert_eq!(ids(&after.items), ids(&before.items));
     })
     .await;
 }
