@@ -162,9 +162,10 @@ enum Op {
 }
 
 /// Writes a standard message about one entity type into the cache;
-/// `join` places a record the cache did not hold in the lists it joins.
+/// each of `joins` places a record the cache did not hold in the lists
+/// it joins.
 pub(crate) type Apply =
-    fn(&Controller, &StandardMessage<'_>, Timestamp, Option<&Join>) -> Result<(), String>;
+    fn(&Controller, &StandardMessage<'_>, Timestamp, &[Join]) -> Result<(), String>;
 
 /// Places a record new to the cache (an `Rc` of its entity type),
 /// written as of a time, in the cached lists it joins.
@@ -174,20 +175,21 @@ pub(crate) type Join =
 /// The entity types a stream reads standard messages for: key, writer,
 /// and what places their new records in lists.
 #[derive(Clone, Default)]
-pub(crate) struct Entities(Vec<(&'static str, Apply, Option<Join>)>);
+pub(crate) struct Entities(Vec<(&'static str, Apply, Vec<Join>)>);
 
 impl Entities {
     pub fn add<E: Entity + DeserializeOwned>(&mut self) {
         if !self.0.iter().any(|(key, ..)| *key == E::KEY) {
-            self.0.push((E::KEY, apply::<E>, None));
+            self.0.push((E::KEY, apply::<E>, Vec::new()));
         }
     }
 
-    /// Reads messages about `E`, its new records placed in lists by `join`.
+    /// Reads messages about `E`, its new records placed in lists by
+    /// `join` too (beside the joins given before: several creates).
     pub fn add_joining<E: Entity + DeserializeOwned>(&mut self, join: Join) {
         self.add::<E>();
         if let Some(entry) = self.0.iter_mut().find(|(key, ..)| *key == E::KEY) {
-            entry.2 = Some(join);
+            entry.2.push(join);
         }
     }
 
@@ -201,7 +203,8 @@ impl Entities {
             Ok(standard) => standard,
             Err(error) => return Outcome::NotStandard(format!("not a standard message ({error})")),
         };
-        let Some((_, apply, join)) = self.0.iter().find(|(key, ..)| *key == standard.entity) else {
+        let Some((_, apply, joins)) = self.0.iter().find(|(key, ..)| *key == standard.entity)
+        else {
             return Outcome::OtherEntity;
         };
         // Never later than its arrival: a server's clock ahead of ours
@@ -213,7 +216,7 @@ impl Entities {
             Some(_) => return Outcome::Failed("`at` is not a time".into()),
             None => message.received(),
         };
-        match apply(controller, &standard, at, join.as_ref()) {
+        match apply(controller, &standard, at, joins) {
             Ok(()) => Outcome::Applied,
             Err(error) => Outcome::Failed(error),
         }
@@ -224,7 +227,7 @@ fn apply<E: Entity + DeserializeOwned>(
     controller: &Controller,
     message: &StandardMessage<'_>,
     at: Timestamp,
-    join: Option<&Join>,
+    joins: &[Join],
 ) -> Result<(), String> {
     match message.op {
         Op::Set => {
@@ -245,10 +248,13 @@ fn apply<E: Entity + DeserializeOwned>(
             let stored = controller
                 .set_decoded_entity(record, at)
                 .map_err(|e| e.to_string())?;
-            match join {
-                Some(join) if new => join(controller, stored, at),
-                _ => Ok(()),
+            if !new {
+                return Ok(());
             }
+            let stored: Rc<dyn std::any::Any> = stored;
+            joins
+                .iter()
+                .try_for_each(|join| join(controller, Rc::clone(&stored), at))
         }
         Op::Delete => {
             let pk = match &message.pk {

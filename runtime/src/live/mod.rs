@@ -333,7 +333,12 @@ impl Live {
     /// nothing. A record the cache held already (this app's own create,
     /// whose answer came first) joins nothing again; one whose message
     /// comes before this app's own create's answer shows beside its
-    /// optimistic stand-in until that answer lands.
+    /// optimistic stand-in until that answer lands. Call it once for
+    /// each create a record stands for (the whole collection's, a
+    /// user's own).
+    ///
+    /// A record the cache held already in any form joins nothing, though
+    /// it is new to a list (one first seen nested in another read).
     ///
     /// ```
     /// use restcache::prelude::*;

@@ -188,3 +188,44 @@ async fn a_paged_list_a_pushed_record_would_join_goes_stale_instead() {
     })
     .await;
 }
+
+// A user's own list of todos, and the create that joins it.
+restcache::endpoint!(user_todos {
+    path: "/users/:user_id/todos",
+    schema: Vec<Rc<Todo>>,
+    params: { user_id: u64 },
+});
+restcache::endpoint!(create_user_todo {
+    method: POST,
+    path: "/users/:user_id/todos",
+    schema: Rc<Todo>,
+    params: { user_id: u64 },
+});
+
+#[test]
+fn a_pushed_record_joins_the_lists_of_each_create_named() {
+    let ctrl = Controller::new(Client::new("http://127.0.0.1:9"));
+    ctrl.set_response(&TodoResource::get_list(), &(), Vec::new())
+        .unwrap();
+    for user_id in [1, 2] {
+        ctrl.set_response(&user_todos(), &UserTodosParams { user_id }, Vec::new())
+            .unwrap();
+    }
+    let by_user = create_user_todo().with_effect::<restcache::rest::Create>();
+    let live = sse()
+        .new_records_join(&TodoResource::create(), |_: &Todo| ())
+        .new_records_join(&by_user, |todo: &Todo| CreateUserTodoParams {
+            user_id: todo.user_id,
+        });
+    let pushed = pushed_set(5, "pushed", ctrl.write_time().as_millis());
+    live.apply(&ctrl, &Message::new(pushed, ctrl.write_time()))
+        .unwrap();
+    let list = |user_id| {
+        let list = ctrl.read(&user_todos(), &UserTodosParams { user_id });
+        ids(&list.data.unwrap())
+    };
+    let all = ctrl.read(&TodoResource::get_list(), &()).data.unwrap();
+    assert_eq!(ids(&all), [5]);
+    assert_eq!(list(2), [5], "its user's list, by the second create");
+    assert!(list(1).is_empty());
+}
