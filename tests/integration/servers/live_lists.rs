@@ -18,6 +18,16 @@ fn ids(list: &[Rc<Todo>]) -> Vec<u64> {
     list.iter().map(|todo| todo.id).collect()
 }
 
+/// Creates a todo of user 2 as another client would; its id.
+async fn create_elsewhere(api: &restcache_demo::DemoApi) -> u64 {
+    let fields = json!({"userId": 2, "title": "pushed", "completed": false});
+    let created = Client::new(api.url())
+        .request(Method::Post, "/todos", Some(Body::json(&fields).unwrap()))
+        .await
+        .unwrap();
+    serde_json::from_str::<Todo>(&created.body).unwrap().id
+}
+
 fn for_user(ctrl: &Controller, user_id: u64) -> Vec<u64> {
     let params = TodoResourceForUserParams { user_id };
     ids(&ctrl.read(&TodoResource::for_user(), &params).data.unwrap())
@@ -42,12 +52,7 @@ async fn a_record_created_elsewhere_joins_the_lists_its_create_names() {
         let _hold = open_and_wait(&ctrl, &live).await;
         eventually("the server has it subscribed", || api.streams_open() == 1).await;
 
-        let fields = json!({"userId": 2, "title": "pushed", "completed": false});
-        let created = Client::new(api.url())
-            .request(Method::Post, "/todos", Some(Body::json(&fields).unwrap()))
-            .await
-            .unwrap();
-        let id = serde_json::from_str::<Todo>(&created.body).unwrap().id;
+        let id = create_elsewhere(&api).await;
         eventually("the pushed record joins the list", || {
             ids(&ctrl.read(&TodoResource::get_list(), &()).data.unwrap()).contains(&id)
         })
@@ -93,12 +98,7 @@ async fn without_a_create_a_pushed_record_joins_no_list() {
         let live: Live = sse();
         let _hold = open_and_wait(&ctrl, &live).await;
         eventually("the server has it subscribed", || api.streams_open() == 1).await;
-        let fields = json!({"userId": 2, "title": "pushed", "completed": false});
-        let created = Client::new(api.url())
-            .request(Method::Post, "/todos", Some(Body::json(&fields).unwrap()))
-            .await
-            .unwrap();
-        let id = serde_json::from_str::<Todo>(&created.body).unwrap().id;
+        let id = create_elsewhere(&api).await;
         eventually("the pushed record is stored", || {
             ctrl.with_store(|store| store.get_entity::<Todo>(id).value().is_some())
         })
@@ -171,11 +171,7 @@ async fn a_paged_list_a_pushed_record_would_join_goes_stale_instead() {
         let live = sse().new_records_join(&TodoResource::create(), |_: &Todo| ());
         let _hold = open_and_wait(&ctrl, &live).await;
         eventually("the server has it subscribed", || api.streams_open() == 1).await;
-        let fields = json!({"userId": 2, "title": "pushed", "completed": false});
-        Client::new(api.url())
-            .request(Method::Post, "/todos", Some(Body::json(&fields).unwrap()))
-            .await
-            .unwrap();
+        create_elsewhere(&api).await;
         // It may be one of a page not loaded: the list is fetched again,
         // not counted on.
         eventually("the paged list goes stale", || {

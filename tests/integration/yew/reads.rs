@@ -439,6 +439,22 @@ fn InstantTitle() -> HtmlResult {
     Ok(html! { <h1>{ todo.map(|todo| todo.title.clone()) }</h1> })
 }
 
+/// A mock whose instant todo 1 is `milk`, and a controller on it whose
+/// clock ticks each time it is read.
+fn instant_milk() -> (MockClient, Controller) {
+    let mock = MockClient::new();
+    let milk = crate::common::controller::todo_json(1, "milk");
+    mock.answer(Fixture::reply(
+        &InstantTodoResource::get(),
+        InstantTodoResourceParams { id: 1 },
+        Reply::status(200, milk),
+    ));
+    let ctrl = Controller::builder(mock.client())
+        .clock(Ticking(std::cell::Cell::new(1_000_000)))
+        .build();
+    (mock, ctrl)
+}
+
 #[component]
 fn InstantApp(props: &AppProps) -> Html {
     html! {
@@ -453,16 +469,7 @@ fn InstantApp(props: &AppProps) -> Html {
 #[tokio::test]
 async fn a_read_stale_on_arrival_renders_the_answer_it_waited_for() {
     local(async {
-        let mock = MockClient::new();
-        let milk = crate::common::controller::todo_json(1, "milk");
-        mock.answer(Fixture::reply(
-            &InstantTodoResource::get(),
-            InstantTodoResourceParams { id: 1 },
-            Reply::status(200, milk),
-        ));
-        let ctrl = Controller::builder(mock.client())
-            .clock(Ticking(std::cell::Cell::new(1_000_000)))
-            .build();
+        let (mock, ctrl) = instant_milk();
         let props = AppProps { ctrl, id: None };
         let html = server_html::<InstantApp>(props).await;
         assert_eq!(html, "<h1>milk</h1>");
@@ -485,16 +492,7 @@ fn InstantPage() -> Html {
 #[tokio::test]
 async fn a_server_render_pass_renders_the_answer_it_waited_for() {
     local(async {
-        let mock = MockClient::new();
-        let milk = crate::common::controller::todo_json(1, "milk");
-        mock.answer(Fixture::reply(
-            &InstantTodoResource::get(),
-            InstantTodoResourceParams { id: 1 },
-            Reply::status(200, milk),
-        ));
-        let ctrl = Controller::builder(mock.client())
-            .clock(Ticking(std::cell::Cell::new(1_000_000)))
-            .build();
+        let (mock, ctrl) = instant_milk();
         let render = restcache::yew::ServerRender::<InstantPage>::new(ctrl, ()).hydratable(false);
         let html = rendered(render.render()).await.unwrap();
         assert_eq!(html, "<h1>milk</h1>");
