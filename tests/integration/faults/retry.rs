@@ -121,19 +121,42 @@ async fn hard_errors_mutations_and_retry_none_are_never_retried() {
     assert_eq!(answered.load(Ordering::SeqCst), 1);
 }
 
+/// A controller on `url` that retries quickly, on a clock the test moves:
+/// no retry goes before the test says.
+fn on_a_manual_clock(url: &str) -> (Controller, restcache::ManualClock) {
+    let clock = restcache::ManualClock::at(Timestamp::from_millis(1_000_000));
+    let ctrl = Controller::builder(Client::new(url))
+        .retry(quick())
+        .clock(clock.clone())
+        .build();
+    (ctrl, clock)
+}
+
+/// Moves `clock` on until the retry has been answered (its wait may have
+/// begun after the clock last moved).
+async fn back_online(clock: &restcache::ManualClock, answered: &AtomicUsize) {
+    crate::common::until(|| {
+        clock.advance(Duration::from_millis(100));
+        answered.load(Ordering::SeqCst) == 2
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_read_whose_network_goes_waits_for_it_before_its_retry() {
     let down = (503, r#"{"detail": "down"}"#.to_owned());
     let (url, answered) = scripted(vec![down, (200, todo_json(1, "milk"))]).await;
-    let ctrl = Controller::builder(Client::new(url)).retry(quick()).build();
+    let (ctrl, clock) = on_a_manual_clock(&url);
     let get = TodoResource::get();
     let (todo, ()) = futures_util::future::join(ctrl.fetch(&get, &params(), None), async {
-        tokio::time::sleep(Duration::from_millis(10)).await;
         // The first answer failed; the network goes before the retry.
+        crate::common::until(|| answered.load(Ordering::SeqCst) == 1).await;
         ctrl.set_online(false);
+        clock.advance(Duration::from_secs(1)); // past the retry's wait
         tokio::time::sleep(Duration::from_millis(150)).await;
         assert_eq!(answered.load(Ordering::SeqCst), 1, "no retry offline");
         ctrl.set_online(true);
+        back_online(&clock, &answered).await;
     })
     .await;
     assert_eq!(todo.unwrap().title, "milk", "retried once back online");
@@ -164,11 +187,12 @@ async fn a_retry_waits_on_the_controllers_clock() {
 async fn a_retry_sent_after_a_wait_for_the_network_is_as_new_as_its_sending() {
     let down = (503, r#"{"detail": "down"}"#.to_owned());
     let (url, answered) = scripted(vec![down, (200, todo_json(1, "from the server"))]).await;
-    let ctrl = Controller::builder(Client::new(url)).retry(quick()).build();
+    let (ctrl, clock) = on_a_manual_clock(&url);
     let get = TodoResource::get();
     let (todo, ()) = futures_util::future::join(ctrl.fetch(&get, &params(), None), async {
-        tokio::time::sleep(Duration::from_millis(10)).await;
+        crate::common::until(|| answered.load(Ordering::SeqCst) == 1).await;
         ctrl.set_online(false);
+        clock.advance(Duration::from_secs(1)); // past the retry's wait
         // Meanwhile a live message wrote the record.
         let pushed = crate::common::Todo {
             title: "pushed while offline".into(),
@@ -177,6 +201,7 @@ async fn a_retry_sent_after_a_wait_for_the_network_is_as_new_as_its_sending() {
         ctrl.set_entity(pushed, ctrl.write_time()).unwrap();
         tokio::time::sleep(Duration::from_millis(50)).await;
         ctrl.set_online(true);
+        back_online(&clock, &answered).await;
     })
     .await;
     todo.unwrap();
