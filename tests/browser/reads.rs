@@ -124,7 +124,8 @@ async fn polling_runs_while_mounted_and_stops_after_unmount() {
 #[wasm_bindgen_test]
 async fn a_read_is_cancelled_when_the_last_component_waiting_on_it_goes() {
     reset_demo().await;
-    set_delay(400).await;
+    // Far longer than the test takes to the cancel: it is never answered.
+    set_delay(5000).await;
     let ctrl = controller();
     let cancelled = Rc::new(std::cell::Cell::new(0));
     let seen = Rc::clone(&cancelled);
@@ -179,7 +180,9 @@ fn Switching(props: &AppProps) -> Html {
 #[wasm_bindgen_test]
 async fn a_read_left_for_other_params_while_on_its_way_is_cancelled() {
     reset_demo().await;
-    set_delay(400).await;
+    // Long enough that todo 1 is still on its way at the click on a slow
+    // machine.
+    set_delay(1500).await;
     let ctrl = controller();
     let cancelled = Rc::new(std::cell::RefCell::new(Vec::new()));
     let seen = Rc::clone(&cancelled);

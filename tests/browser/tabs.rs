@@ -48,9 +48,10 @@ async fn a_mutation_in_one_tab_shows_in_the_other_with_no_request() {
     .await;
     assert_eq!(hits("GET /todos").await, 2, "each tab read its list");
 
-    // Answers come late; tab one invalidates the list, which both tabs
-    // show: one request answers both.
-    set_delay(300).await;
+    // Answers come late (long enough, on a slow machine too, for tab two
+    // to see an optimistic value before its answer); tab one invalidates
+    // the list, which both tabs show: one request answers both.
+    set_delay(1500).await;
     rename_elsewhere(1, "changed on the server").await;
     one.invalidate(&TodoResource::get_list(), &());
     until("both tabs refetched", || {
