@@ -146,12 +146,21 @@ fn pk_of<R: Resource>(id: &R::Id) -> Option<Pk> {
 
 /// `{url_root}{pk}`, the pk percent-encoded.
 fn detail_url<R: Resource>(id: &R::Id) -> String {
-    let pk = id.to_pk().map(|pk| pk.to_string()).unwrap_or_default();
+    url_of_pk::<R>(&pk_text(id))
+}
+
+/// `{url_root}{pk}`, `pk` percent-encoded.
+fn url_of_pk<R: Resource>(pk: &str) -> String {
     format!(
         "{}{}",
         R::URL_ROOT,
-        utf8_percent_encode(&pk, NON_ALPHANUMERIC)
+        utf8_percent_encode(pk, NON_ALPHANUMERIC)
     )
+}
+
+/// The pk's text; empty without one.
+fn pk_text<Id: PkValue>(id: &Id) -> String {
+    id.to_pk().map(|pk| pk.to_string()).unwrap_or_default()
 }
 
 /// `{url_root}` followed by the query, if any.
@@ -198,7 +207,7 @@ fn detail_request<R: Resource>(
     id: &R::Id,
     body: Option<Body>,
 ) -> ResponseFuture {
-    let pk = id.to_pk().map(|pk| pk.to_string()).unwrap_or_default();
+    let pk = pk_text(id);
     if matches!(pk.as_str(), "" | "." | "..") {
         let refused = UrlError::Unsafe {
             name: "pk",
@@ -208,7 +217,7 @@ fn detail_request<R: Resource>(
         let error = Attempt::new(method, R::URL_ROOT).failed(ErrorKind::Url(refused));
         return Box::pin(std::future::ready(Err(error)));
     }
-    client.request(method, &detail_url::<R>(id), body)
+    client.request(method, &url_of_pk::<R>(&pk), body)
 }
 
 fn get_list<R: Resource>(client: &Client, query: &Query, body: Option<Body>) -> ResponseFuture {

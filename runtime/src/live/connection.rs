@@ -50,8 +50,11 @@ impl From<String> for ConnectError {
 /// `Some` refusal when `status` is one a retry does not change.
 fn refusal(url: &str, status: reqwest::StatusCode) -> Option<ConnectError> {
     let refuses = status.is_client_error() && !matches!(status.as_u16(), 408 | 429);
-    let error = crate::http::Error::http_status(crate::http::Method::Get, url, status.as_u16(), "");
-    refuses.then_some(ConnectError::Refused(error))
+    refuses.then(|| {
+        let status = status.as_u16();
+        let error = crate::http::Error::http_status(crate::http::Method::Get, url, status, "");
+        ConnectError::Refused(error)
+    })
 }
 
 /// Connects to `url`, resuming after `last_id` (sent as `Last-Event-ID`

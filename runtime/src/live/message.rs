@@ -237,12 +237,13 @@ fn apply<E: Entity + DeserializeOwned>(
             // Fields the message leaves out keep their stored values.
             let record = crate::cache::schema::from_json::<Rc<E>>(data.get())
                 .map_err(|e| format!("a `set` of {}: {e}", E::KEY))?;
-            let held =
-                |pk| controller.with_store(|store| store.get_entity::<E>(pk).value().is_some());
-            let new = record.pk().is_some_and(|pk| !held(pk));
+            let pk = record.pk();
+            let new = pk.as_ref().is_some_and(|pk| {
+                !controller.with_store(|store| store.get_entity::<E>(pk).value().is_some())
+            });
             // With no stored copy, nothing fills them: the record is left
             // for the next fetch, not written with blank fields.
-            if new && record.pk().is_some_and(|pk| record.leaves_out::<E>(&pk)) {
+            if new && pk.is_some_and(|pk| record.leaves_out::<E>(&pk)) {
                 return Ok(());
             }
             let stored = controller

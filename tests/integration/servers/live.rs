@@ -80,6 +80,23 @@ pub(super) async fn in_local_set<F: Future>(test: F) -> F::Output {
     LocalSet::new().run_until(test).await
 }
 
+/// The attempts of every `Retrying` status `ctrl`'s streams report, as
+/// they come, while the listener lives.
+fn retry_attempts(ctrl: &Controller) -> (Rc<RefCell<Vec<u32>>>, restcache::EventListener) {
+    let attempts = Rc::new(RefCell::new(Vec::new()));
+    let heard = Rc::clone(&attempts);
+    let listener = ctrl.on_event(move |event, _| {
+        if let Event::StreamChanged {
+            status: StreamStatus::Retrying { attempt },
+            ..
+        } = event
+        {
+            heard.borrow_mut().push(*attempt);
+        }
+    });
+    (attempts, listener)
+}
+
 pub(super) async fn open_and_wait(ctrl: &Controller, live: &Live) -> restcache::live::StreamHold {
     let hold = ctrl.open_stream(live);
     eventually("the stream opens", || {
@@ -231,17 +248,7 @@ async fn a_quiet_stream_the_server_closes_now_and_then_reconnects_at_once_each_t
         let live = sse().retry(Duration::from_millis(50), Duration::from_millis(200));
         let api = DemoApi::start().unwrap();
         let ctrl = Controller::new(Client::new(api.url()));
-        let statuses = Rc::new(RefCell::new(Vec::new()));
-        let heard = Rc::clone(&statuses);
-        let _listener = ctrl.on_event(move |event, _| {
-            if let Event::StreamChanged {
-                status: StreamStatus::Retrying { attempt },
-                ..
-            } = event
-            {
-                heard.borrow_mut().push(*attempt);
-            }
-        });
+        let (statuses, _listener) = retry_attempts(&ctrl);
         let _hold = open_and_wait(&ctrl, &live).await;
         for round in 1..=3 {
             eventually("the server has it", || api.streams_open() == 1).await;
@@ -517,17 +524,7 @@ async fn a_connection_that_worked_starts_the_waits_over_after_a_pause() {
     in_local_set(async {
         let api = DemoApi::start().unwrap();
         let ctrl = Controller::new(restcache::http::Client::new(api.url()));
-        let attempts = Rc::new(RefCell::new(Vec::new()));
-        let heard = Rc::clone(&attempts);
-        let _listener = ctrl.on_event(move |event, _| {
-            if let Event::StreamChanged {
-                status: StreamStatus::Retrying { attempt },
-                ..
-            } = event
-            {
-                heard.borrow_mut().push(*attempt);
-            }
-        });
+        let (attempts, _listener) = retry_attempts(&ctrl);
         let live = sse().retry(Duration::from_millis(10), Duration::from_millis(20));
         // An outage: the waits grow with each failed attempt.
         api.set_outage(true);
@@ -648,17 +645,7 @@ async fn a_stream_whose_every_connection_fails_its_message_waits_longer_each_tim
     in_local_set(async {
         let live = sse().retry(Duration::from_millis(20), Duration::from_secs(1));
         let ctrl = Controller::new(Client::new(one_refusal_a_connection().await));
-        let attempts = Rc::new(RefCell::new(Vec::new()));
-        let heard = Rc::clone(&attempts);
-        let _listener = ctrl.on_event(move |event, _| {
-            if let Event::StreamChanged {
-                status: StreamStatus::Retrying { attempt },
-                ..
-            } = event
-            {
-                heard.borrow_mut().push(*attempt);
-            }
-        });
+        let (attempts, _listener) = retry_attempts(&ctrl);
         let _hold = ctrl.open_stream(&live);
         eventually("three retries", || attempts.borrow().len() >= 3).await;
         assert_eq!(attempts.borrow()[..3], [1, 2, 3], "the waits grow");
