@@ -13,6 +13,7 @@ mod lists;
 mod live;
 mod live_faults;
 mod live_lists;
+mod page_totals;
 mod page_upkeep;
 mod pages;
 mod params;

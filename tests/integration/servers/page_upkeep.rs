@@ -9,24 +9,13 @@ use std::time::Duration;
 use restcache::prelude::*;
 use restcache::{Event, ManualClock};
 
+use super::pages::first_of_two_pages;
 use crate::common::{TodoResource, TodoResourcePagesParams};
-
-/// Page 1 of the todos, two a page, naming page 2 in its `Link` header.
-async fn first_of_two(server: &mut mockito::ServerGuard) -> mockito::Mock {
-    server
-        .mock("GET", "/todos?_limit=2&_page=1")
-        .with_header("content-type", "application/json")
-        .with_header("link", r#"</todos?_page=2&_limit=2>; rel="next""#)
-        .with_body(r#"[{"id": 1}, {"id": 2}]"#)
-        .expect(1)
-        .create_async()
-        .await
-}
 
 #[tokio::test]
 async fn a_list_loaded_slowly_page_by_page_is_kept_between_its_pages() {
     let (mut server, client) = crate::common::mock::server().await;
-    let first = first_of_two(&mut server).await;
+    let first = first_of_two_pages(&mut server).await;
     let second = server
         .mock("GET", "/todos?_page=2&_limit=2")
         .with_header("content-type", "application/json")
@@ -58,7 +47,7 @@ async fn a_list_loaded_slowly_page_by_page_is_kept_between_its_pages() {
 #[tokio::test]
 async fn a_page_every_caller_gave_up_on_tells_listeners_it_ended() {
     let (mut server, client) = crate::common::mock::server().await;
-    let _first = first_of_two(&mut server).await;
+    let _first = first_of_two_pages(&mut server).await;
     let _second = crate::common::mock::once_after(
         server.mock("GET", "/todos?_page=2&_limit=2"),
         Duration::from_millis(300),
