@@ -150,3 +150,49 @@ async fn an_img_the_server_rendered_hydrates_with_its_image_loaded_once() {
     handle.destroy();
     root.remove();
 }
+
+#[derive(Properties, PartialEq, Clone)]
+struct GalleryProps {
+    /// The images' addresses, each loaded through `use_image`.
+    srcs: Vec<AttrValue>,
+}
+
+#[component]
+fn Gallery(props: &GalleryProps) -> Html {
+    let avatars = props
+        .srcs
+        .iter()
+        .map(|src| html! { <Avatar src={src.clone()} /> });
+    html! {
+        <AsyncBoundary fallback={html! { <p class="loading">{ "loading" }</p> }} error_fallback={failed()}>
+            { for avatars }
+        </AsyncBoundary>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn images_use_image_waited_for_are_not_held_once_loaded() {
+    reset_demo().await;
+    const COUNT: u32 = 40;
+    let stamp = now_ms() as u64;
+    let srcs: Vec<AttrValue> = (0..COUNT)
+        .map(|i| format!("{DEMO}/images/gallery-{stamp}-{i}.png").into())
+        .collect();
+    sleep(std::time::Duration::from_millis(50)).await;
+    let held_before = wasm_bindgen::externref_heap_live_count();
+    let mut page = mount::<Gallery>(GalleryProps { srcs });
+    until("the gallery shows", || {
+        page.root.query_selector_all("img.avatar").unwrap().length() == COUNT
+    })
+    .await;
+    page.unmount();
+    yew::scheduler::flush().await;
+    sleep(std::time::Duration::from_millis(50)).await;
+    let held_after = wasm_bindgen::externref_heap_live_count();
+    // Each image kept alive (its loading element and two listeners) would
+    // hold three more; what is left is the page's own bookkeeping.
+    assert!(
+        held_after < held_before + COUNT,
+        "{held_before} browser objects held before, {held_after} after {COUNT} images"
+    );
+}

@@ -12,7 +12,9 @@ use yew::suspense::SuspensionResult;
 /// this component or another, does not suspend for it again. The `<img>`
 /// the component renders then shows it from the browser's cache, so serve
 /// images cacheable (`Cache-Control: max-age=..`), as image servers do.
-/// On the server it does nothing (there is no image to wait for).
+/// Once an image has loaded, only its address is kept, not the image: a
+/// page that shows thousands of them holds none alive. On the server it
+/// does nothing (there is no image to wait for).
 ///
 /// ```
 /// use restcache::yew::{AsyncBoundary, use_image};
@@ -107,18 +109,21 @@ mod loading {
     }
 
     impl Requested {
-        /// Starts loading `src`; `None` outside a page.
-        fn start(src: &str) -> Option<Requested> {
+        /// Starts loading `src`, and calls `settled` once the browser has
+        /// it or gave up on it; `None` outside a page.
+        fn start(src: &str, settled: impl Fn() + Clone + 'static) -> Option<Requested> {
             let image = web_sys::HtmlImageElement::new().ok()?;
             let (suspension, handle) = Suspension::new();
             let loaded = Rc::new(Cell::new(false));
             let handle = Rc::new(RefCell::new(Some(handle)));
             let listen = |event: &'static str| {
                 let (loaded, handle) = (Rc::clone(&loaded), Rc::clone(&handle));
+                let settled = settled.clone();
                 EventListener::once(&image, event, move |_| {
                     loaded.set(true);
                     if let Some(handle) = handle.borrow_mut().take() {
                         handle.resume();
+                        settled();
                     }
                 })
             };
@@ -146,30 +151,53 @@ mod loading {
     /// (a server render in wasm) there is nothing to wait for.
     #[hook]
     pub fn use_img(props: &ImgProps) -> HtmlResult {
-        let requested = use_memo(props.src.clone(), |src| Requested::start(src));
+        let requested = use_memo(props.src.clone(), |src| Requested::start(src, || {}));
         if let Some(requested) = requested.as_ref() {
             requested.wait()?;
         }
         Ok(super::plain(props))
     }
 
+    /// An image `use_image` waited for: loading, with what loads it, or
+    /// loaded, when only its address is kept (the browser holds the image).
+    enum Image {
+        Loading(Requested),
+        Loaded,
+    }
+
     thread_local! {
-        static IMAGES: RefCell<HashMap<String, Requested>> = RefCell::default();
+        static IMAGES: RefCell<HashMap<String, Image>> = RefCell::default();
     }
 
     pub fn wait_for(src: &str) -> SuspensionResult<()> {
         IMAGES.with(|images| {
-            if let Some(requested) = images.borrow().get(src) {
-                return match requested.loaded.get() {
-                    true => Ok(()),
-                    false => Err(requested.suspension.clone()),
+            if let Some(image) = images.borrow().get(src) {
+                return match image {
+                    Image::Loading(requested) => requested.wait(),
+                    Image::Loaded => Ok(()),
                 };
             }
-            let Some(requested) = Requested::start(src) else {
+            let address = src.to_owned();
+            // Once loaded, the element that loaded it and its listeners go
+            // (after the listener that tells it has returned): a page that
+            // shows many images keeps none of them alive.
+            let settled = move || {
+                let address = address.clone();
+                yew::platform::spawn_local(async move {
+                    IMAGES.with(|images| {
+                        if let Some(image) = images.borrow_mut().get_mut(&address) {
+                            *image = Image::Loaded;
+                        }
+                    })
+                });
+            };
+            let Some(requested) = Requested::start(src, settled) else {
                 return Ok(());
             };
             let waiting = requested.wait();
-            images.borrow_mut().insert(src.to_owned(), requested);
+            images
+                .borrow_mut()
+                .insert(src.to_owned(), Image::Loading(requested));
             waiting
         })
     }
