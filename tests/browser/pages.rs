@@ -4,7 +4,9 @@
 
 use restcache::prelude::*;
 use restcache::rest::Page;
-use restcache::yew::{AsyncBoundary, CacheProvider, NextPageLoader, use_next_page, use_suspense};
+use restcache::yew::{
+    AsyncBoundary, CacheProvider, NextPageLoader, ServerRender, use_next_page, use_suspense,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::HtmlElement;
@@ -241,4 +243,40 @@ async fn after_a_switch_loading_ends_with_the_new_lists_page() {
     until("done loading", || shown() == "loading false, error None").await;
     assert_eq!(held(2), 2, "the first list's page is still on its way");
     until("the first list's page", || held(2) == 4).await;
+}
+
+/// A page the server rendered before the list came (its "more" buttons
+/// showed nothing there) hydrates with no button, as the server sent it,
+/// though the handoff holds a list with more pages; the buttons come
+/// just after.
+#[wasm_bindgen_test]
+async fn more_buttons_the_server_did_not_show_hydrate_absent_then_show() {
+    reset_demo().await;
+    let on_server = controller();
+    let props = CtrlProps {
+        ctrl: on_server.clone(),
+    };
+    let html = ServerRender::<App>::new(on_server.clone(), props)
+        .render()
+        .await
+        .unwrap();
+    assert!(!html.contains("<button"), "{html}");
+    let root = gloo_document().create_element("div").unwrap();
+    gloo_document().body().unwrap().append_child(&root).unwrap();
+    root.set_inner_html(&html);
+
+    let in_browser = controller();
+    in_browser
+        .import_handoff(&on_server.export_handoff())
+        .unwrap();
+    let handle =
+        yew::Renderer::<App>::with_root_and_props(root.clone(), CtrlProps { ctrl: in_browser })
+            .hydrate();
+    until("the more buttons", || {
+        root.query_selector_all("button").unwrap().length() == 2
+    })
+    .await;
+    assert_eq!(root.query_selector_all("li").unwrap().length(), 2);
+    handle.destroy();
+    root.remove();
 }

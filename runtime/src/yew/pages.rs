@@ -18,7 +18,8 @@ pub struct NextPageLoader {
     /// click fetches one page).
     pub load: Callback<()>,
     /// Whether the list has a page after the ones it holds (`false` while
-    /// nothing is cached).
+    /// nothing is cached, and at hydration when the server rendered this
+    /// view before the list came).
     pub more: bool,
     /// Whether a page of this list that this component's `load` asked for
     /// is on its way (not one of the list its params named before).
@@ -90,8 +91,10 @@ where
 {
     let ctrl = use_controller();
     let params = params.params().cloned();
-    // Subscribes: the list growing, or going, re-renders the button.
-    use_cache(endpoint, params.clone());
+    // Subscribes: the list growing, or going, re-renders the button. A
+    // list the server rendered this view without (it came later) shows
+    // no button at hydration either, as the server's page has none.
+    let shown = use_cache(endpoint, params.clone()).is_some();
     let loads = use_mut_ref(Loads::<P>::default);
     let latest = use_mut_ref(|| endpoint.clone());
     *latest.borrow_mut() = endpoint.clone();
@@ -117,7 +120,7 @@ where
         let (loading, error) = loads.borrow().of(&params);
         NextPageLoader {
             load,
-            more: ctrl.has_next_page(endpoint, &params),
+            more: shown && ctrl.has_next_page(endpoint, &params),
             loading,
             error,
         }
