@@ -52,7 +52,7 @@ async fn a_read_waited_on_across_a_reset_fetches_for_the_new_session() {
 
 /// Todo 1 read with a token the fetch sends, as a view's endpoint made in
 /// a render captures it; `sent` notes each token sent.
-fn with_token(
+pub(super) fn with_token(
     token: &'static str,
     sent: &Rc<std::cell::RefCell<Vec<&'static str>>>,
 ) -> Endpoint<crate::common::TodoResourceParams, Rc<Todo>, Read> {

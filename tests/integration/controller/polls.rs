@@ -224,3 +224,40 @@ async fn polling_starts_from_the_last_fetch_and_pauses_while_the_app_is_away() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn polls_send_what_the_latest_render_of_a_poller_still_there_captured() {
+    LocalSet::new()
+        .run_until(async {
+            let (mut server, ctrl, clock) = setup().await;
+            let _polls = server
+                .mock("GET", "/todos/1")
+                .with_body(todo_json(1, "polled"))
+                .create_async()
+                .await;
+            store_todo(&ctrl, 1, "one");
+            let sent = Rc::default();
+            let polled = |token| {
+                let endpoint = super::observer_fetches::with_token(token, &sent);
+                let options = restcache::rest::Options {
+                    poll_frequency: Some(Duration::from_secs(10)),
+                    ..endpoint.options()
+                };
+                endpoint.with_options(options)
+            };
+            let options = Observe::new().changes().poll();
+            let mut first = ReadObserver::new(&ctrl, options);
+            first.set(&polled("old"), &one(1));
+            first.subscribe(|| {});
+            let mut second = ReadObserver::new(&ctrl, options);
+            second.set(&polled("old"), &one(1));
+            second.subscribe(|| {});
+            // The first view goes; the second renders with a refreshed token.
+            drop(first);
+            second.set(&polled("new"), &one(1));
+            clock.advance(Duration::from_secs(10));
+            settle(&ctrl).await;
+            assert_eq!(*sent.borrow(), ["new"], "the poll sends the new token");
+        })
+        .await;
+}

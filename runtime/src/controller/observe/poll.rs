@@ -4,7 +4,7 @@
 //! observer mounted; none is made while the app is out of view or
 //! offline.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use std::time::Duration;
 
@@ -22,9 +22,13 @@ pub(crate) type PollFetch = Rc<dyn Fn(Controller) -> LocalBoxFuture<'static, ()>
 
 /// The polling of one key.
 pub(crate) struct Poller {
-    /// Each polling observer's id and period.
-    periods: Vec<(u32, Duration)>,
-    fetch: PollFetch,
+    /// Each polling observer's id, period and request, in the order they
+    /// joined.
+    periods: Vec<(u32, Duration, PollFetch)>,
+    /// The request the loop makes: that of the observer that joined last
+    /// among those still polling (its fetch function sends what its
+    /// view's latest render captured, a token say).
+    fetch: Rc<RefCell<PollFetch>>,
     /// The loop that polls, with its period (which it reads before each
     /// wait: a slower one takes effect at the loop's next wait).
     running: Option<(AbortHandle, Rc<Cell<Duration>>)>,
@@ -34,21 +38,33 @@ impl Poller {
     pub fn new(fetch: PollFetch) -> Self {
         Poller {
             periods: Vec::new(),
-            fetch,
+            fetch: Rc::new(RefCell::new(fetch)),
             running: None,
         }
     }
 
-    /// The observer `id` polls the key `key` every `every`.
-    pub fn join(&mut self, id: u32, key: &str, every: Duration, controller: &Controller) {
-        self.periods.push((id, every));
+    /// The observer `id` polls the key `key` every `every`, with `fetch`.
+    pub fn join(
+        &mut self,
+        id: u32,
+        key: &str,
+        every: Duration,
+        fetch: PollFetch,
+        controller: &Controller,
+    ) {
+        *self.fetch.borrow_mut() = Rc::clone(&fetch);
+        self.periods.push((id, every, fetch));
         self.restart(key, controller);
     }
 
     /// The observer `id` stops polling: the loop goes on at the shortest
-    /// period left, or stops with the last observer.
+    /// period left, with the request of the last observer left, or stops
+    /// with the last observer.
     pub fn leave(&mut self, id: u32) {
-        self.periods.retain(|(other, _)| *other != id);
+        self.periods.retain(|(other, _, _)| *other != id);
+        if let Some((_, _, fetch)) = self.periods.last() {
+            *self.fetch.borrow_mut() = Rc::clone(fetch);
+        }
         match self.shortest() {
             Some(every) => {
                 if let Some((_, period)) = &self.running {
@@ -66,7 +82,7 @@ impl Poller {
     /// The shortest period of the observers that poll, zero aside (a
     /// zero period does not poll).
     fn shortest(&self) -> Option<Duration> {
-        let periods = self.periods.iter().map(|(_, every)| *every);
+        let periods = self.periods.iter().map(|(_, every, _)| *every);
         periods.filter(|every| !every.is_zero()).min()
     }
 
@@ -114,7 +130,12 @@ impl Drop for Poller {
 /// controller's clock; again, until aborted or the controller is gone.
 /// While the app is out of view or offline it waits a period at a time.
 /// It holds the controller only while a request is on its way.
-async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, period: Rc<Cell<Duration>>) {
+async fn poll_loop(
+    inner: Weak<Inner>,
+    key: String,
+    fetch: Rc<RefCell<PollFetch>>,
+    period: Rc<Cell<Duration>>,
+) {
     // This loop's own last poll: a poll whose answer was not stored (a
     // reset on its way) still counts, so that polls never run back to
     // back.
@@ -134,7 +155,8 @@ async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, period: Rc
         };
         if wait.is_zero() {
             polled = Some(controller.now());
-            fetch(controller).await;
+            let request = Rc::clone(&fetch.borrow());
+            request(controller).await;
             continue;
         }
         let sleep = controller.inner.clock.sleep(wait);
@@ -148,7 +170,8 @@ async fn poll_loop(inner: Weak<Inner>, key: String, fetch: PollFetch, period: Rc
             && last(&controller, polled).is_none_or(|at| elapsed(&controller, at) >= period.get());
         if due {
             polled = Some(controller.now());
-            fetch(controller).await;
+            let request = Rc::clone(&fetch.borrow());
+            request(controller).await;
         }
     }
 }

@@ -366,15 +366,16 @@ impl Controller {
 
     /// The observer `id` polls `key` every `every`, with `fetch`: the
     /// key's loop, started with its first poller, runs at the shortest
-    /// period of those that poll it.
+    /// period of those that poll it, with the request of the one that
+    /// joined last (of those still there).
     pub(crate) fn join_poll(&self, id: u32, key: &str, every: Duration, fetch: PollFetch) {
         self.inner
             .observers
             .borrow_mut()
             .polls
             .entry(key.to_owned())
-            .or_insert_with(|| Poller::new(fetch))
-            .join(id, key, every, self);
+            .or_insert_with(|| Poller::new(Rc::clone(&fetch)))
+            .join(id, key, every, fetch, self);
     }
 
     /// [`notify`](Self::notify), when a look at the cache changed it:
