@@ -359,3 +359,59 @@ async fn a_read_that_showed_loading_on_the_server_hydrates_loading_then_shows() 
 async fn a_read_that_showed_loading_hydrates_so_beside_a_saved_cache() {
     a_read_that_showed_loading_hydrates_loading_then_shows(true).await;
 }
+
+/// The boundary above the provider: the layout of an app whose whole
+/// page is one boundary.
+#[component]
+fn FailingUnderTheBoundary(props: &CtrlProps) -> Html {
+    html! {
+        <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+            <CacheProvider controller={props.ctrl.clone()}>
+                <p>{"todos"}</p>
+                <Missing />
+            </CacheProvider>
+        </AsyncBoundary>
+    }
+}
+
+/// A fallback a server showed in a boundary above the provider hydrates
+/// as shown too: the boundary takes it from the controller that imported
+/// the handoff, though no provider is above it; its retry fetches again.
+#[wasm_bindgen_test]
+async fn a_fallback_shown_above_the_provider_hydrates_as_shown() {
+    reset_demo().await;
+    let on_server = controller();
+    let props = CtrlProps {
+        ctrl: on_server.clone(),
+    };
+    let html = ServerRender::<FailingUnderTheBoundary>::new(on_server.clone(), props)
+        .render()
+        .await
+        .unwrap();
+    assert!(html.contains("failed: Some(404)"), "{html}");
+    let missing = hits("GET /todos/999").await;
+
+    let root = gloo_document().create_element("div").unwrap();
+    gloo_document().body().unwrap().append_child(&root).unwrap();
+    root.set_inner_html(&html);
+    let in_browser = controller();
+    in_browser
+        .import_handoff(&on_server.export_handoff())
+        .unwrap();
+    let handle = Renderer::<FailingUnderTheBoundary>::with_root_and_props(
+        root.clone(),
+        CtrlProps { ctrl: in_browser },
+    )
+    .hydrate();
+    yew::scheduler::flush().await;
+    sleep(Duration::from_millis(50)).await;
+    let text = root.text_content().unwrap_or_default();
+    assert!(text.contains("failed: Some(404)"), "{text}");
+    assert_eq!(hits("GET /todos/999").await, missing, "no request");
+
+    let button = root.query_selector("button").unwrap().unwrap();
+    button.unchecked_into::<web_sys::HtmlElement>().click();
+    until_hits("GET /todos/999", missing + 1).await;
+    handle.destroy();
+    root.remove();
+}

@@ -471,6 +471,10 @@ impl Controller {
             state.handoff.pending.insert(entry.key, pending);
         }
         state.handoff.fallbacks = text.fallbacks;
+        #[cfg(feature = "hydration")]
+        if !state.handoff.fallbacks.is_empty() {
+            HANDED_OVER.with(|handed| *handed.borrow_mut() = std::rc::Rc::downgrade(&self.inner));
+        }
         state.handoff.shown_empty.extend(text.shown_empty);
         Ok(count)
     }
@@ -563,6 +567,16 @@ impl Controller {
         self.state_mut().handoff.fallbacks = fallbacks.collect();
     }
 
+    /// The controller that took the last handoff with fallbacks in it,
+    /// while it holds them: a boundary above every provider, which
+    /// renders before the provider of that controller, takes them there.
+    #[cfg(feature = "hydration")]
+    pub(crate) fn holding_handed_fallbacks() -> Option<Controller> {
+        let inner = HANDED_OVER.with(|handed| handed.borrow().upgrade())?;
+        let holds = !inner.state.borrow().handoff.fallbacks.is_empty();
+        holds.then_some(Controller { inner })
+    }
+
     /// Takes the boundaries an imported page showed the fallback of: a
     /// provider shows them again as it hydrates.
     #[cfg(feature = "hydration")]
@@ -576,6 +590,13 @@ impl Controller {
             })
             .collect()
     }
+}
+
+#[cfg(feature = "hydration")]
+thread_local! {
+    /// The controller that took the last handoff with fallbacks in it.
+    static HANDED_OVER: std::cell::RefCell<std::rc::Weak<super::Inner>> =
+        const { std::cell::RefCell::new(std::rc::Weak::new()) };
 }
 
 /// The page's handoff element, if it holds one.

@@ -10,7 +10,7 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 use yew::suspense::SuspensionHandle;
 
-use super::context::{CacheContext, Scope, use_scope};
+use super::context::{Hydrating, Scope, use_scope};
 use super::server::{BoundaryId, ServerPass};
 use crate::controller::Controller;
 use crate::http::Error;
@@ -200,6 +200,13 @@ impl BoundaryContext {
 /// no boundary above, it shows in this fallback, and a reset clears it
 /// too (it fetches again, and fails in view again).
 ///
+/// A page a server rendered hydrates showing the fallbacks the server
+/// showed, with the server's error. A boundary may sit above the
+/// [`CacheProvider`](super::CacheProvider) (a page that is one boundary):
+/// it takes them from the controller that imported the handoff, so
+/// import it before hydrating (a provider that reads the page's handoff
+/// by itself does so only once it renders, below such a boundary).
+///
 /// ```
 /// use restcache::yew::{BoundaryError, CacheProvider, ErrorBoundary};
 /// use yew::prelude::*;
@@ -248,7 +255,24 @@ fn use_error_boundary(
     // Above the provider, the render's own pass, as the provider finds it.
     #[cfg(feature = "ssr")]
     let pass = pass.or_else(super::server::current_pass);
-    let hydrating = cache.as_ref().and_then(|cache| cache.hydrating().cloned());
+    // Above every provider in a browser: the fallbacks the page's
+    // controller took from the server, as the server numbered this
+    // boundary with the render's own pass.
+    let above = use_memo((), {
+        let alone = cache.is_none() && parent.is_none() && pass.is_none();
+        move |()| alone.then(Hydrating::above_providers).flatten()
+    });
+    let hydrating = match (&cache, &*above) {
+        (Some(cache), _) => cache.hydrating().cloned(),
+        (None, Some((_, hydrating))) => Some(Rc::clone(hydrating)),
+        (None, None) => None,
+    };
+    // The controller the server's fallbacks name reads of.
+    let handed_by = match (&cache, &*above) {
+        (Some(cache), _) => Some(cache.controller()),
+        (None, Some((controller, _))) => Some(controller.clone()),
+        (None, None) => None,
+    };
     let context = use_memo((), {
         let show = shown.setter();
         let hydrating = hydrating.clone();
@@ -298,8 +322,7 @@ fn use_error_boundary(
             shown.set(None);
         }
         if let Some((_, keys)) = &handed_now {
-            let controller = cache.as_ref().map(CacheContext::controller);
-            reset_handed(controller, keys.clone(), &handed).emit(());
+            reset_handed(handed_by.clone(), keys.clone(), &handed).emit(());
         }
     }
     let failed = match ((*shown).clone(), context.0.pass.as_ref(), handed_now) {
@@ -311,10 +334,7 @@ fn use_error_boundary(
         (None, Some(pass), _) => pass
             .fallback_of(&context.0.id)
             .map(|error| (error, Callback::noop())),
-        (None, None, Some((error, keys))) => {
-            let controller = cache.as_ref().map(CacheContext::controller);
-            Some((error, reset_handed(controller, keys, &handed)))
-        }
+        (None, None, Some((error, keys))) => Some((error, reset_handed(handed_by, keys, &handed))),
         (None, None, None) => None,
     };
     // What the children (or the fallback) see: this boundary, and the

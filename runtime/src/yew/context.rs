@@ -79,10 +79,10 @@ impl CacheContext {
     /// show it again as the page hydrates (with the `hydration` feature).
     pub fn new(controller: Controller) -> Self {
         #[cfg(feature = "hydration")]
-        let hydrating = {
+        let hydrating = Hydrating::taken_above(&controller).or_else(|| {
             let handed = controller.take_handed_fallbacks();
             (!handed.is_empty()).then(|| Rc::new(Hydrating::new(handed)))
-        };
+        });
         #[cfg(not(feature = "hydration"))]
         let hydrating = {
             warn_without_hydration(&controller);
@@ -150,6 +150,13 @@ fn ended_controller() -> Controller {
     ENDED.with(Controller::clone)
 }
 
+#[cfg(feature = "hydration")]
+thread_local! {
+    /// What a boundary above every provider took from a controller (by
+    /// its id), until that controller's provider takes it over.
+    static TAKEN_ABOVE: RefCell<Option<(usize, Rc<Hydrating>)>> = const { RefCell::new(None) };
+}
+
 /// A fallback a server showed: its error, and its failed reads' keys.
 pub(crate) type Shown = (Error, Vec<String>);
 
@@ -173,6 +180,35 @@ impl Hydrating {
             fallbacks: RefCell::new(fallbacks),
             root_children: Cell::new(0),
         }
+    }
+
+    /// For a boundary above every provider, in a browser: the fallbacks
+    /// the controller that took the page's handoff holds, with that
+    /// controller. Its provider, below, goes on with the same places.
+    pub fn above_providers() -> Option<(Controller, Rc<Hydrating>)> {
+        #[cfg(feature = "hydration")]
+        {
+            let controller = Controller::holding_handed_fallbacks()?;
+            let hydrating = Rc::new(Hydrating::new(controller.take_handed_fallbacks()));
+            let taken = (controller.id(), Rc::clone(&hydrating));
+            TAKEN_ABOVE.with(|above| *above.borrow_mut() = Some(taken));
+            Some((controller, hydrating))
+        }
+        #[cfg(not(feature = "hydration"))]
+        None
+    }
+
+    /// The fallbacks a boundary above the provider of `controller` took
+    /// for it, if any.
+    #[cfg(feature = "hydration")]
+    fn taken_above(controller: &Controller) -> Option<Rc<Hydrating>> {
+        TAKEN_ABOVE.with(|above| {
+            let mut above = above.borrow_mut();
+            match above.as_ref() {
+                Some((id, _)) if *id == controller.id() => above.take().map(|(_, taken)| taken),
+                _ => None,
+            }
+        })
     }
 
     /// The identity of the next boundary at the root (as a server render
