@@ -1,16 +1,22 @@
 //! Building a controller with another clock or other default expiries.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
 use futures_util::future::LocalBoxFuture;
 
+use super::handoff::Handoff;
 use super::observe::{Spawner, default_spawner};
+use super::state::Keys;
 use super::{
-    Clock, Controller, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, Retention, Retry, Settings,
-    SystemClock,
+    Clock, Controller, DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, Inner, Retention, Retry,
+    Settings, State, SystemClock, events,
 };
+use crate::cache::memo::Memo;
+use crate::cache::store::Store;
 use crate::http::Client;
+use crate::meta::Timestamp;
 
 /// Settings of a [`Controller`] before it is built; see
 /// [`Controller::builder`].
@@ -147,5 +153,63 @@ impl std::fmt::Debug for ControllerBuilder {
             .field("client", &self.client)
             .field("settings", &self.settings)
             .finish_non_exhaustive()
+    }
+}
+
+impl Controller {
+    /// A controller of what `ControllerBuilder` was given.
+    fn from_builder(
+        client: Client,
+        clock: Rc<dyn Clock>,
+        spawner: Spawner,
+        settings: Settings,
+    ) -> Self {
+        let state = State {
+            store: Store::sharing(settings.share_equal_copies),
+            memo: Memo::new(),
+            keys: Keys::default(),
+            generation: 0,
+            #[cfg(any(feature = "tabs", feature = "persist"))]
+            reset_at: Timestamp::from_micros(0),
+            serial: 0,
+            last_start: Timestamp::default(),
+            retention: settings.retention,
+            least_used: settings.least_used,
+            next_sweep: Timestamp::default(),
+            collect_above: (
+                settings.retention.max_results.unwrap_or(usize::MAX),
+                settings.retention.max_entities.unwrap_or(usize::MAX),
+            ),
+            touched: Vec::new(),
+            handoff: Handoff::default(),
+        };
+        Controller {
+            inner: Rc::new(Inner {
+                client,
+                clock,
+                spawner,
+                data_expiry: settings.data_expiry,
+                error_expiry: settings.error_expiry,
+                retry: settings.retry,
+                state: RefCell::new(state),
+                observers: RefCell::default(),
+                dead_observers: RefCell::default(),
+                background: RefCell::default(),
+                focused: Cell::new(true),
+                online: Cell::new(true),
+                batch_depth: Cell::new(0),
+                notify_pending: Cell::new(false),
+                dropped_layers: RefCell::default(),
+                notify_due: Cell::new(false),
+                mutating: Cell::new(0),
+                events: events::Events::default(),
+                offline: RefCell::default(),
+                signal_waiters: RefCell::default(),
+                #[cfg(feature = "live")]
+                streams: RefCell::default(),
+                #[cfg(feature = "tabs")]
+                shared: super::shared_reads::SharedReads::default(),
+            }),
+        }
     }
 }

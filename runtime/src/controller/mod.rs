@@ -4,19 +4,21 @@
 //! status. The Yew hooks sit on it; tests, SSR and command-line tools use
 //! it directly.
 //!
-//! `mod.rs` holds the controller's handle; `fetches` its public
-//! fetches; `state` what it holds behind its handle; `request` makes requests
+//! `mod.rs` holds the controller and its public reads and fetches;
+//! `state` what it holds behind its handle, and how the handle reaches
+//! it; `request` makes requests
 //! (shared reads, mutations, optimistic layers); `lists` the lists a
 //! create joins; `paging` next pages; `edits` changes by hand
 //! (invalidate, expire, reset, set a response or an error); `records`
 //! writes one record from outside a request; `events` tells listeners
 //! what the controller does; `reads`
-//! answers reads (`read`) from the cache; `expiry`
+//! answers reads from the cache; `expiry`
 //! classifies reads; `observe` follows reads for views (who read what,
 //! what to fetch when, polls, focus and network); `retention` collects
 //! what nothing uses; `offline` queues the mutations made while the
 //! network is down; `streams` counts the live streams views hold open;
-//! `retry`, `clock` and `builder` the settings.
+//! `retry`, `clock` and `builder` the settings (`builder` builds the
+//! controller).
 
 mod builder;
 mod clock;
@@ -24,7 +26,6 @@ mod derived;
 mod edits;
 mod events;
 mod expiry;
-mod fetches;
 mod handoff;
 mod lists;
 mod mutation;
@@ -50,12 +51,17 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
+use futures_util::FutureExt;
+use futures_util::future::LocalBoxFuture;
 use rustc_hash::FxHashMap;
+use serde::Serialize;
 
-use crate::cache::memo::Memo;
+use crate::cache::schema::Schema;
 use crate::cache::store::Store;
-use crate::http::Client;
+use crate::http::{Body, Client, Error};
 use crate::meta::Timestamp;
+use crate::rest::effect::Action;
+use crate::rest::{Effect, Endpoint, Readable};
 
 pub use builder::ControllerBuilder;
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -64,7 +70,6 @@ pub use events::{Event, EventListener, RecordChange};
 pub use expiry::{Cached, ExpiryStatus};
 #[cfg(feature = "hydration")]
 pub(crate) use handoff::HandedFallback;
-use handoff::Handoff;
 pub(crate) use handoff::Recorded;
 pub use handoff::{HANDOFF_SCRIPT_ID, HandoffError, MAX_HANDOFF_BYTES, handoff_script};
 #[cfg(feature = "yew")]
@@ -88,8 +93,8 @@ pub use streams::{StreamHold, StreamStatus};
 use expiry::StoredError;
 use observe::{Observers, Running, Spawner};
 pub(crate) use reads::Named;
+use state::InFlight;
 pub(crate) use state::State;
-use state::{InFlight, Keys};
 
 /// How long a response stays fresh unless its endpoint says otherwise.
 pub const DEFAULT_DATA_EXPIRY: Duration = Duration::from_secs(60);
@@ -306,61 +311,6 @@ impl Controller {
         ControllerBuilder::new(client)
     }
 
-    fn from_builder(
-        client: Client,
-        clock: Rc<dyn Clock>,
-        spawner: Spawner,
-        settings: Settings,
-    ) -> Self {
-        let state = State {
-            store: Store::sharing(settings.share_equal_copies),
-            memo: Memo::new(),
-            keys: Keys::default(),
-            generation: 0,
-            #[cfg(any(feature = "tabs", feature = "persist"))]
-            reset_at: Timestamp::from_micros(0),
-            serial: 0,
-            last_start: Timestamp::default(),
-            retention: settings.retention,
-            least_used: settings.least_used,
-            next_sweep: Timestamp::default(),
-            collect_above: (
-                settings.retention.max_results.unwrap_or(usize::MAX),
-                settings.retention.max_entities.unwrap_or(usize::MAX),
-            ),
-            touched: Vec::new(),
-            handoff: Handoff::default(),
-        };
-        Controller {
-            inner: Rc::new(Inner {
-                client,
-                clock,
-                spawner,
-                data_expiry: settings.data_expiry,
-                error_expiry: settings.error_expiry,
-                retry: settings.retry,
-                state: RefCell::new(state),
-                observers: RefCell::default(),
-                dead_observers: RefCell::default(),
-                background: RefCell::default(),
-                focused: Cell::new(true),
-                online: Cell::new(true),
-                batch_depth: Cell::new(0),
-                notify_pending: Cell::new(false),
-                dropped_layers: RefCell::default(),
-                notify_due: Cell::new(false),
-                mutating: Cell::new(0),
-                events: events::Events::default(),
-                offline: RefCell::default(),
-                signal_waiters: RefCell::default(),
-                #[cfg(feature = "live")]
-                streams: RefCell::default(),
-                #[cfg(feature = "tabs")]
-                shared: shared_reads::SharedReads::default(),
-            }),
-        }
-    }
-
     /// The HTTP client.
     ///
     /// ```
@@ -387,44 +337,6 @@ impl Controller {
     /// ```
     pub fn now(&self) -> Timestamp {
         self.inner.clock.now()
-    }
-
-    /// The state, to change, once the optimistic layers of mutations that
-    /// went away while it was borrowed are removed.
-    pub(crate) fn state_mut(&self) -> std::cell::RefMut<'_, State> {
-        let mut state = self.inner.state.borrow_mut();
-        if let Ok(mut dropped) = self.inner.dropped_layers.try_borrow_mut()
-            && !dropped.is_empty()
-        {
-            for remove in dropped.drain(..) {
-                remove(self, &mut state);
-            }
-            self.inner.notify_due.set(true);
-        }
-        state
-    }
-
-    /// `f`'s look at the store through the controller's memo; the views
-    /// hear of what the look changed (optimistic layers given up while the
-    /// cache was borrowed go at it).
-    pub(crate) fn look_through_memo<R>(
-        &self,
-        f: impl FnOnce(&crate::cache::store::Store, &mut crate::cache::memo::Memo) -> R,
-    ) -> R {
-        let found = {
-            let mut state = self.state_mut();
-            let State { store, memo, .. } = &mut *state;
-            f(store, memo)
-        };
-        self.notify_if_due();
-        found
-    }
-
-    /// The start time of something that starts now (a request, an
-    /// invalidation): now, or just after the last start if that is later.
-    pub(crate) fn start_now(&self) -> Timestamp {
-        let now = self.now();
-        self.state_mut().start_at(now)
     }
 
     /// Runs `f` on the store (to inspect it: counts, metas, keys). `f`
@@ -477,5 +389,220 @@ impl Controller {
     /// ```
     pub fn subscriber_count(&self) -> usize {
         self.inner.observers.borrow().len()
+    }
+
+    /// What the cache holds for `endpoint` with `params`, classified
+    /// against the clock. Never fetches. Params that make no URL give a
+    /// `Valid` answer holding that (hard) error.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
+    /// ctrl.set_response(&TodoResource::get(), &params, std::rc::Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
+    /// # Ok::<(), restcache::WriteError>(())
+    /// ```
+    pub fn read<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P) -> Cached<S>
+    where
+        P: Serialize,
+        S: Schema,
+        E: Readable,
+    {
+        match self.key(endpoint, params) {
+            Ok(key) => self.read_key(endpoint, params, &key, &|| endpoint.named_pks(params)),
+            Err(error) => Cached {
+                status: ExpiryStatus::Valid,
+                error: Some(error),
+                ..Cached::absent()
+            },
+        }
+    }
+
+    /// Makes `endpoint`'s request for `params` (and `body`) and stores the
+    /// response; resolves to the result as the cache now shows it.
+    ///
+    /// - A read ([`Read`](crate::rest::Read)) is stored under its key (with
+    ///   `body`, a key of that body's, unless the endpoint has a key
+    ///   function of its own: a `POST` search sent with another query is
+    ///   another read). While one is on its
+    ///   way, every other read of the same key waits for it instead of
+    ///   making its own request. A failure is kept beside the cached data
+    ///   for the error expiry; the data stays.
+    /// - A mutation is never shared. Its response's records are merged into
+    ///   the store (every result that holds them shows the change); a
+    ///   create's record joins the cached `GET` lists of the same URL whose
+    ///   query params its fields match (one it cannot judge goes stale); a
+    ///   delete's record becomes Invalid and leaves every list.
+    /// - A response to a request that started before a [`reset`](Self::reset)
+    ///   is handed back but not stored.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let ctrl = Controller::new(Client::new(api.url()));
+    /// let list = ctrl.fetch(&TodoResource::get_list(), &(), None).await?;
+    ///
+    /// let body = Body::json(&serde_json::json!({"title": "renamed"})).unwrap();
+    /// let todo = ctrl.fetch(&TodoResource::partial_update(), &TodoResourceParams { id: 1 }, Some(body)).await?;
+    /// assert_eq!(todo.title, "renamed");
+    /// // The cached list shows the change, with no refetch.
+    /// let cached = ctrl.read(&TodoResource::get_list(), &());
+    /// assert_eq!(cached.data.unwrap()[0].title, "renamed");
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub async fn fetch<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        body: Option<Body>,
+    ) -> Result<S::Handle, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Effect,
+    {
+        let (key, url) = self.locate(endpoint, params)?;
+        // Each kind's request is boxed apart, so a read's code carries no
+        // mutation's future (nor a mutation's a read's): with both in one
+        // state machine, every read linked the mutation path's drop glue.
+        let fetched: LocalBoxFuture<'_, Result<Rc<S>, Error>> = match E::ACTION {
+            Action::Read => {
+                // A body is part of what is asked (a search's query): two
+                // bodies, two reads; an endpoint's own key function
+                // names its reads as it says.
+                let key = match &body {
+                    Some(body) if !endpoint.has_own_key() => request::key_with_body(key, body),
+                    _ => key,
+                };
+                self.fetch_read(endpoint, params, body, (key, url), false)
+                    .boxed_local()
+            }
+            Action::Mutate | Action::Create | Action::Delete => {
+                let started = self.start_mutation(endpoint, params, &key, &url, None)?;
+                self.finish_mutation(endpoint, params, body, key, url, started, None)
+                    .boxed_local()
+            }
+        };
+        fetched.await.map(S::into_handle)
+    }
+
+    /// A mutation whose expected result `optimistic` is applied at once,
+    /// when this is called (every view of its records shows it), then
+    /// replaced by the real response when the returned future is awaited,
+    /// or taken back if the request fails.
+    ///
+    /// The optimistic value is a layer over the confirmed data: responses
+    /// that land while it shows update the data beneath it, later
+    /// optimistic writes go on top of it, and when its request ends the
+    /// layer goes and what lies beneath shows (an earlier write still
+    /// under way, or the newest confirmed copy). A failed write never
+    /// brings back a copy older than one the server has sent since.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// #[serde(rename_all = "camelCase")]
+    /// struct Todo { id: u64, user_id: u64, title: String, completed: bool }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// # let api = restcache_demo::DemoApi::start()?;
+    /// # restcache_demo::block_on(async {
+    /// let ctrl = Controller::new(Client::new(api.url()));
+    /// let params = TodoResourceParams { id: 1 };
+    /// let todo = ctrl.fetch(&TodoResource::get(), &params, None).await?;
+    ///
+    /// let done = Todo { completed: true, ..(*todo).clone() };
+    /// let body = Body::json(&done).unwrap();
+    /// let update = TodoResource::update();
+    /// let request = ctrl.fetch_optimistic(&update, &params, Some(body), Rc::new(done));
+    /// // Shown at once, before the server answers.
+    /// assert!(ctrl.read(&TodoResource::get(), &params).data.unwrap().completed);
+    /// request.await?;
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fetch_optimistic<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+        body: Option<Body>,
+        optimistic: S,
+    ) -> impl Future<Output = Result<S::Handle, Error>>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Effect,
+    {
+        let started = self.locate(endpoint, params).and_then(|(key, url)| {
+            let started = self.start_mutation(endpoint, params, &key, &url, Some(optimistic))?;
+            Ok((key, url, started))
+        });
+        async move {
+            let (key, url, started) = started?;
+            self.finish_mutation(endpoint, params, body, key, url, started, None)
+                .await
+                .map(S::into_handle)
+        }
+    }
+
+    /// The read's data, fetched only when the cache has no fresh copy:
+    /// the cached data when it is Valid; otherwise (Invalid, Stale) a
+    /// [`fetch`](Self::fetch). A read whose last request failed, while the
+    /// error has not expired, gives the error unless it is soft and data
+    /// is cached.
+    ///
+    /// ```
+    /// use restcache::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
+    /// struct Todo { id: u64, title: String }
+    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
+    ///
+    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
+    /// let params = TodoResourceParams { id: 1 };
+    /// ctrl.set_response(&TodoResource::get(), &params, Rc::new(Todo { id: 1, title: "a".into() }))?;
+    /// # answered_at_once(async {
+    /// let todo = ctrl.ensure(&TodoResource::get(), &params).await?; // fresh: no request
+    /// assert_eq!(todo.title, "a");
+    /// # Ok::<(), restcache::http::Error>(()) })?;
+    /// # fn answered_at_once<F: std::future::Future>(f: F) -> F::Output {
+    /// #     futures_util::FutureExt::now_or_never(f).expect("answered from the cache")
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub async fn ensure<P, S, E>(
+        &self,
+        endpoint: &Endpoint<P, S, E>,
+        params: &P,
+    ) -> Result<S::Handle, Error>
+    where
+        P: Serialize + Clone + 'static,
+        S: Schema,
+        E: Readable,
+    {
+        let cached = self.read(endpoint, params);
+        if cached.status == ExpiryStatus::Valid
+            && let Some(settled) = cached.settled()
+        {
+            return settled;
+        }
+        self.fetch(endpoint, params, None).await
     }
 }

@@ -13,7 +13,7 @@ use crate::cache::entity::Entity;
 use crate::cache::schema::{Lazy, Schema, SchemaParts};
 use crate::cache::store::Lookup;
 use crate::http::Error;
-use crate::rest::{Effect, Endpoint, Readable};
+use crate::rest::{Effect, Endpoint};
 
 /// The pks the record a read names may have (see
 /// [`Endpoint::without_inference`]).
@@ -41,40 +41,6 @@ impl State {
 }
 
 impl Controller {
-    /// What the cache holds for `endpoint` with `params`, classified
-    /// against the clock. Never fetches. Params that make no URL give a
-    /// `Valid` answer holding that (hard) error.
-    ///
-    /// ```
-    /// use restcache::prelude::*;
-    ///
-    /// #[derive(Entity, Clone, Debug, Default, Serialize, Deserialize)]
-    /// struct Todo { id: u64, title: String }
-    /// resource!(pub TodoResource { path: "/todos/:id", schema: Todo });
-    ///
-    /// let ctrl = Controller::new(Client::new("http://127.0.0.1:8080"));
-    /// let params = TodoResourceParams { id: 1 };
-    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Invalid);
-    /// ctrl.set_response(&TodoResource::get(), &params, std::rc::Rc::new(Todo { id: 1, title: "a".into() }))?;
-    /// assert_eq!(ctrl.read(&TodoResource::get(), &params).status, ExpiryStatus::Valid);
-    /// # Ok::<(), restcache::WriteError>(())
-    /// ```
-    pub fn read<P, S, E>(&self, endpoint: &Endpoint<P, S, E>, params: &P) -> Cached<S>
-    where
-        P: Serialize,
-        S: Schema,
-        E: Readable,
-    {
-        match self.key(endpoint, params) {
-            Ok(key) => self.read_key(endpoint, params, &key, &|| endpoint.named_pks(params)),
-            Err(error) => Cached {
-                status: ExpiryStatus::Valid,
-                error: Some(error),
-                ..Cached::absent()
-            },
-        }
-    }
-
     /// [`read`](Self::read) for a caller that already made the key;
     /// `named` gives the pks of the record the read names, if the cache
     /// may answer it from that record (see [`State::lookup`]).

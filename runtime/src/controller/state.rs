@@ -8,6 +8,7 @@ use std::rc::Rc;
 use futures_util::future::{LocalBoxFuture, Shared};
 use rustc_hash::FxBuildHasher;
 
+use super::Controller;
 use super::expiry::StoredError;
 use super::handoff::Handoff;
 use super::retention::{self, LeastUsed, Retention};
@@ -263,5 +264,45 @@ impl State {
     pub(super) fn start_at(&mut self, now: Timestamp) -> Timestamp {
         self.last_start = now.max(self.last_start.next());
         self.last_start
+    }
+}
+
+impl Controller {
+    /// The state, to change, once the optimistic layers of mutations that
+    /// went away while it was borrowed are removed.
+    pub(crate) fn state_mut(&self) -> std::cell::RefMut<'_, State> {
+        let mut state = self.inner.state.borrow_mut();
+        if let Ok(mut dropped) = self.inner.dropped_layers.try_borrow_mut()
+            && !dropped.is_empty()
+        {
+            for remove in dropped.drain(..) {
+                remove(self, &mut state);
+            }
+            self.inner.notify_due.set(true);
+        }
+        state
+    }
+
+    /// `f`'s look at the store through the controller's memo; the views
+    /// hear of what the look changed (optimistic layers given up while the
+    /// cache was borrowed go at it).
+    pub(crate) fn look_through_memo<R>(
+        &self,
+        f: impl FnOnce(&crate::cache::store::Store, &mut crate::cache::memo::Memo) -> R,
+    ) -> R {
+        let found = {
+            let mut state = self.state_mut();
+            let State { store, memo, .. } = &mut *state;
+            f(store, memo)
+        };
+        self.notify_if_due();
+        found
+    }
+
+    /// The start time of something that starts now (a request, an
+    /// invalidation): now, or just after the last start if that is later.
+    pub(crate) fn start_now(&self) -> Timestamp {
+        let now = self.now();
+        self.state_mut().start_at(now)
     }
 }
