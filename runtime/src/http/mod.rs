@@ -325,7 +325,7 @@ impl Client {
             let Incoming {
                 status,
                 headers,
-                body,
+                mut body,
             } = answer.await.map_err(|e| {
                 let kind = match e.is_too_large() {
                     true => ErrorKind::TooLarge { limit: max_body },
@@ -352,6 +352,11 @@ impl Client {
                     bytes: Some(body),
                     sent: Some(Rc::clone(&sent)),
                 });
+            }
+            // A byte-order mark is not part of the text (a browser's
+            // `response.json()` drops it too).
+            if body.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                body.drain(..3);
             }
             match String::from_utf8(body) {
                 Ok(text) => Ok(Response {

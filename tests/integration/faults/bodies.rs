@@ -1,6 +1,7 @@
 //! Bounded memory per response: a body longer than the client's limit is
 //! an error once the limit is read, and an error answer's body is read
-//! only as far as its excerpt needs.
+//! only as far as its excerpt needs. A body is UTF-8 text (a byte-order
+//! mark before it aside).
 
 use std::time::Duration;
 
@@ -118,4 +119,22 @@ async fn a_body_that_is_not_utf8_is_a_decode_error_not_replaced_text() {
     assert!(matches!(error.kind(), ErrorKind::Decode(_)), "{error:?}");
     assert!(error.is_hard());
     assert!(error.to_string().contains("not valid UTF-8"), "{error}");
+}
+
+#[tokio::test]
+async fn a_body_that_starts_with_a_byte_order_mark_decodes() {
+    let (mut server, client) = server().await;
+    // As some servers (and JSON files saved on Windows) send it.
+    let body = "\u{FEFF}{\"id\": 1, \"userId\": 1, \"title\": \"café\", \"completed\": false}";
+    let _get = server
+        .mock("GET", "/todos/1")
+        .with_header("content-type", "application/json; charset=utf-8")
+        .with_body(body)
+        .create_async()
+        .await;
+    let todo = client
+        .call(&TodoResource::get(), &params(), None)
+        .await
+        .unwrap();
+    assert_eq!(todo.title, "café");
 }
