@@ -228,6 +228,10 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, noted: Option<Noted>
     generics.params.insert(0, syn::parse_quote!('__a));
     let (_, ty_generics, where_clause) = generics.split_for_impl();
     let params = &generics.params;
+    // An impl's parameters take no defaults (`T = Todo`).
+    let mut visitor_generics = generics.clone();
+    visitor_generics.params.insert(0, syn::parse_quote!('de));
+    let (visitor_params, _, _) = visitor_generics.split_for_impl();
     let types = input.generics.type_params().map(|param| &param.ident);
     let args = input
         .generics
@@ -243,7 +247,7 @@ fn scan(input: &Input, bit: impl Fn(&Field) -> Option<u32>, noted: Option<Noted>
             &'__a mut ::restcache::__private::Presence,
             ::restcache::__private::PhantomData<fn() -> (#(#types,)*)>,
         ) #where_clause;
-        impl<'de, #params> ::restcache::__private::serde::de::Visitor<'de> for __Scan #ty_generics #where_clause {
+        impl #visitor_params ::restcache::__private::serde::de::Visitor<'de> for __Scan #ty_generics #where_clause {
             type Value = ();
 
             fn expecting(&self, f: &mut ::restcache::__private::fmt::Formatter<'_>) -> ::restcache::__private::fmt::Result {
