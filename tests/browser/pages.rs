@@ -280,3 +280,59 @@ async fn more_buttons_the_server_did_not_show_hydrate_absent_then_show() {
     handle.destroy();
     root.remove();
 }
+
+/// A client on the page's own origin (`/api`, behind the same host) whose
+/// server names its next page by an absolute `Link` (as json-server,
+/// Django REST and Laravel do): the page's origin is the list's.
+#[wasm_bindgen_test]
+async fn an_absolute_next_link_on_the_pages_origin_is_followed_from_a_path_base() {
+    use restcache::testing::{MockClient, Reply};
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    let mock = MockClient::at("/api");
+    let next = format!(r#"<{origin}/api/todos?_page=2&_limit=2>; rel="next""#);
+    mock.intercept(move |request| {
+        let page = |ids: [u64; 2]| {
+            let todos: Vec<_> = ids
+                .iter()
+                .map(|&id| serde_json::json!({ "id": id }))
+                .collect();
+            Reply::json(&todos)
+        };
+        assert!(request.url.starts_with("/api/todos?"), "{}", request.url);
+        match request.query_all("_page").as_slice() {
+            [first] if first == "1" => Some(page([1, 2]).with_header("link", &next)),
+            [second] if second == "2" => Some(page([3, 4])),
+            _ => None,
+        }
+    });
+    let ctrl = mock.controller();
+    ctrl.fetch(&todo_pages(), &FIRST, None).await.unwrap();
+    let more = ctrl.fetch_next_page(&todo_pages(), &FIRST).await.unwrap();
+    assert!(!more, "page 2 is the last");
+    let shown = ctrl.read(&todo_pages(), &FIRST).data.unwrap();
+    let ids: Vec<u64> = shown.items.iter().map(|todo| todo.id).collect();
+    assert_eq!(ids, [1, 2, 3, 4]);
+    // A link to another origin is still refused.
+    let foreign = MockClient::at("/api");
+    foreign.intercept(|request| {
+        (request.query_all("_page") == ["1"]).then(|| {
+            Reply::json(&[serde_json::json!({ "id": 1 })]).with_header(
+                "link",
+                r#"<//elsewhere.example/api/todos?_page=2>; rel="next""#,
+            )
+        })
+    });
+    let ctrl = foreign.controller();
+    ctrl.fetch(&todo_pages(), &FIRST, None).await.unwrap();
+    let refused = ctrl
+        .fetch_next_page(&todo_pages(), &FIRST)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            refused.kind(),
+            restcache::http::ErrorKind::ForeignNextPage { .. }
+        ),
+        "{refused:?}"
+    );
+}

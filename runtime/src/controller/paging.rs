@@ -336,21 +336,41 @@ impl Drop for Paging {
 /// The URL of a next page's link `target`, read against `list`, the URL
 /// of the list it came with, when it is relative still (a page fetched
 /// names its next one as read against its own URL); `None` when it is
-/// on another origin (the client's headers are not sent there).
+/// on another origin (the client's headers are not sent there). A list
+/// at a path (a client on the page's own origin, `/api`) takes a link
+/// to that origin as its path.
 fn link_target(list: &str, target: &str) -> Option<String> {
-    let (origin, _) = crate::http::split_origin(list);
+    link_target_on(list, target, crate::http::page_origin().as_deref())
+}
+
+/// [`link_target`], with `page` the page's origin, if any.
+fn link_target_on(list: &str, target: &str, page: Option<&str>) -> Option<String> {
     let target = crate::http::resolve_link(list, target);
-    let same = target.starts_with(origin)
-        && matches!(
-            target.as_bytes().get(origin.len()),
-            None | Some(b'/' | b'?' | b'#')
-        );
-    same.then_some(target)
+    let on = |origin: &str| {
+        target.starts_with(origin)
+            && matches!(
+                target.as_bytes().get(origin.len()),
+                None | Some(b'/' | b'?' | b'#')
+            )
+    };
+    if crate::http::is_path(list) {
+        return match (crate::http::is_path(&target), page) {
+            (true, _) => Some(target),
+            (false, Some(page)) if on(page) => match &target[page.len()..] {
+                "" => Some("/".to_owned()),
+                rest if rest.starts_with('/') => Some(rest.to_owned()),
+                rest => Some(format!("/{rest}")),
+            },
+            (false, _) => None,
+        };
+    }
+    let (origin, _) = crate::http::split_origin(list);
+    on(origin).then_some(target)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::link_target;
+    use super::{link_target, link_target_on};
 
     #[test]
     fn link_targets_are_read_against_the_list_url() {
@@ -379,6 +399,37 @@ mod tests {
         assert_eq!(
             at("?_page=2&from=https://elsewhere.example/").as_deref(),
             Some("https://api.example/v1/todos?_page=2&from=https://elsewhere.example/")
+        );
+    }
+
+    #[test]
+    fn a_list_at_a_path_takes_links_to_the_pages_origin_as_paths() {
+        let list = "/api/todos?_page=1";
+        let page = Some("https://app.example");
+        let at = |target| link_target_on(list, target, page);
+        assert_eq!(
+            at("https://app.example/api/todos?_page=2").as_deref(),
+            Some("/api/todos?_page=2")
+        );
+        assert_eq!(
+            at("/api/todos?_page=2").as_deref(),
+            Some("/api/todos?_page=2")
+        );
+        assert_eq!(at("?_page=2").as_deref(), Some("/api/todos?_page=2"));
+        assert_eq!(
+            at("https://app.example?_page=2").as_deref(),
+            Some("/?_page=2")
+        );
+        assert_eq!(at("https://app.example.evil/api/todos"), None);
+        assert_eq!(at("https://elsewhere.example/api/todos"), None);
+        assert_eq!(at("//elsewhere.example/api/todos"), None);
+        // As a page's decoder read it first, against the list's URL.
+        let read = crate::http::resolve_link(list, "//elsewhere.example/api/todos");
+        assert_eq!(at(&read), None);
+        // With no page (natively), only a path is the list's origin.
+        assert_eq!(
+            link_target_on(list, "https://app.example/api/todos", None),
+            None
         );
     }
 }

@@ -480,6 +480,18 @@ pub(crate) fn is_path(url: &str) -> bool {
     url.starts_with('/') && !url.starts_with("//")
 }
 
+/// The origin of the page the app runs in (`https://app.example`), in a
+/// browser; `None` elsewhere, or for an opaque origin (`file://`).
+pub(crate) fn page_origin() -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let origin = web_sys::window()?.location().origin().ok()?;
+        (origin != "null").then_some(origin)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
 /// The origin of the absolute URL `url` (`https://api.example:8080`),
 /// and the rest of it.
 pub(crate) fn split_origin(url: &str) -> (&str, &str) {
@@ -507,8 +519,11 @@ pub(crate) fn resolve_link(base: &str, target: &str) -> String {
     }
     let (origin, rest) = split_origin(base);
     if let Some(elsewhere) = target.strip_prefix("//") {
-        let scheme = base.find("://").map_or("", |end| &base[..end + 3]);
-        return format!("{scheme}{elsewhere}");
+        // On a base that is a path, the page's scheme: it stays as it is.
+        return match base.find("://") {
+            Some(end) => format!("{}{elsewhere}", &base[..end + 3]),
+            None => target.to_owned(),
+        };
     }
     let path = rest.split(['?', '#']).next().unwrap_or("");
     if target.starts_with('/') {

@@ -307,12 +307,8 @@ impl Transport for Reqwest {
 /// the page's own origin, in a browser; anything else as it is.
 #[cfg(target_arch = "wasm32")]
 fn on_this_page(url: &str) -> std::borrow::Cow<'_, str> {
-    let origin = || {
-        let origin = web_sys::window()?.location().origin().ok()?;
-        (origin != "null").then_some(origin) // an opaque origin (`file://`)
-    };
     match super::is_path(url) {
-        true => origin().map_or(url.into(), |origin| format!("{origin}{url}").into()),
+        true => super::page_origin().map_or(url.into(), |origin| format!("{origin}{url}").into()),
         false => url.into(),
     }
 }
