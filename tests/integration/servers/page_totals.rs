@@ -244,3 +244,64 @@ async fn two_creates_answered_out_of_order_are_both_counted() {
     assert_eq!(shown.data.unwrap().total, Some(7));
     page.assert_async().await;
 }
+
+// The done todos, in pages of two named by `Link` headers.
+endpoint!(done_pages {
+    path: "/todos",
+    schema: restcache::rest::Page<crate::common::Todo>,
+    params: {
+        completed: bool,
+        #[serde(rename = "_page")]
+        page: u32,
+        #[serde(rename = "_limit")]
+        limit: u32,
+    },
+    decode: restcache::rest::Page::from_headers,
+    paginated_by: "_page",
+    page_size: "_limit",
+});
+
+#[tokio::test]
+async fn a_record_an_update_moves_into_a_filtered_paged_list_makes_it_stale() {
+    let mut server = mockito::Server::new_async().await;
+    let _done = server
+        .mock("GET", "/todos?_limit=2&_page=1&completed=true")
+        .with_header("content-type", "application/json")
+        .with_header("x-total-count", "5")
+        .with_header(
+            "link",
+            r#"</todos?completed=true&_page=2&_limit=2>; rel="next""#,
+        )
+        .with_body(r#"[{"id": 1, "completed": true}, {"id": 2, "completed": true}]"#)
+        .create_async()
+        .await;
+    let _tick = server
+        .mock("PATCH", "/todos/9")
+        .with_header("content-type", "application/json")
+        .with_body(r#"{"id": 9, "title": "tea", "completed": true}"#)
+        .create_async()
+        .await;
+    let ctrl = Controller::new(Client::new(server.url()));
+    let done = DonePagesParams {
+        completed: true,
+        page: 1,
+        limit: 2,
+    };
+    ctrl.fetch(&done_pages(), &done, None).await.unwrap();
+    // Ticked elsewhere: it was not done, so on no page of this list.
+    let body = Body::json(&json!({ "completed": true })).unwrap();
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 9 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    let shown = ctrl.read(&done_pages(), &done);
+    assert_eq!(
+        shown.status,
+        ExpiryStatus::Stale,
+        "fetched again: the server says where it goes"
+    );
+    assert_eq!(ids(&shown.data.unwrap()), [1, 2], "shown meanwhile");
+}

@@ -359,7 +359,14 @@ fn appended(
         at_start,
     };
     match (list.join)(value, edit) {
-        Some(joined) if !joined.holds_it && !joining.new => None,
+        // An updated record a paged list did not take (pages are left to
+        // load): with no filters, it is on one of them; a filtered list
+        // may take it anew (it now matches), which only the server can
+        // place, so the list goes stale.
+        Some(joined) if !joined.holds_it && !joining.new => match joining.filtered {
+            true => Some(expired(list)),
+            false => None,
+        },
         Some(joined) => {
             let item_refs = if joined.holds_it { item_refs } else { &[] };
             let mut refs = Vec::with_capacity(list.refs.view().len() + item_refs.len());
@@ -379,11 +386,7 @@ fn appended(
             })
         }
         None if joining.paged && !joining.new && !joining.filtered => None,
-        None if joining.paged => {
-            let mut stale = list.clone();
-            stale.meta.expires_at = Timestamp::default();
-            Some(stale)
-        }
+        None if joining.paged => Some(expired(list)),
         None => Some(ResultSlot::invalidated(
             list.meta,
             list.meta.fetched_at,
@@ -391,6 +394,13 @@ fn appended(
             list.join,
         )),
     }
+}
+
+/// `list`, stale: shown while it is fetched again.
+fn expired(list: &ResultSlot) -> ResultSlot {
+    let mut stale = list.clone();
+    stale.meta.expires_at = Timestamp::default();
+    stale
 }
 
 /// How a record joins a list: at its start or end, whether it is new to
