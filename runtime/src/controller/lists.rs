@@ -178,13 +178,27 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
                 store.expire_result(&list.key);
                 true
             }
-            Verdict::Joins if !holds_it => store.append(
-                &list.key,
-                Rc::clone(item) as Rc<dyn std::any::Any>,
-                refs.to_vec(),
-                joining,
-                layer.as_deref_mut(),
-            ),
+            Verdict::Joins if !holds_it => {
+                let changed = store.append(
+                    &list.key,
+                    Rc::clone(item) as Rc<dyn std::any::Any>,
+                    refs.to_vec(),
+                    joining,
+                    layer.as_deref_mut(),
+                );
+                // Counted, to come with a page not loaded.
+                if let (true, true, None, Some(record), Some(kept)) = (
+                    joining.paged,
+                    joining.new,
+                    &layer,
+                    record,
+                    keys.get(&list.key),
+                ) && !store.result_refs(&list.key).contains(record)
+                {
+                    kept.counted_to_come.set(kept.counted_to_come.get() + 1);
+                }
+                changed
+            }
             Verdict::Joins => false,
             Verdict::Stays => match held {
                 Some(record) => {

@@ -245,6 +245,10 @@ impl Controller {
             state.keys.get(key).map(|kept| kept.fetches)
         };
         let follows = list_fetched(self);
+        let counted_before = {
+            let state = self.inner.state.borrow();
+            state.keys.get(key).map(|kept| kept.counted_to_come.get())
+        };
         let request = Request::new(endpoint.method(), url.clone());
         let page = self
             .inner
@@ -282,6 +286,13 @@ impl Controller {
                 .extend_result(key, &written.refs, S::LIST_OF_RECORDS, grow)
             {
                 return Err(attempt().failed(ErrorKind::NotPageable));
+            }
+            // The last page, asked for before a create was counted to
+            // come with a page: the record may be on none loaded, so the
+            // list is fetched again to bring it.
+            let counted_now = state.keys.get(key).map(|kept| kept.counted_to_come.get());
+            if !more && counted_now != counted_before {
+                state.store.expire_result(key);
             }
             // Loading a page uses the list, as a read does.
             state.note_use(key, arrived, self.data_expiry(endpoint));

@@ -77,6 +77,10 @@ pub(crate) struct KeyState {
     /// When the request of its last stored response started: a create
     /// sent before it may be counted in it already.
     pub(super) read_started: Option<Timestamp>,
+    /// How many created records the paged list counted to come with a
+    /// page not loaded yet: a last page asked for before one of them
+    /// was counted may come without it.
+    pub(super) counted_to_come: std::cell::Cell<u32>,
 }
 
 /// A read answered from the record it names: invalidated or expired by
