@@ -148,6 +148,7 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
             record,
             paged: keys.get(&list.key).is_some_and(|kept| kept.pages.is_some()),
             filtered: !list.filters.is_empty(),
+            optimistic: layer.is_some(),
         };
         // A confirmed write edits the list beneath any optimistic value on
         // show (an optimistic move of the record elsewhere does not hide

@@ -269,10 +269,13 @@ endpoint!(done_pages {
     page_size: "_limit",
 });
 
-#[tokio::test]
-async fn a_record_an_update_moves_into_a_filtered_paged_list_makes_it_stale() {
-    let mut server = mockito::Server::new_async().await;
-    let _done = server
+/// A controller holding page 1 of the done todos (1 and 2, of more), and
+/// the server's answer to ticking todo 9 (not done before), after `delay`.
+async fn done_page_and_a_tick(
+    server: &mut mockito::ServerGuard,
+    delay: std::time::Duration,
+) -> (Controller, DonePagesParams) {
+    server
         .mock("GET", "/todos?_limit=2&_page=1&completed=true")
         .with_header("content-type", "application/json")
         .with_header("x-total-count", "5")
@@ -283,12 +286,12 @@ async fn a_record_an_update_moves_into_a_filtered_paged_list_makes_it_stale() {
         .with_body(r#"[{"id": 1, "completed": true}, {"id": 2, "completed": true}]"#)
         .create_async()
         .await;
-    let _tick = server
-        .mock("PATCH", "/todos/9")
-        .with_header("content-type", "application/json")
-        .with_body(r#"{"id": 9, "title": "tea", "completed": true}"#)
-        .create_async()
-        .await;
+    crate::common::mock::once_after(
+        server.mock("PATCH", "/todos/9"),
+        delay,
+        r#"{"id": 9, "title": "tea", "completed": true}"#.into(),
+    )
+    .await;
     let ctrl = Controller::new(Client::new(server.url()));
     let done = DonePagesParams {
         completed: true,
@@ -296,6 +299,13 @@ async fn a_record_an_update_moves_into_a_filtered_paged_list_makes_it_stale() {
         limit: 2,
     };
     ctrl.fetch(&done_pages(), &done, None).await.unwrap();
+    (ctrl, done)
+}
+
+#[tokio::test]
+async fn a_record_an_update_moves_into_a_filtered_paged_list_makes_it_stale() {
+    let mut server = mockito::Server::new_async().await;
+    let (ctrl, done) = done_page_and_a_tick(&mut server, std::time::Duration::ZERO).await;
     // Ticked elsewhere: it was not done, so on no page of this list.
     let body = Body::json(&json!({ "completed": true })).unwrap();
     ctrl.fetch(
@@ -312,4 +322,30 @@ async fn a_record_an_update_moves_into_a_filtered_paged_list_makes_it_stale() {
         "fetched again: the server says where it goes"
     );
     assert_eq!(ids(&shown.data.unwrap()), [1, 2], "shown meanwhile");
+}
+
+#[tokio::test]
+async fn an_optimistic_tick_leaves_a_filtered_paged_list_until_the_server_answers() {
+    let mut server = mockito::Server::new_async().await;
+    let delay = std::time::Duration::from_millis(200);
+    let (ctrl, done) = done_page_and_a_tick(&mut server, delay).await;
+    let ticked = crate::common::Todo {
+        id: 9,
+        title: "tea".into(),
+        completed: true,
+        ..Default::default()
+    };
+    let body = Body::json(&json!({ "completed": true })).unwrap();
+    let params = TodoResourceParams { id: 9 };
+    let update = TodoResource::partial_update();
+    let mut tick =
+        Box::pin(ctrl.fetch_optimistic(&update, &params, Some(body), std::rc::Rc::new(ticked)));
+    assert!(futures_util::poll!(&mut tick).is_pending());
+    assert_eq!(
+        ctrl.read(&done_pages(), &done).status,
+        ExpiryStatus::Valid,
+        "not fetched again before the server has the change"
+    );
+    tick.await.unwrap();
+    assert_eq!(ctrl.read(&done_pages(), &done).status, ExpiryStatus::Stale);
 }

@@ -362,11 +362,10 @@ fn appended(
         // An updated record a paged list did not take (pages are left to
         // load): with no filters, it is on one of them; a filtered list
         // may take it anew (it now matches), which only the server can
-        // place, so the list goes stale.
-        Some(joined) if !joined.holds_it && !joining.new => match joining.filtered {
-            true => Some(expired(list)),
-            false => None,
-        },
+        // place, so the list goes stale (once the server confirmed it).
+        Some(joined) if !joined.holds_it && !joining.new => {
+            (joining.filtered && !joining.optimistic).then(|| expired(list))
+        }
         Some(joined) => {
             let item_refs = if joined.holds_it { item_refs } else { &[] };
             let mut refs = Vec::with_capacity(list.refs.view().len() + item_refs.len());
@@ -422,6 +421,9 @@ pub(crate) struct Joining {
     pub paged: bool,
     /// The list has filters (beside its page params).
     pub filtered: bool,
+    /// The write is an optimistic layer's: a paged list it cannot place
+    /// waits for the server's answer.
+    pub optimistic: bool,
 }
 
 /// `list` without the record `item`: `None` when it does not hold it as
