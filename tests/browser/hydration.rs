@@ -415,3 +415,53 @@ async fn a_fallback_shown_above_the_provider_hydrates_as_shown() {
     handle.destroy();
     root.remove();
 }
+
+/// A header in a boundary of its own, then the page's boundary above the
+/// provider: the server numbered both with one count.
+#[component]
+fn HeaderThenFailing(props: &CtrlProps) -> Html {
+    html! {
+        <>
+            <AsyncBoundary fallback={html! { <p>{"loading"}</p> }} error_fallback={failed()}>
+                <header>{"restcache"}</header>
+            </AsyncBoundary>
+            <FailingUnderTheBoundary ctrl={props.ctrl.clone()} />
+        </>
+    }
+}
+
+/// Every boundary above the provider shares what the first one took: the
+/// second one's fallback hydrates as the server showed it.
+#[wasm_bindgen_test]
+async fn a_second_boundary_above_the_provider_hydrates_its_fallback_too() {
+    reset_demo().await;
+    let on_server = controller();
+    let props = CtrlProps {
+        ctrl: on_server.clone(),
+    };
+    let html = ServerRender::<HeaderThenFailing>::new(on_server.clone(), props)
+        .render()
+        .await
+        .unwrap();
+    assert!(html.contains("failed: Some(404)"), "{html}");
+    let text = on_server.export_handoff();
+    assert!(text.contains(r#""fallbacks":[{"boundary":[1]"#), "{text}");
+
+    let root = gloo_document().create_element("div").unwrap();
+    gloo_document().body().unwrap().append_child(&root).unwrap();
+    root.set_inner_html(&html);
+    let in_browser = controller();
+    in_browser.import_handoff(&text).unwrap();
+    let handle = Renderer::<HeaderThenFailing>::with_root_and_props(
+        root.clone(),
+        CtrlProps { ctrl: in_browser },
+    )
+    .hydrate();
+    yew::scheduler::flush().await;
+    sleep(Duration::from_millis(50)).await;
+    let shown = root.text_content().unwrap_or_default();
+    assert!(shown.starts_with("restcache"), "{shown}");
+    assert!(shown.contains("failed: Some(404)"), "{shown}");
+    handle.destroy();
+    root.remove();
+}

@@ -264,13 +264,13 @@ fn use_error_boundary(
     });
     let hydrating = match (&cache, &*above) {
         (Some(cache), _) => cache.hydrating().cloned(),
-        (None, Some((_, hydrating))) => Some(Rc::clone(hydrating)),
+        (None, Some(taken)) => Some(Rc::clone(&taken.hydrating)),
         (None, None) => None,
     };
     // The controller the server's fallbacks name reads of.
     let handed_by = match (&cache, &*above) {
         (Some(cache), _) => Some(cache.controller()),
-        (None, Some((controller, _))) => Some(controller.clone()),
+        (None, Some(taken)) => Some(taken.controller.clone()),
         (None, None) => None,
     };
     let context = use_memo((), {

@@ -150,11 +150,18 @@ fn ended_controller() -> Controller {
     ENDED.with(Controller::clone)
 }
 
+/// What the boundaries above every provider took from the controller
+/// that imported a server's handoff: its fallbacks, as they hydrate.
+pub(crate) struct TakenAbove {
+    pub controller: Controller,
+    pub hydrating: Rc<Hydrating>,
+}
+
 #[cfg(feature = "hydration")]
 thread_local! {
-    /// What a boundary above every provider took from a controller (by
-    /// its id), until that controller's provider takes it over.
-    static TAKEN_ABOVE: RefCell<Option<(usize, Rc<Hydrating>)>> = const { RefCell::new(None) };
+    /// What the boundaries above every provider took, while one of them
+    /// lives.
+    static TAKEN_ABOVE: RefCell<std::rc::Weak<TakenAbove>> = const { RefCell::new(std::rc::Weak::new()) };
 }
 
 /// A fallback a server showed: its error, and its failed reads' keys.
@@ -184,31 +191,34 @@ impl Hydrating {
 
     /// For a boundary above every provider, in a browser: the fallbacks
     /// the controller that took the page's handoff holds, with that
-    /// controller. Its provider, below, goes on with the same places.
-    pub fn above_providers() -> Option<(Controller, Rc<Hydrating>)> {
+    /// controller. Every boundary at the root shares them (the server
+    /// numbered them all with one count), and so does that controller's
+    /// provider, below.
+    pub fn above_providers() -> Option<Rc<TakenAbove>> {
         #[cfg(feature = "hydration")]
         {
+            if let Some(taken) = TAKEN_ABOVE.with(|above| above.borrow().upgrade()) {
+                return Some(taken);
+            }
             let controller = Controller::holding_handed_fallbacks()?;
             let hydrating = Rc::new(Hydrating::new(controller.take_handed_fallbacks()));
-            let taken = (controller.id(), Rc::clone(&hydrating));
-            TAKEN_ABOVE.with(|above| *above.borrow_mut() = Some(taken));
-            Some((controller, hydrating))
+            let taken = Rc::new(TakenAbove {
+                controller,
+                hydrating,
+            });
+            TAKEN_ABOVE.with(|above| *above.borrow_mut() = Rc::downgrade(&taken));
+            Some(taken)
         }
         #[cfg(not(feature = "hydration"))]
         None
     }
 
-    /// The fallbacks a boundary above the provider of `controller` took
-    /// for it, if any.
+    /// The fallbacks the boundaries above the provider of `controller`
+    /// took for it, if any.
     #[cfg(feature = "hydration")]
     fn taken_above(controller: &Controller) -> Option<Rc<Hydrating>> {
-        TAKEN_ABOVE.with(|above| {
-            let mut above = above.borrow_mut();
-            match above.as_ref() {
-                Some((id, _)) if *id == controller.id() => above.take().map(|(_, taken)| taken),
-                _ => None,
-            }
-        })
+        let taken = TAKEN_ABOVE.with(|above| above.borrow().upgrade())?;
+        (taken.controller == *controller).then(|| Rc::clone(&taken.hydrating))
     }
 
     /// The identity of the next boundary at the root (as a server render
