@@ -10,7 +10,7 @@ use yew::platform::spawn_local;
 use yew::prelude::*;
 use yew::suspense::SuspensionHandle;
 
-use super::context::{Hydrating, Scope, use_scope};
+use super::context::{Scope, use_scope};
 use super::server::{BoundaryId, ServerPass};
 use crate::controller::Controller;
 use crate::http::Error;
@@ -257,11 +257,19 @@ fn use_error_boundary(
     let pass = pass.or_else(super::server::current_pass);
     // Above every provider in a browser: the fallbacks the page's
     // controller took from the server, as the server numbered this
-    // boundary with the render's own pass.
+    // boundary with the render's own pass (a build that cannot hydrate
+    // has none, and carries no hook for them).
+    #[cfg(feature = "hydration")]
     let above = use_memo((), {
         let alone = cache.is_none() && parent.is_none() && pass.is_none();
-        move |()| alone.then(Hydrating::above_providers).flatten()
+        move |()| {
+            alone
+                .then(super::context::Hydrating::above_providers)
+                .flatten()
+        }
     });
+    #[cfg(not(feature = "hydration"))]
+    let above = Rc::new(None::<Rc<super::context::TakenAbove>>);
     let hydrating = match (&cache, &*above) {
         (Some(cache), _) => cache.hydrating().cloned(),
         (None, Some(taken)) => Some(Rc::clone(&taken.hydrating)),

@@ -194,23 +194,19 @@ impl Hydrating {
     /// controller. Every boundary at the root shares them (the server
     /// numbered them all with one count), and so does that controller's
     /// provider, below.
+    #[cfg(feature = "hydration")]
     pub fn above_providers() -> Option<Rc<TakenAbove>> {
-        #[cfg(feature = "hydration")]
-        {
-            if let Some(taken) = TAKEN_ABOVE.with(|above| above.borrow().upgrade()) {
-                return Some(taken);
-            }
-            let controller = Controller::holding_handed_fallbacks()?;
-            let hydrating = Rc::new(Hydrating::new(controller.take_handed_fallbacks()));
-            let taken = Rc::new(TakenAbove {
-                controller,
-                hydrating,
-            });
-            TAKEN_ABOVE.with(|above| *above.borrow_mut() = Rc::downgrade(&taken));
-            Some(taken)
+        if let Some(taken) = TAKEN_ABOVE.with(|above| above.borrow().upgrade()) {
+            return Some(taken);
         }
-        #[cfg(not(feature = "hydration"))]
-        None
+        let controller = Controller::holding_handed_fallbacks()?;
+        let hydrating = Rc::new(Hydrating::new(controller.take_handed_fallbacks()));
+        let taken = Rc::new(TakenAbove {
+            controller,
+            hydrating,
+        });
+        TAKEN_ABOVE.with(|above| *above.borrow_mut() = Rc::downgrade(&taken));
+        Some(taken)
     }
 
     /// The fallbacks the boundaries above the provider of `controller`
