@@ -165,6 +165,39 @@ pub fn mount<C: BaseComponent>(props: C::Properties) -> Mounted<C> {
     }
 }
 
+/// `C` rendered as a server renders it, its provider on `on_server`.
+pub async fn server_rendered<C>(on_server: &Controller) -> String
+where
+    C: BaseComponent<Properties = CtrlProps>,
+{
+    let props = CtrlProps {
+        ctrl: on_server.clone(),
+    };
+    restcache::yew::ServerRender::<C>::new(on_server.clone(), props)
+        .render()
+        .await
+        .unwrap()
+}
+
+/// A fresh element of the page holding `html`, as a server sent it.
+pub fn page_holding(html: &str) -> Element {
+    let root = gloo_document().create_element("div").unwrap();
+    gloo_document().body().unwrap().append_child(&root).unwrap();
+    root.set_inner_html(html);
+    root
+}
+
+/// `C` hydrating `root`, its provider on a browser's controller that
+/// took `handoff`.
+pub fn hydrated<C>(root: &Element, handoff: &str) -> AppHandle<C>
+where
+    C: BaseComponent<Properties = CtrlProps>,
+{
+    let in_browser = controller();
+    in_browser.import_handoff(handoff).unwrap();
+    Renderer::<C>::with_root_and_props(root.clone(), CtrlProps { ctrl: in_browser }).hydrate()
+}
+
 pub fn gloo_document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }

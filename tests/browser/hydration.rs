@@ -381,28 +381,12 @@ fn FailingUnderTheBoundary(props: &CtrlProps) -> Html {
 async fn a_fallback_shown_above_the_provider_hydrates_as_shown() {
     reset_demo().await;
     let on_server = controller();
-    let props = CtrlProps {
-        ctrl: on_server.clone(),
-    };
-    let html = ServerRender::<FailingUnderTheBoundary>::new(on_server.clone(), props)
-        .render()
-        .await
-        .unwrap();
+    let html = server_rendered::<FailingUnderTheBoundary>(&on_server).await;
     assert!(html.contains("failed: Some(404)"), "{html}");
     let missing = hits("GET /todos/999").await;
 
-    let root = gloo_document().create_element("div").unwrap();
-    gloo_document().body().unwrap().append_child(&root).unwrap();
-    root.set_inner_html(&html);
-    let in_browser = controller();
-    in_browser
-        .import_handoff(&on_server.export_handoff())
-        .unwrap();
-    let handle = Renderer::<FailingUnderTheBoundary>::with_root_and_props(
-        root.clone(),
-        CtrlProps { ctrl: in_browser },
-    )
-    .hydrate();
+    let root = page_holding(&html);
+    let handle = hydrated::<FailingUnderTheBoundary>(&root, &on_server.export_handoff());
     yew::scheduler::flush().await;
     sleep(Duration::from_millis(50)).await;
     let text = root.text_content().unwrap_or_default();
@@ -436,27 +420,13 @@ fn HeaderThenFailing(props: &CtrlProps) -> Html {
 async fn a_second_boundary_above_the_provider_hydrates_its_fallback_too() {
     reset_demo().await;
     let on_server = controller();
-    let props = CtrlProps {
-        ctrl: on_server.clone(),
-    };
-    let html = ServerRender::<HeaderThenFailing>::new(on_server.clone(), props)
-        .render()
-        .await
-        .unwrap();
+    let html = server_rendered::<HeaderThenFailing>(&on_server).await;
     assert!(html.contains("failed: Some(404)"), "{html}");
     let text = on_server.export_handoff();
     assert!(text.contains(r#""fallbacks":[{"boundary":[1]"#), "{text}");
 
-    let root = gloo_document().create_element("div").unwrap();
-    gloo_document().body().unwrap().append_child(&root).unwrap();
-    root.set_inner_html(&html);
-    let in_browser = controller();
-    in_browser.import_handoff(&text).unwrap();
-    let handle = Renderer::<HeaderThenFailing>::with_root_and_props(
-        root.clone(),
-        CtrlProps { ctrl: in_browser },
-    )
-    .hydrate();
+    let root = page_holding(&html);
+    let handle = hydrated::<HeaderThenFailing>(&root, &text);
     yew::scheduler::flush().await;
     sleep(Duration::from_millis(50)).await;
     let shown = root.text_content().unwrap_or_default();

@@ -4,9 +4,7 @@
 
 use restcache::prelude::*;
 use restcache::rest::Page;
-use restcache::yew::{
-    AsyncBoundary, CacheProvider, NextPageLoader, ServerRender, use_next_page, use_suspense,
-};
+use restcache::yew::{AsyncBoundary, CacheProvider, NextPageLoader, use_next_page, use_suspense};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::HtmlElement;
@@ -253,25 +251,10 @@ async fn after_a_switch_loading_ends_with_the_new_lists_page() {
 async fn more_buttons_the_server_did_not_show_hydrate_absent_then_show() {
     reset_demo().await;
     let on_server = controller();
-    let props = CtrlProps {
-        ctrl: on_server.clone(),
-    };
-    let html = ServerRender::<App>::new(on_server.clone(), props)
-        .render()
-        .await
-        .unwrap();
+    let html = server_rendered::<App>(&on_server).await;
     assert!(!html.contains("<button"), "{html}");
-    let root = gloo_document().create_element("div").unwrap();
-    gloo_document().body().unwrap().append_child(&root).unwrap();
-    root.set_inner_html(&html);
-
-    let in_browser = controller();
-    in_browser
-        .import_handoff(&on_server.export_handoff())
-        .unwrap();
-    let handle =
-        yew::Renderer::<App>::with_root_and_props(root.clone(), CtrlProps { ctrl: in_browser })
-            .hydrate();
+    let root = page_holding(&html);
+    let handle = hydrated::<App>(&root, &on_server.export_handoff());
     until("the more buttons", || {
         root.query_selector_all("button").unwrap().length() == 2
     })
