@@ -11,7 +11,11 @@
 //! search), or a value the field's type cannot take (`?done=1` of a
 //! bool, `?userId=eq.2` of a number: a server's own syntax) cannot be
 //! judged: the list goes stale (on show, and fetched again in the
-//! background) rather than left wrong.
+//! background) rather than left wrong. A text field's value in a
+//! server's syntax (`?title=eq.a`) reads as text; when an update's record
+//! that the list holds fails such a filter both before and after the
+//! update, the server listed it by another reading, and the list goes
+//! stale with the record kept instead of dropping it.
 
 /// A record's field, as a query string would write it: what a list's
 /// filter (`?userId=2`) compares with, when a created record may join the

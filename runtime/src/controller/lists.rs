@@ -138,7 +138,7 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
     refs: &[EntityRef],
     at: Timestamp,
     mut layer: Option<&mut Layer>,
-    pushed: bool,
+    (pushed, before): (bool, Option<&S>),
 ) {
     let record = refs.first().copied().filter(|_| S::IS_RECORD);
     for list in lists_under(store, keys, endpoint, params, collection) {
@@ -202,6 +202,17 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
             }
             Verdict::Joins => false,
             Verdict::Stays => match held {
+                // The filter turned the record away before this write
+                // too, while the server listed it: it is written in the
+                // server's own syntax, for the server to judge.
+                Some(_)
+                    if before.is_some_and(|before| {
+                        judge(|field| before.field_text(field), &list.filters) == Verdict::Stays
+                    }) =>
+                {
+                    store.expire_result(&list.key);
+                    true
+                }
                 Some(record) => {
                     if !store.leave(&list.key, record, layer.as_deref_mut()) && layer.is_none() {
                         store.expire_result(&list.key);

@@ -132,7 +132,7 @@ impl Controller {
                 &[at_ref],
                 at,
                 None,
-                true,
+                (true, None),
             );
         }
         self.notify();

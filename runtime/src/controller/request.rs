@@ -177,6 +177,14 @@ impl Controller {
         let gone_before = deleted
             .as_ref()
             .is_some_and(|(target, pk)| state.store.record_gone(target.entity, pk));
+        // An update's record as it stood before: a list's filter that
+        // turned it away already, while the list held it, is in a syntax
+        // of the server's (`?title=eq.a`), not to be judged here.
+        let before = endpoint
+            .target()
+            .filter(|_| E::ACTION == Action::Mutate && !layered)
+            .and_then(|target| (target.pk)(params))
+            .and_then(|pk| state.store.record_as::<S>(&pk));
         let written = state.store.write(result_key, value, meta, layered)?;
         let turned_down = result_key.is_some_and(|key| newer_stored(state, key, started));
         if !layered {
@@ -218,7 +226,7 @@ impl Controller {
                         refs,
                         started,
                         layer.as_mut(),
-                        false,
+                        (false, before.as_deref()),
                     );
                     // A list whose first answer is on its way may have
                     // been answered before this write: it shows stale, and

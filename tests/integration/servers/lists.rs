@@ -386,3 +386,42 @@ async fn a_filter_written_otherwise_than_its_field_keeps_or_refetches_not_drops(
         "`eq.2` is no number: fetched again, the record kept"
     );
 }
+
+endpoint!(pub TodoResource::titled_eq { path: "/todos\\?title=eq.a", schema: Vec<Rc<Todo>> });
+
+#[tokio::test]
+async fn a_text_filter_in_the_servers_syntax_keeps_a_record_it_listed() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let ctrl = Controller::new(client);
+    // PostgREST's syntax: `title=eq.a` lists the todos titled "a".
+    let _list = once(
+        server.mock("GET", "/todos?title=eq.a"),
+        200,
+        r#"[{"id": 1, "userId": 2, "title": "a", "completed": false}]"#,
+    )
+    .await;
+    ctrl.fetch(&TodoResource::titled_eq(), &(), None)
+        .await
+        .unwrap();
+    let _tick = once(
+        server.mock("PATCH", "/todos/1"),
+        200,
+        r#"{"id": 1, "userId": 2, "title": "a", "completed": true}"#,
+    )
+    .await;
+    let body = Body::json(&json!({"completed": true})).unwrap();
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 1 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    let read = ctrl.read(&TodoResource::titled_eq(), &());
+    assert_eq!(
+        (ids(&read.data.unwrap()), read.status),
+        (vec![1], ExpiryStatus::Stale),
+        "read as text, the filter turned the record away before the change too: \
+         the server judges it (fetched again), the record kept meanwhile"
+    );
+}

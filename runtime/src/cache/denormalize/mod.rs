@@ -446,6 +446,16 @@ impl Store {
         Reader::new(self, None).result::<S>(key)
     }
 
+    /// The record `pk` names, as the schema `S` of one record holds it
+    /// (`Rc<Todo>`), without remembering anything; `None` when the store
+    /// holds none (or `S` is no record).
+    pub(crate) fn record_as<S: Schema>(&self, pk: &crate::pk::Pk) -> Option<Rc<S>> {
+        match Reader::new(self, None).named::<S>("", pk) {
+            Lookup::Found(record, _) => Some(record),
+            Lookup::Invalid | Lookup::Absent => None,
+        }
+    }
+
     /// Reads one record by pk, joining its nested entities back in.
     ///
     /// ```
