@@ -12,7 +12,7 @@ use percent_encoding::percent_decode_str;
 use serde::Serialize;
 
 use super::state::Keys;
-use crate::cache::filter::{Verdict, judge};
+use crate::cache::filter::{FieldText, Verdict, judge};
 use crate::cache::schema::Schema;
 use crate::cache::store::table::EntityRef;
 use crate::cache::store::{Joining, Layer, Store};
@@ -202,13 +202,11 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
             }
             Verdict::Joins => false,
             Verdict::Stays => match held {
-                // The filter turned the record away before this write
+                // A text filter turned the record away before this write
                 // too, while the server listed it: it is written in the
                 // server's own syntax, for the server to judge.
                 Some(_)
-                    if before.is_some_and(|before| {
-                        judge(|field| before.field_text(field), &list.filters) == Verdict::Stays
-                    }) =>
+                    if before.is_some_and(|before| turned_away_as_text(before, &list.filters)) =>
                 {
                     store.expire_result(&list.key);
                     true
@@ -231,6 +229,17 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
             store.date_result(&list.key, at);
         }
     }
+}
+
+/// Whether the text filters among `filters` (those on a field of text)
+/// turn `record` away.
+fn turned_away_as_text<S: Schema>(record: &S, filters: &[(String, String)]) -> bool {
+    let text: Vec<(String, String)> = filters
+        .iter()
+        .filter(|(name, _)| matches!(record.field_text(name), FieldText::Text(_)))
+        .cloned()
+        .collect();
+    !text.is_empty() && judge(|field| record.field_text(field), &text) == Verdict::Stays
 }
 
 /// After the record at `record` was written from outside a mutation (a

@@ -12,7 +12,9 @@ use serde::Serialize;
 
 use super::events::Event;
 use super::handoff::Recorded;
-use super::lists::{Deletion, collection_of, leave_lists, lists_on_their_way, place_in_lists};
+use super::lists::{
+    Deletion, collection_of, leave_lists, lists_on_their_way, lists_under, place_in_lists,
+};
 use super::state::{KeyState, SharedResponse};
 use super::{Controller, InFlight, Inner, Retry, State, StoredError};
 use crate::cache::schema::{Decoded, Schema};
@@ -177,13 +179,23 @@ impl Controller {
         let gone_before = deleted
             .as_ref()
             .is_some_and(|(target, pk)| state.store.record_gone(target.entity, pk));
-        // An update's record as it stood before: a list's filter that
-        // turned it away already, while the list held it, is in a syntax
-        // of the server's (`?title=eq.a`), not to be judged here.
+        // An update's record as it stood before, when a filtered list
+        // of its collection may hold it: a text filter that turned it
+        // away already, while the list held it, is in a syntax of the
+        // server's (`?title=eq.a`), not to be judged here. Not while
+        // another mutation is on its way: its optimistic value may show.
+        let filtered_lists_of = |pk: &crate::pk::Pk| {
+            collection_of(url, pk).is_some_and(|collection| {
+                let lists = lists_under(&state.store, &state.keys, endpoint, params, &collection);
+                lists.iter().any(|list| !list.filters.is_empty())
+            })
+        };
         let before = endpoint
             .target()
             .filter(|_| E::ACTION == Action::Mutate && !layered)
+            .filter(|_| self.inner.mutating.get() <= 1)
             .and_then(|target| (target.pk)(params))
+            .filter(filtered_lists_of)
             .and_then(|pk| state.store.record_as::<S>(&pk));
         let written = state.store.write(result_key, value, meta, layered)?;
         let turned_down = result_key.is_some_and(|key| newer_stored(state, key, started));

@@ -425,3 +425,49 @@ async fn a_text_filter_in_the_servers_syntax_keeps_a_record_it_listed() {
          the server judges it (fetched again), the record kept meanwhile"
     );
 }
+
+#[tokio::test]
+async fn a_record_a_number_filter_turned_away_before_an_update_still_leaves() {
+    let (mut server, client) = crate::common::mock::server().await;
+    let ctrl = Controller::new(client);
+    let _list = once(
+        server.mock("GET", "/todos?userId=2"),
+        200,
+        r#"[{"id": 1, "userId": 2, "title": "a", "completed": false}]"#,
+    )
+    .await;
+    let user_2 = crate::common::TodoResourceForUserParams { user_id: 2 };
+    ctrl.fetch(&TodoResource::for_user(), &user_2, None)
+        .await
+        .unwrap();
+    // Moved to user 3 elsewhere; its detail read brings that.
+    let _detail = once(
+        server.mock("GET", "/todos/1"),
+        200,
+        r#"{"id": 1, "userId": 3, "title": "a", "completed": false}"#,
+    )
+    .await;
+    ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
+        .await
+        .unwrap();
+    let _tick = once(
+        server.mock("PATCH", "/todos/1"),
+        200,
+        r#"{"id": 1, "userId": 3, "title": "a", "completed": true}"#,
+    )
+    .await;
+    let body = Body::json(&json!({"completed": true})).unwrap();
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 1 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+    let read = ctrl.read(&TodoResource::for_user(), &user_2);
+    assert_eq!(
+        (ids(&read.data.unwrap()), read.status),
+        (vec![], ExpiryStatus::Valid),
+        "a number filter is judged here: the record leaves"
+    );
+}
