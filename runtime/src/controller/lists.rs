@@ -188,13 +188,12 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
                     layer.as_deref_mut(),
                 );
                 // Counted, to come with a page not loaded.
-                if let (true, true, None, Some(record), Some(kept)) = (
-                    joining.paged,
-                    joining.new,
-                    &layer,
-                    record,
-                    keys.get(&list.key),
-                ) && !store.result_refs(&list.key).contains(record)
+                if joining.paged
+                    && joining.new
+                    && layer.is_none()
+                    && let Some(record) = record
+                    && let Some(kept) = keys.get(&list.key)
+                    && !store.result_refs(&list.key).contains(record)
                 {
                     kept.counted_to_come.set(kept.counted_to_come.get() + 1);
                 }
@@ -229,6 +228,24 @@ pub(super) fn place_in_lists<P: Serialize, S: Schema, E: Effect>(
             store.date_result(&list.key, at);
         }
     }
+}
+
+/// The record `pk` of an update under `collection`, as it stands before
+/// the update is written, when a filtered list of that collection is
+/// cached: a text filter that turned it away already, while the list
+/// held it, is in a syntax of the server's (`?title=eq.a`), for the
+/// server to judge (see [`place_in_lists`]).
+pub(super) fn record_before_update<P: Serialize, S: Schema, E: Effect>(
+    store: &Store,
+    keys: &Keys,
+    endpoint: &Endpoint<P, S, E>,
+    params: &P,
+    collection: &str,
+    pk: &crate::pk::Pk,
+) -> Option<Rc<S>> {
+    let lists = lists_under(store, keys, endpoint, params, collection);
+    let filtered = lists.iter().any(|list| !list.filters.is_empty());
+    filtered.then(|| store.record_as::<S>(pk)).flatten()
 }
 
 /// Whether the text filters among `filters` (those on a field of text)

@@ -7,7 +7,8 @@
 //! `mod.rs` holds the controller and its public reads and fetches;
 //! `state` what it holds behind its handle, and how the handle reaches
 //! it; `request` makes requests
-//! (shared reads, mutations, optimistic layers); `lists` the lists a
+//! (shared reads, mutations, optimistic layers); `kept_errors` keeps
+//! their errors beside the data; `lists` the lists a
 //! create joins; `paging` next pages; `edits` changes by hand
 //! (invalidate, expire, reset, set a response or an error); `records`
 //! writes one record from outside a request; `events` tells listeners
@@ -27,6 +28,7 @@ mod edits;
 mod events;
 mod expiry;
 mod handoff;
+mod kept_errors;
 mod lists;
 mod mutation;
 mod observe;

@@ -8,9 +8,10 @@ use std::rc::{Rc, Weak};
 use serde::Serialize;
 
 use super::events::Event;
+use super::kept_errors::stored_failed;
 use super::lists::lists_under;
 use super::offline::{QueuedMutation, Turn};
-use super::request::{Delivery, stored_failed};
+use super::request::Delivery;
 use super::{Controller, Inner, State};
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;

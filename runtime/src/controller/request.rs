@@ -1,6 +1,6 @@
 //! Making requests: shared reads, and storing what comes back (a read's
 //! or a mutation's answer) by the endpoint's kind. Mutations themselves
-//! are made in `mutation.rs`.
+//! are made in `mutation.rs`, and errors kept in `kept_errors.rs`.
 
 use std::any::Any;
 use std::rc::{Rc, Weak};
@@ -12,11 +12,12 @@ use serde::Serialize;
 
 use super::events::Event;
 use super::handoff::Recorded;
+use super::kept_errors::{KeptError, keep_error, stored_failed};
 use super::lists::{
-    Deletion, collection_of, leave_lists, lists_on_their_way, lists_under, place_in_lists,
+    Deletion, collection_of, leave_lists, lists_on_their_way, place_in_lists, record_before_update,
 };
 use super::state::{KeyState, SharedResponse};
-use super::{Controller, InFlight, Inner, Retry, State, StoredError};
+use super::{Controller, InFlight, Inner, Retry, State};
 use crate::cache::schema::{Decoded, Schema};
 use crate::cache::store::Layer;
 use crate::cache::store::Lookup;
@@ -24,7 +25,7 @@ use crate::error::{SchemaError, UrlError};
 use crate::http::{Attempt, Body, Client, Error, ErrorKind, Method, Request, Response};
 use crate::meta::{Meta, Timestamp};
 use crate::rest::effect::Action;
-use crate::rest::{Effect, Endpoint, ErrorPolicy, Pagination, Updates};
+use crate::rest::{Effect, Endpoint, Pagination, Updates};
 
 impl Controller {
     /// The cache key and the URL of a request, each made once.
@@ -170,33 +171,32 @@ impl Controller {
         let expiry = self.data_expiry(endpoint);
         let meta = Meta::fetched(started, arrived, expiry);
         let result_key = (E::ACTION == Action::Read).then_some(key);
+        // The record a delete or an update names, and the collection
+        // whose lists a create or an update joins or leaves.
+        let named = endpoint
+            .target()
+            .and_then(|target| Some((target, (target.pk)(params)?)));
+        let collection = match E::ACTION {
+            Action::Create => Some(url.to_owned()),
+            Action::Mutate => named.as_ref().and_then(|(_, pk)| collection_of(url, pk)),
+            Action::Read | Action::Delete => None,
+        };
+        // An update's record as it stood, for its lists' text filters (not
+        // while another mutation's optimistic value may show).
+        let before = match (&collection, &named) {
+            (Some(collection), Some((_, pk)))
+                if E::ACTION == Action::Mutate && !layered && self.inner.mutating.get() <= 1 =>
+            {
+                record_before_update(&state.store, &state.keys, endpoint, params, collection, pk)
+            }
+            _ => None,
+        };
         // A delete of a record gone already (a second click) counts in no
         // list again.
-        let deleted = endpoint
-            .target()
-            .filter(|_| E::ACTION == Action::Delete)
-            .and_then(|target| Some((target, (target.pk)(params)?)));
+        let deleted = named.filter(|_| E::ACTION == Action::Delete);
         let gone_before = deleted
             .as_ref()
             .is_some_and(|(target, pk)| state.store.record_gone(target.entity, pk));
-        // An update's record as it stood before, when a filtered list
-        // of its collection may hold it: a text filter that turned it
-        // away already, while the list held it, is in a syntax of the
-        // server's (`?title=eq.a`), not to be judged here. Not while
-        // another mutation is on its way: its optimistic value may show.
-        let filtered_lists_of = |pk: &crate::pk::Pk| {
-            collection_of(url, pk).is_some_and(|collection| {
-                let lists = lists_under(&state.store, &state.keys, endpoint, params, &collection);
-                lists.iter().any(|list| !list.filters.is_empty())
-            })
-        };
-        let before = endpoint
-            .target()
-            .filter(|_| E::ACTION == Action::Mutate && !layered)
-            .filter(|_| self.inner.mutating.get() <= 1)
-            .and_then(|target| (target.pk)(params))
-            .filter(filtered_lists_of)
-            .and_then(|pk| state.store.record_as::<S>(&pk));
         let written = state.store.write(result_key, value, meta, layered)?;
         let turned_down = result_key.is_some_and(|key| newer_stored(state, key, started));
         if !layered {
@@ -218,13 +218,6 @@ impl Controller {
                 stored_read(state, delivery, expiry, endpoint.pagination(), turned_down);
             }
             Action::Create | Action::Mutate => {
-                let collection = match E::ACTION {
-                    Action::Create => Some(url.to_owned()),
-                    _ => endpoint
-                        .target()
-                        .and_then(|target| (target.pk)(params))
-                        .and_then(|pk| collection_of(url, &pk)),
-                };
                 if let Some(collection) = collection {
                     let (item, refs) = (&written.value, &written.refs);
                     let State { store, keys, .. } = &mut *state;
@@ -279,91 +272,16 @@ impl Controller {
         }
         Ok((written.value, layer))
     }
-
-    /// Keeps `error` as the outcome of the read `delivery.key`, unless a
-    /// response that started later is stored.
-    pub(super) fn store_error<P, S, E: Effect>(
-        &self,
-        state: &mut State,
-        endpoint: &Endpoint<P, S, E>,
-        error: Error,
-        delivery: Delivery<'_>,
-    ) {
-        let kept = self.kept_error(endpoint, &error);
-        keep_error(state, error, delivery, kept);
-    }
-
-    /// How `error`, an outcome of `endpoint`, is kept.
-    fn kept_error<P, S, E: Effect>(
-        &self,
-        endpoint: &Endpoint<P, S, E>,
-        error: &Error,
-    ) -> KeptError {
-        KeptError {
-            soft: endpoint.error_policy(error) == ErrorPolicy::Soft,
-            expiry: endpoint
-                .options()
-                .error_expiry
-                .unwrap_or(self.inner.error_expiry),
-            data_expiry: self.data_expiry(endpoint),
-        }
-    }
-}
-
-/// How an endpoint keeps its errors: what [`keep_error`] needs of it, so
-/// that one copy of that serves every endpoint of an app.
-#[derive(Clone, Copy)]
-struct KeptError {
-    /// Whether the error is soft: the data stays on show.
-    soft: bool,
-    /// How long the error stays.
-    expiry: Duration,
-    /// How long the endpoint's data stays (the key's use lasts as long).
-    data_expiry: Duration,
 }
 
 /// Whether the store holds, under `key`, a result of a request that
 /// started after `started` (or a write made since): it turns down an
 /// answer to the earlier one.
-fn newer_stored(state: &State, key: &str, started: Timestamp) -> bool {
+pub(super) fn newer_stored(state: &State, key: &str, started: Timestamp) -> bool {
     state
         .store
         .result_meta(key)
         .is_some_and(|meta| meta.fetched_at > started)
-}
-
-/// Keeps `error` as the outcome of the read `delivery.key`, as `kept`
-/// says, unless a response that started later is stored.
-fn keep_error(state: &mut State, error: Error, delivery: Delivery<'_>, kept: KeptError) {
-    let Delivery {
-        key,
-        started,
-        arrived,
-        ..
-    } = delivery;
-    if newer_stored(state, key, started) {
-        return;
-    }
-    let serial = state.next_serial();
-    let stored = StoredError {
-        soft: kept.soft,
-        error,
-        meta: Meta::fetched(started, arrived, kept.expiry),
-        serial,
-        polled: false,
-    };
-    state.note_use(key, arrived, kept.data_expiry).error = Some(stored);
-    state.touch(key);
-}
-
-/// The error of a response the store refused (a record without its pk):
-/// the request happened, and its answer could not be stored.
-pub(super) fn stored_failed<P, S, E: Effect>(
-    endpoint: &Endpoint<P, S, E>,
-    url: &str,
-    error: SchemaError,
-) -> Error {
-    Attempt::new(endpoint.method(), url).failed(ErrorKind::Decode(error))
 }
 
 /// A response (or its error) on its way into the cache: the read key it

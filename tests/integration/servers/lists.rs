@@ -20,6 +20,25 @@ fn ids(list: &[Rc<Todo>]) -> Vec<u64> {
     list.iter().map(|t| t.id).collect()
 }
 
+/// `PATCH /todos/1` with `sent`, the server answering `answer`, through
+/// `ctrl`.
+async fn patch_todo_1(
+    server: &mut mockito::ServerGuard,
+    ctrl: &Controller,
+    sent: serde_json::Value,
+    answer: &str,
+) {
+    let _patch = once(server.mock("PATCH", "/todos/1"), 200, answer).await;
+    let body = Body::json(&sent).unwrap();
+    ctrl.fetch(
+        &TodoResource::partial_update(),
+        &TodoResourceParams { id: 1 },
+        Some(body),
+    )
+    .await
+    .unwrap();
+}
+
 #[tokio::test]
 async fn a_created_record_joins_the_lists_whose_filters_it_matches() {
     let api = DemoApi::start().unwrap();
@@ -354,20 +373,13 @@ async fn a_filter_written_otherwise_than_its_field_keeps_or_refetches_not_drops(
         .await
         .unwrap();
 
-    let _rename = once(
-        server.mock("PATCH", "/todos/1"),
-        200,
+    patch_todo_1(
+        &mut server,
+        &ctrl,
+        json!({"title": "b"}),
         r#"{"id": 1, "userId": 2, "title": "b", "completed": true}"#,
     )
     .await;
-    let body = Body::json(&json!({"title": "b"})).unwrap();
-    ctrl.fetch(
-        &TodoResource::partial_update(),
-        &TodoResourceParams { id: 1 },
-        Some(body),
-    )
-    .await
-    .unwrap();
 
     let shown = |read: Cached<Vec<Rc<Todo>>>| (ids(&read.data.unwrap()), read.status);
     assert_eq!(
@@ -403,20 +415,13 @@ async fn a_text_filter_in_the_servers_syntax_keeps_a_record_it_listed() {
     ctrl.fetch(&TodoResource::titled_eq(), &(), None)
         .await
         .unwrap();
-    let _tick = once(
-        server.mock("PATCH", "/todos/1"),
-        200,
+    patch_todo_1(
+        &mut server,
+        &ctrl,
+        json!({"completed": true}),
         r#"{"id": 1, "userId": 2, "title": "a", "completed": true}"#,
     )
     .await;
-    let body = Body::json(&json!({"completed": true})).unwrap();
-    ctrl.fetch(
-        &TodoResource::partial_update(),
-        &TodoResourceParams { id: 1 },
-        Some(body),
-    )
-    .await
-    .unwrap();
     let read = ctrl.read(&TodoResource::titled_eq(), &());
     assert_eq!(
         (ids(&read.data.unwrap()), read.status),
@@ -450,20 +455,13 @@ async fn a_record_a_number_filter_turned_away_before_an_update_still_leaves() {
     ctrl.fetch(&TodoResource::get(), &TodoResourceParams { id: 1 }, None)
         .await
         .unwrap();
-    let _tick = once(
-        server.mock("PATCH", "/todos/1"),
-        200,
+    patch_todo_1(
+        &mut server,
+        &ctrl,
+        json!({"completed": true}),
         r#"{"id": 1, "userId": 3, "title": "a", "completed": true}"#,
     )
     .await;
-    let body = Body::json(&json!({"completed": true})).unwrap();
-    ctrl.fetch(
-        &TodoResource::partial_update(),
-        &TodoResourceParams { id: 1 },
-        Some(body),
-    )
-    .await
-    .unwrap();
     let read = ctrl.read(&TodoResource::for_user(), &user_2);
     assert_eq!(
         (ids(&read.data.unwrap()), read.status),
